@@ -1,0 +1,3 @@
+from macml.cli import main
+
+main()

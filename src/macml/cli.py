@@ -1,0 +1,165 @@
+"""Command line: parse options, call a command that returns a Report, render it once.
+
+Heavy modules are imported inside the commands so `macml doctor` starts fast.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Callable, List, Optional
+
+import typer
+from rich.console import Console
+
+from macml.errors import MacmlError
+from macml.report import Report
+
+app = typer.Typer(
+    help="Is my GPU actually being used for machine learning, and if not, what do I install?",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+PythonOpt = typer.Option(None, "--python", help="Target interpreter (default: the one running macml).")
+JsonOpt = typer.Option(False, "--json", help="Print one JSON document instead of text.")
+
+
+def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -> None:
+    """The one place a command's result is rendered and the process exits."""
+    console = Console(stderr=False, highlight=False)
+    try:
+        report = produce()
+    except MacmlError as exc:
+        if as_json:
+            print(json.dumps({"error": exc.message, "hint": exc.hint}, indent=2))
+        else:
+            err = Console(stderr=True, highlight=False)
+            err.print(f"[bold red]error:[/] {exc.message}", markup=True)
+            if exc.hint:
+                err.print(exc.hint, markup=False)
+        raise typer.Exit(exc.exit_code)
+    except KeyboardInterrupt:
+        Console(stderr=True).print("interrupted")
+        raise typer.Exit(130)
+    if as_json:
+        print(json.dumps(report.to_json(), indent=2, sort_keys=False))
+    else:
+        report.render_text(console, verbose)
+    raise typer.Exit(report.exit_code)
+
+
+@app.command()
+def doctor(
+    checks: Optional[List[str]] = typer.Argument(None, help="Run only these checks (see --list-checks)."),
+    python: Optional[Path] = PythonOpt,
+    as_json: bool = JsonOpt,
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Show every fact and passing check."),
+    list_checks: bool = typer.Option(False, "--list-checks", help="List the checks and exit."),
+    save_snapshot: Optional[Path] = typer.Option(None, "--save-snapshot", help="Write raw probe outputs to FILE."),
+    from_snapshot: Optional[Path] = typer.Option(None, "--from", help="Diagnose a snapshot FILE, not this machine."),
+    timeout: float = typer.Option(20.0, "--timeout", help="Seconds allowed for each probe command."),
+) -> None:
+    """Probe this machine and a Python interpreter; explain what blocks GPU acceleration."""
+    from macml import doctor as doctor_mod
+
+    if list_checks:
+        _emit(doctor_mod.list_checks, as_json)
+    _emit(
+        lambda: doctor_mod.run_doctor(
+            only=checks or (),
+            python=str(python) if python else None,
+            snapshot_in=from_snapshot,
+            snapshot_out=save_snapshot,
+            timeout=timeout,
+        ),
+        as_json,
+        verbose,
+    )
+
+
+@app.command()
+def recipes(
+    python: Optional[Path] = PythonOpt,
+    from_snapshot: Optional[Path] = typer.Option(None, "--from", help="Match against a snapshot FILE."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """List the install recipes and whether each fits this machine."""
+    from macml import recipes_cmd
+
+    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot), as_json)
+
+
+@app.command()
+def install(
+    recipe: Optional[str] = typer.Option(None, "--recipe", help="Recipe name (see `macml recipes`)."),
+    recipe_file: Optional[Path] = typer.Option(None, "--recipe-file", help="Your own recipe TOML file."),
+    python: Optional[Path] = PythonOpt,
+    venv: Optional[Path] = typer.Option(None, "--venv", help="Create (or reuse) a venv at DIR and install there."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan and stop."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask before installing."),
+    use_uv: bool = typer.Option(False, "--uv", help="Resolve and install with uv when it is available."),
+    allow_system: bool = typer.Option(
+        False, "--allow-system-python", help="Install into a system or externally managed interpreter anyway."
+    ),
+    offline: bool = typer.Option(False, "--offline", help="Skip the PyPI pre-flight check."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Install a recipe into an interpreter or a new venv: plan, pre-flight, apply, roll back on failure."""
+    from macml import install as install_mod
+
+    _emit(
+        lambda: install_mod.run_install(
+            recipe=recipe,
+            recipe_file=recipe_file,
+            python=str(python) if python else None,
+            venv=venv,
+            dry_run=dry_run,
+            yes=yes,
+            use_uv=use_uv,
+            allow_system=allow_system,
+            offline=offline,
+            quiet=as_json,
+        ),
+        as_json,
+    )
+
+
+@app.command()
+def verify(
+    python: Optional[Path] = PythonOpt,
+    framework: Optional[str] = typer.Option(None, "--framework", help="torch, tensorflow, plaidml or mlx."),
+    device: Optional[str] = typer.Option(None, "--device", help="Force a device (cuda, mps, cpu)."),
+    steps: Optional[int] = typer.Option(None, "--steps", help="Train this many steps instead of whole epochs."),
+    epochs: int = typer.Option(1, "--epochs", help="Epochs of training for the accuracy check."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Use MNIST IDX files (gz or raw) from DIR."),
+    synthetic: bool = typer.Option(False, "--synthetic", help="Random MNIST-shaped data: speed only, no accuracy."),
+    cpu_seconds: float = typer.Option(3.0, "--cpu-seconds", help="Time budget for the CPU timing run."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Train the MNIST convnet on the accelerator and the CPU; prove acceleration works."""
+    from macml import verify as verify_mod
+
+    _emit(
+        lambda: verify_mod.run_verify(
+            python=str(python) if python else None,
+            framework=framework,
+            device=device,
+            steps=steps,
+            epochs=epochs,
+            data_dir=data_dir,
+            synthetic=synthetic,
+            cpu_seconds=cpu_seconds,
+            quiet=as_json,
+        ),
+        as_json,
+    )
+
+
+def main() -> None:
+    app(prog_name="macml")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""Facts about a machine and an interpreter, as frozen values.
+
+Everything the doctor decides is a pure function of these. They are built from raw
+probe output (live or replayed from a snapshot) by the parse_* functions.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Tuple
+
+GIB = 1024**3
+
+
+@dataclass(frozen=True)
+class OSFacts:
+    system: str  # "Darwin", "Linux", "Windows"
+    name: str  # "macOS", "Debian GNU/Linux 12 (bookworm)", ...
+    version: str  # "14.4.1"; "" when unknown
+    build: Optional[str] = None  # macOS build "23E224"
+    kernel: Optional[str] = None
+
+    @property
+    def version_tuple(self) -> Tuple[int, ...]:
+        parts = []
+        for piece in self.version.split("."):
+            if not piece.isdigit():
+                break
+            parts.append(int(piece))
+        return tuple(parts)
+
+
+@dataclass(frozen=True)
+class AppleChip:
+    name: str  # "Apple M3 Max"
+    family: str  # "M3"
+    generation: int  # 3
+    tier: str  # "", "Pro", "Max", "Ultra"
+    virtual: bool = False
+
+
+@dataclass(frozen=True)
+class CPUFacts:
+    brand: str
+    hardware_arch: str  # what the hardware is: "arm64" or "x86_64" (not what a process sees)
+    apple_silicon: bool = False
+    chip: Optional[AppleChip] = None
+    cores: Optional[int] = None
+    performance_cores: Optional[int] = None
+    efficiency_cores: Optional[int] = None
+    memory_bytes: Optional[int] = None
+    model: Optional[str] = None  # "MacBookPro18,3"
+
+
+@dataclass(frozen=True)
+class GPU:
+    vendor: str  # "Apple", "AMD", "Intel", "NVIDIA", "unknown"
+    model: str
+    cores: Optional[int] = None  # Apple GPU cores
+    memory_bytes: Optional[int] = None  # VRAM, or unified memory for Apple
+    unified_memory: bool = False
+    metal: Optional[str] = None  # "Metal 3", "Metal 4", "Metal" (older), None = none/unknown
+    external: bool = False
+    compute_capability: Optional[str] = None  # "9.0" (NVIDIA)
+    driver_version: Optional[str] = None  # NVIDIA/AMD driver
+    cuda_driver_version: Optional[str] = None  # newest CUDA the driver supports ("13.0")
+    peak_fp32_tflops: Optional[float] = None
+    bandwidth_gbs: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class InterpreterFacts:
+    executable: str
+    version: str  # "3.11.7"
+    implementation: str  # "cpython"
+    machine: str  # as that process sees it: "arm64", "x86_64"
+    prefix: str
+    base_prefix: str
+    conda: bool = False
+    externally_managed: bool = False
+    pip_version: Optional[str] = None
+    packages: Mapping[str, str] = field(default_factory=dict)  # canonical name -> version
+    translated: Optional[bool] = None  # sysctl.proc_translated, macOS only
+    platform_tag: Optional[str] = None  # sysconfig.get_platform()
+
+    @property
+    def venv(self) -> bool:
+        return self.prefix != self.base_prefix
+
+    @property
+    def version_tuple(self) -> Tuple[int, ...]:
+        return tuple(int(p) for p in self.version.split(".")[:3] if p.isdigit())
+
+    @property
+    def kind(self) -> str:
+        if self.conda:
+            return "conda"
+        if self.venv:
+            return "venv"
+        return "system"
+
+
+@dataclass(frozen=True)
+class FrameworkFacts:
+    """What a framework said about itself inside the target interpreter."""
+
+    name: str  # "torch", "tensorflow", "plaidml", "mlx", "jax"
+    ok: bool  # the probe ran and the framework imported
+    data: Mapping[str, Any] = field(default_factory=dict)
+    error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class MachineFacts:
+    platform: str  # "darwin", "linux", "win32"
+    os: OSFacts
+    cpu: CPUFacts
+    gpus: Tuple[GPU, ...] = ()
+    interpreter: Optional[InterpreterFacts] = None
+    frameworks: Mapping[str, FrameworkFacts] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)
+    problems: Tuple[str, ...] = ()  # probe problems worth showing (unparseable output, timeouts)
+
+    @property
+    def is_mac(self) -> bool:
+        return self.platform == "darwin"
+
+    @property
+    def rosetta(self) -> bool:
+        """An x86_64 interpreter translated on Apple-silicon hardware."""
+        interp = self.interpreter
+        return bool(self.cpu.apple_silicon and interp and interp.machine == "x86_64")
+
+    def gpus_by_vendor(self, vendor: str) -> Tuple[GPU, ...]:
+        return tuple(g for g in self.gpus if g.vendor == vendor)
+
+    def package(self, name: str) -> Optional[str]:
+        return self.interpreter.packages.get(name) if self.interpreter else None
+
+
+def to_jsonable(value: Any) -> Any:
+    """Dataclasses (and their properties that matter) to plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, InterpreterFacts):
+            out["kind"] = value.kind
+        if isinstance(value, MachineFacts):
+            out["rosetta"] = value.rosetta
+        return out
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    return value

@@ -1,0 +1,119 @@
+"""The one place macml starts a subprocess.
+
+argv list, never a shell; always a timeout; a missing tool or a hang is a result, not
+an exception. Output is decoded leniently (non-UTF-8 bytes never crash a parser).
+"""
+from __future__ import annotations
+
+import subprocess
+import threading
+from dataclasses import dataclass
+from typing import Dict, Mapping, Optional, Sequence
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    argv: tuple
+    returncode: Optional[int]  # None: not run (missing tool) or killed on timeout
+    stdout: str = ""
+    stderr: str = ""
+    missing: bool = False
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.missing and not self.timed_out
+
+    @property
+    def key(self) -> str:
+        return command_key(self.argv)
+
+
+def command_key(argv: Sequence[str]) -> str:
+    return " ".join(argv)
+
+
+def _decode(data: Optional[bytes]) -> str:
+    if not data:
+        return ""
+    return data.decode("utf-8", errors="replace")
+
+
+def run_command(
+    argv: Sequence[str],
+    timeout: float = DEFAULT_TIMEOUT,
+    env: Optional[Mapping[str, str]] = None,
+    cwd: Optional[str] = None,
+    input_text: Optional[str] = None,
+) -> CommandResult:
+    argv = tuple(str(a) for a in argv)
+    try:
+        proc = subprocess.run(
+            argv,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            input=input_text.encode() if input_text is not None else None,
+            stdin=None if input_text is not None else subprocess.DEVNULL,
+            timeout=timeout,
+            env=dict(env) if env is not None else None,
+            cwd=cwd,
+        )
+    except FileNotFoundError:
+        return CommandResult(argv, None, missing=True)
+    except PermissionError as exc:
+        return CommandResult(argv, None, stderr=str(exc), missing=True)
+    except subprocess.TimeoutExpired as exc:
+        return CommandResult(
+            argv, None, _decode(exc.stdout), _decode(exc.stderr) or f"timed out after {timeout:g}s",
+            timed_out=True,
+        )
+    except OSError as exc:  # exec format error and friends
+        return CommandResult(argv, None, stderr=str(exc), missing=True)
+    return CommandResult(argv, proc.returncode, _decode(proc.stdout), _decode(proc.stderr))
+
+
+class LiveCommands:
+    """Runs commands on this machine and records every result (for --save-snapshot)."""
+
+    live = True
+
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT):
+        self.timeout = timeout
+        self.recorded: Dict[str, CommandResult] = {}
+        self._lock = threading.Lock()
+
+    def run(self, argv: Sequence[str], timeout: Optional[float] = None) -> CommandResult:
+        result = run_command(argv, timeout=timeout or self.timeout)
+        if not result.missing:
+            with self._lock:
+                self.recorded[result.key] = result
+        return result
+
+
+class ReplayCommands:
+    """Answers from a snapshot's recorded outputs; never runs anything.
+
+    A command absent from the snapshot is a tool that is not there.
+    """
+
+    live = False
+
+    def __init__(self, commands: Mapping[str, Mapping]):
+        self.commands = commands
+
+    def run(self, argv: Sequence[str], timeout: Optional[float] = None) -> CommandResult:
+        argv = tuple(argv)
+        rec = self.commands.get(command_key(argv))
+        if rec is None:
+            return CommandResult(argv, None, missing=True)
+        rc = rec.get("returncode")
+        return CommandResult(
+            argv,
+            rc if isinstance(rc, int) else None,
+            str(rec.get("stdout") or ""),
+            str(rec.get("stderr") or ""),
+            timed_out=bool(rec.get("timed_out", False)),
+        )
+
