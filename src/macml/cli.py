@@ -28,7 +28,7 @@ JsonOpt = typer.Option(False, "--json", help="Print one JSON document instead of
 
 def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -> None:
     """The one place a command's result is rendered and the process exits."""
-    console = Console(stderr=False, highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     try:
         report = produce()
     except MacmlError as exc:
@@ -60,6 +60,7 @@ def doctor(
     save_snapshot: Optional[Path] = typer.Option(None, "--save-snapshot", help="Write raw probe outputs to FILE."),
     from_snapshot: Optional[Path] = typer.Option(None, "--from", help="Diagnose a snapshot FILE, not this machine."),
     timeout: float = typer.Option(20.0, "--timeout", help="Seconds allowed for each probe command."),
+    refresh: bool = typer.Option(False, "--refresh", help="Re-run every framework probe (ignore the cache)."),
 ) -> None:
     """Probe this machine and a Python interpreter; explain what blocks GPU acceleration."""
     from macml import doctor as doctor_mod
@@ -73,6 +74,7 @@ def doctor(
             snapshot_in=from_snapshot,
             snapshot_out=save_snapshot,
             timeout=timeout,
+            use_cache=not refresh,
         ),
         as_json,
         verbose,

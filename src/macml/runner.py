@@ -75,21 +75,35 @@ def run_command(
 
 
 class LiveCommands:
-    """Runs commands on this machine and records every result (for --save-snapshot)."""
+    """Runs commands on this machine, once each, and records every result (for snapshots).
+
+    Results are cached by argv, so a command prefetched concurrently is not run again
+    when a parser asks for it.
+    """
 
     live = True
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT):
         self.timeout = timeout
-        self.recorded: Dict[str, CommandResult] = {}
+        self._results: Dict[str, CommandResult] = {}
         self._lock = threading.Lock()
 
     def run(self, argv: Sequence[str], timeout: Optional[float] = None) -> CommandResult:
+        key = command_key(argv)
+        with self._lock:
+            cached = self._results.get(key)
+        if cached is not None:
+            return cached
         result = run_command(argv, timeout=timeout or self.timeout)
-        if not result.missing:
-            with self._lock:
-                self.recorded[result.key] = result
+        with self._lock:
+            self._results[key] = result
         return result
+
+    @property
+    def recorded(self) -> Dict[str, CommandResult]:
+        """What ran (a missing tool is left out: absent from a snapshot means not there)."""
+        with self._lock:
+            return {k: r for k, r in self._results.items() if not r.missing}
 
 
 class ReplayCommands:

@@ -1,0 +1,85 @@
+"""Facts about the interpreter running this script, printed as one JSON object.
+
+Runs INSIDE the target interpreter: standard library only, Python 3.6+.
+"""
+import json
+import os
+import platform
+import struct
+import sys
+import sysconfig
+
+
+def canonical(name):
+    return "".join("-" if c in "_." else c for c in name.lower())
+
+
+def installed_packages():
+    packages = {}
+    try:
+        from importlib import metadata
+    except ImportError:  # Python < 3.8: read the metadata folder names directly
+        metadata = None
+    if metadata is not None:
+        for dist in metadata.distributions():
+            name = dist.metadata["Name"]
+            if name:
+                packages.setdefault(canonical(name), dist.version)
+        return packages
+    for entry in sys.path:
+        if not os.path.isdir(entry):
+            continue
+        for item in os.listdir(entry):
+            for suffix in (".dist-info", ".egg-info"):
+                if item.endswith(suffix) and "-" in item:
+                    name, _, version = item[: -len(suffix)].partition("-")
+                    packages.setdefault(canonical(name), version.split("-")[0])
+    return packages
+
+
+def externally_managed():
+    if sys.prefix != getattr(sys, "base_prefix", sys.prefix):
+        return False
+    stdlib = sysconfig.get_path("stdlib") or ""
+    return os.path.isfile(os.path.join(stdlib, "EXTERNALLY-MANAGED"))
+
+
+def translated():
+    """1 when this process runs under Rosetta 2 (macOS only)."""
+    if sys.platform != "darwin":
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("/usr/lib/libc.dylib")
+        value = ctypes.c_int(0)
+        size = ctypes.c_size_t(ctypes.sizeof(value))
+        rc = libc.sysctlbyname(b"sysctl.proc_translated", ctypes.byref(value), ctypes.byref(size), None, 0)
+        return bool(value.value) if rc == 0 else False
+    except Exception:
+        return None
+
+
+def main():
+    packages = installed_packages()
+    facts = {
+        "executable": sys.executable,
+        "version": "%d.%d.%d" % sys.version_info[:3],
+        "implementation": sys.implementation.name,
+        "machine": platform.machine(),
+        "bits": struct.calcsize("P") * 8,
+        "prefix": sys.prefix,
+        "base_prefix": getattr(sys, "base_prefix", sys.prefix),
+        "conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
+        "externally_managed": externally_managed(),
+        "pip_version": packages.get("pip"),
+        "packages": packages,
+        "translated": translated(),
+        "platform_tag": sysconfig.get_platform(),
+        "mac_ver": platform.mac_ver()[0] if sys.platform == "darwin" else None,
+    }
+    sys.stdout.write(json.dumps(facts))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""Cross-framework checks: does each installed framework actually see the GPU?"""
+from __future__ import annotations
+
+from typing import Callable, Dict, Optional, Tuple
+
+from macml.diagnose.common import accelerator_kind
+from macml.facts import FrameworkFacts, MachineFacts
+from macml.findings import Finding, Fix, fail, info, ok
+
+AREAS = {"torch": "PyTorch", "tensorflow": "TensorFlow", "plaidml": "PlaidML", "mlx": "MLX", "jax": "JAX"}
+
+
+def _torch(data: dict, kind: str) -> Tuple[Optional[bool], str]:
+    if kind == "mps":
+        if not data.get("mps_built"):
+            return None, ""  # check_torch_build explains a build without MPS
+        return bool(data.get("mps_available")), "MPS"
+    if not data.get("cuda_version") and not data.get("hip_version"):
+        return None, ""
+    names = ", ".join(data.get("device_names") or [])
+    return bool(data.get("cuda_available")), f"{'ROCm' if kind == 'rocm' else 'CUDA'} ({names})" if names else kind.upper()
+
+
+def _tensorflow(data: dict, kind: str) -> Tuple[Optional[bool], str]:
+    if kind == "mps" and not data.get("metal_plugin_present"):
+        return None, ""  # no tensorflow-metal installed: nothing was meant to use the GPU
+    return bool(data.get("gpus")), ", ".join(data.get("gpus") or []) or "GPU"
+
+
+def _mlx(data: dict, kind: str) -> Tuple[Optional[bool], str]:
+    return (bool(data.get("metal_available")), "Metal") if kind == "mps" else (None, "")
+
+
+def _jax(data: dict, kind: str) -> Tuple[Optional[bool], str]:
+    platforms = set(data.get("platforms") or [])
+    return bool(platforms - {"cpu"}), ", ".join(data.get("devices") or [])
+
+
+def _plaidml(data: dict, kind: str) -> Tuple[Optional[bool], str]:
+    devices = [d for d in data.get("devices") or [] if not d.startswith("llvm_cpu")]
+    return bool(devices), ", ".join(devices)
+
+
+SEES_GPU: Dict[str, Callable[[dict, str], Tuple[Optional[bool], str]]] = {
+    "torch": _torch, "tensorflow": _tensorflow, "mlx": _mlx, "jax": _jax, "plaidml": _plaidml,
+}
+
+WHY_NOT = {
+    "mps": "On macOS, MPS needs macOS 14+, a native arm64 Python and a real (not virtual) GPU.",
+    "cuda": "Check `nvidia-smi` works for this user, CUDA_VISIBLE_DEVICES, and the driver/CUDA pairing.",
+    "rocm": "Check the user is in the render/video groups, HIP_VISIBLE_DEVICES and HSA_OVERRIDE_GFX_VERSION.",
+}
+
+
+def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts) -> Optional[Finding]:
+    area = AREAS.get(probe.name, probe.name)
+    sees, label = SEES_GPU[probe.name](dict(probe.data), kind)
+    if sees is None:
+        return None
+    version = probe.data.get("version", "")
+    if sees:
+        return ok(area, f"{probe.name} {version} uses the GPU: {label}")
+    hints = [f"{k}={v}" for k, v in facts.env.items() if "VISIBLE" in k or "HSA_" in k]
+    return fail(area, f"{probe.name} {version} imports but finds no GPU, while this machine has one",
+                Fix(WHY_NOT[kind] + " Then re-run `macml doctor -v`.", ("macml verify",)), *hints)
+
+
+def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
+    """A framework that imports but finds no GPU while the hardware has one."""
+    kind = accelerator_kind(facts)
+    if kind is None:
+        return None
+    found = [framework_gpu_finding(p, kind, facts) for p in facts.frameworks.values() if p.ok and p.name in SEES_GPU]
+    found = [f for f in found if f is not None]
+    failures = [f for f in found if f.level == "fail"]
+    if failures:
+        first = failures[0]
+        return fail(first.area, first.message, first.fix, *(first.details + tuple(f.message for f in failures[1:])))
+    if found:
+        return ok(found[0].area, found[0].message, *(f.message for f in found[1:]))
+    return None
+
+
+def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
+    """The install recipe that fits this machine best."""
+    try:
+        from macml.recipes import recommend
+    except ImportError:
+        return None
+    best = recommend(facts)
+    if best is None:
+        return info("Python", "No macml recipe fits this machine and interpreter", None)
+    installed = [AREAS[n] for n, p in facts.frameworks.items() if p.ok]
+    text = f"Recommended recipe: {best.name}" + ("" if installed else " (no ML framework is installed yet)")
+    return info("Python", text, Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.name}",)))

@@ -1,0 +1,99 @@
+"""Checks of the machine itself: the probes, the GPU, macOS, Rosetta."""
+from __future__ import annotations
+
+from typing import Optional
+
+from macml.diagnose.common import describe_chip, macos_at_least
+from macml.facts import GIB, GPU, MachineFacts
+from macml.findings import Finding, Fix, info, ok, warn, fail
+
+REPORT_FIX = Fix("Attach a snapshot to a bug report so the parser can be fixed.",
+                 ("macml doctor --save-snapshot macml-snapshot.json",))
+
+
+def check_probe_problems(facts: MachineFacts) -> Optional[Finding]:
+    """Probe commands that failed, hung or printed something unreadable."""
+    if not facts.problems:
+        return None
+    return warn("System", "Part of this machine could not be read", REPORT_FIX, *facts.problems)
+
+
+def describe_gpu(gpu: GPU) -> str:
+    parts = [f"{gpu.vendor} {gpu.model}" if gpu.vendor not in gpu.model else gpu.model]
+    if gpu.cores:
+        parts.append(f"{gpu.cores} GPU cores")
+    if gpu.memory_bytes:
+        kind = "unified" if gpu.unified_memory else "VRAM"
+        parts.append(f"{gpu.memory_bytes / GIB:.0f} GB {kind}")
+    if gpu.metal:
+        parts.append(gpu.metal)
+    if gpu.compute_capability:
+        parts.append(f"compute {gpu.compute_capability}")
+    if gpu.external:
+        parts.append("external")
+    return ", ".join(parts)
+
+
+def check_gpu(facts: MachineFacts) -> Optional[Finding]:
+    """Which GPUs there are, and whether any can accelerate training."""
+    details = tuple(describe_gpu(g) for g in facts.gpus)
+    if facts.cpu.chip and facts.cpu.chip.virtual:
+        return warn("GPU", f"{facts.cpu.chip.name}: a macOS virtual machine",
+                    Fix("A VM's paravirtual GPU gives little or no Metal compute: MPS and MLX may be unavailable "
+                        "or slow. Run on the host macOS for GPU training."), *details)
+    if not facts.gpus:
+        if facts.is_mac and facts.cpu.apple_silicon:
+            return warn("GPU", f"{describe_chip(facts)}: system_profiler listed no GPU",
+                        Fix("Re-run `system_profiler SPDisplaysDataType`; if it shows the GPU, report a macml bug.",
+                            ("macml doctor --save-snapshot macml-snapshot.json",)))
+        return warn("GPU", "No GPU found: training will run on the CPU",
+                    Fix("Nothing to install for GPU acceleration here; the pytorch-cpu recipe fits.",
+                        ("macml install --recipe pytorch-cpu",)))
+    usable = [g for g in facts.gpus if g.vendor in ("Apple", "NVIDIA", "AMD")]
+    if facts.is_mac and not usable:
+        return warn("GPU", f"Only an integrated {facts.gpus[0].model}: PyTorch MPS, tensorflow-metal and MLX skip it",
+                    Fix("Expect CPU speed from PyTorch. PlaidML can use Intel iGPUs through Metal, "
+                        "but the gain over the CPU is small.", ("macml install --recipe plaidml-amd",)), *details)
+    best = usable[0] if usable else facts.gpus[0]
+    return ok("GPU", describe_gpu(best), *details)
+
+
+def check_macos_version(facts: MachineFacts) -> Optional[Finding]:
+    """macOS too old for MPS (14.0), tensorflow-metal (12.1) or MLX (14.0)."""
+    if not facts.is_mac:
+        return None
+    at_14 = macos_at_least(facts, (14, 0))
+    label = f"macOS {facts.os.version}" + (f" ({facts.os.build})" if facts.os.build else "")
+    if at_14 is None:
+        return info("System", "macOS version unknown (sw_vers gave nothing readable)")
+    if at_14:
+        return ok("System", f"{label}: new enough for PyTorch MPS, tensorflow-metal and MLX")
+    upgrade = Fix("Upgrade macOS (System Settings > General > Software Update) to 14 Sonoma or later.")
+    missing = ["MLX (needs 14.0; 13.x wheels stop at 0.29.3)", "current PyTorch MPS (needs 14.0)"]
+    if macos_at_least(facts, (12, 3)) is False:
+        missing.append("any PyTorch MPS (needs 12.3)")
+    if macos_at_least(facts, (12, 1)) is False:
+        missing.append("tensorflow-metal (needs 12.1)")
+        return fail("System", f"{label} is too old for GPU training frameworks", upgrade, *missing)
+    return warn("System", f"{label} is too old for " + " and ".join(m.split(" (")[0] for m in missing[:2]),
+                upgrade, *missing)
+
+
+def check_rosetta_python(facts: MachineFacts) -> Optional[Finding]:
+    """An x86_64 Python translated by Rosetta 2 on Apple silicon (no MPS, no MLX, slow)."""
+    if not facts.is_mac or not facts.cpu.apple_silicon or not facts.interpreter:
+        return None
+    interp = facts.interpreter
+    if not facts.rosetta:
+        return ok("Python", f"Python {interp.version} runs natively ({interp.machine})")
+    return fail(
+        "Python",
+        f"Python {interp.version} at {interp.executable} is x86_64, running under Rosetta 2 on {describe_chip(facts)}",
+        Fix("Use a native arm64 Python: Homebrew in /opt/homebrew, python.org's universal2 installer, "
+            "or Miniforge's arm64 build; then create a fresh venv from it. "
+            "PyTorch MPS, tensorflow-metal and MLX ship arm64-only wheels.",
+            ("/opt/homebrew/bin/python3 -m venv ~/.venvs/ml",
+             "~/.venvs/ml/bin/python -c 'import platform; print(platform.machine())'  # must print arm64")),
+        f"interpreter machine: {interp.machine}; hardware: arm64",
+    )
+

@@ -1,0 +1,103 @@
+"""PyTorch checks: the build against the hardware, the driver, the GPU architecture."""
+from __future__ import annotations
+
+from typing import Optional
+
+from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple,
+                          min_driver_for_cuda, version)
+from macml.diagnose.common import accelerator_kind, pip_cmd
+from macml.facts import FrameworkFacts, MachineFacts
+from macml.findings import Finding, Fix, fail, info, ok, warn
+
+
+def torch_facts(facts: MachineFacts) -> Optional[FrameworkFacts]:
+    probe = facts.frameworks.get("torch")
+    return probe if probe is not None and probe.ok else None
+
+
+def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
+    """Intel Mac: PyTorch stops at 2.2.2 (the last x86_64 macOS wheel); what still works."""
+    if not facts.is_mac or facts.cpu.apple_silicon:
+        return None
+    amd = facts.gpus_by_vendor("AMD")
+    installed = facts.package("torch")
+    numpy = version(facts.package("numpy"))
+    if installed and version(installed) and version(installed).release[:2] == (2, 2) and numpy and numpy.major >= 2:
+        return warn("PyTorch", f"torch {installed} was built against NumPy 1.x but NumPy {numpy} is installed",
+                    Fix("Pin NumPy below 2 next to torch 2.2:", (pip_cmd(facts, "install 'numpy<2'"),)))
+    gpu_note = (f"torch {INTEL_MAC_LAST_TORCH} can still use the {amd[0].model} through MPS (macOS 12.3+)" if amd
+                else "MPS skips Intel integrated GPUs, so PyTorch runs on the CPU here")
+    return info("PyTorch", f"Intel Mac: PyTorch {INTEL_MAC_LAST_TORCH} is the last release for x86_64 macOS; {gpu_note}",
+                Fix("Pin it (and NumPy 1.x, which it was built against); newer PyTorch needs Apple silicon:",
+                    (pip_cmd(facts, f"install torch=={INTEL_MAC_LAST_TORCH} 'numpy<2'"),)))
+
+
+def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
+    """torch built without MPS / CUDA / ROCm where the hardware has it, or failing to import."""
+    probe = facts.frameworks.get("torch")
+    if probe is None:
+        return None
+    if not probe.ok:
+        return fail("PyTorch", "torch is installed but fails to import",
+                    Fix("Reinstall it in this interpreter:", (pip_cmd(facts, "install --force-reinstall torch"),)),
+                    (probe.error or "").splitlines()[-1] if probe.error else "no error text")
+    data, kind = probe.data, accelerator_kind(facts)
+    ver = data.get("version", "?")
+    if kind == "mps" and not data.get("mps_built"):
+        return fail("PyTorch", f"torch {ver} was built without MPS",
+                    Fix("Install the macOS arm64 wheel from PyPI (conda 'cpuonly' and x86_64 builds lack MPS):",
+                        ("macml install --recipe pytorch-mps",)))
+    if kind == "cuda" and not data.get("cuda_version"):
+        gpu = facts.gpus_by_vendor("NVIDIA")[0].model
+        return fail("PyTorch", f"torch {ver} is a CPU-only build on a machine with an {gpu}",
+                    Fix("Replace it with a CUDA build that fits the driver:", ("macml install --recipe pytorch-cuda",)))
+    if kind == "rocm" and not data.get("hip_version"):
+        return fail("PyTorch", f"torch {ver} has no ROCm support on a machine with an AMD GPU",
+                    Fix("Install a ROCm build:", ("macml install --recipe pytorch-rocm",)))
+    backend = {"mps": "MPS", "cuda": f"CUDA {data.get('cuda_version')}", "rocm": f"ROCm {data.get('hip_version')}"}
+    if kind is None:
+        return ok("PyTorch", f"torch {ver} imports (no GPU here, so it runs on the CPU)")
+    return ok("PyTorch", f"torch {ver} is built with {backend[kind]}")
+
+
+def check_nvidia_driver(facts: MachineFacts) -> Optional[Finding]:
+    """NVIDIA driver older than the installed torch's CUDA needs."""
+    nvidia = facts.gpus_by_vendor("NVIDIA")
+    probe = torch_facts(facts)
+    if not nvidia or not nvidia[0].driver_version:
+        return None
+    driver = nvidia[0].driver_version
+    cuda = probe.data.get("cuda_version") if probe else None
+    if not cuda:
+        return ok("GPU", f"NVIDIA driver {driver} (supports CUDA up to {nvidia[0].cuda_driver_version or '?'})")
+    needed = min_driver_for_cuda(cuda)
+    if needed and driver_tuple(driver) < driver_tuple(needed):
+        return fail("GPU", f"NVIDIA driver {driver} is too old for torch {probe.data.get('version')} (CUDA {cuda} "
+                    f"needs driver >= {needed})",
+                    Fix("Upgrade the driver, or install a torch built for an older CUDA "
+                        "(`macml install --recipe pytorch-cuda` picks the index from the driver):",
+                        ("sudo apt install nvidia-driver-580  # or your distribution's newest",
+                         "macml install --recipe pytorch-cuda")),
+                    f"driver supports CUDA up to {nvidia[0].cuda_driver_version or 'unknown'}")
+    return ok("GPU", f"NVIDIA driver {driver} can run torch's CUDA {cuda} (needs >= {needed})")
+
+
+def check_cuda_arch(facts: MachineFacts) -> Optional[Finding]:
+    """A GPU whose compute capability is missing from torch's CUDA arch list."""
+    probe = torch_facts(facts)
+    nvidia = facts.gpus_by_vendor("NVIDIA")
+    if not probe or not nvidia or not probe.data.get("cuda_version"):
+        return None
+    arch_list = tuple(probe.data.get("arch_list") or ())
+    caps = list(probe.data.get("capabilities") or []) or [g.compute_capability for g in nvidia]
+    if not arch_list:
+        return None
+    missing = [(g.model, cap) for g, cap in zip(nvidia, caps) if cap and not cuda_arch_supported(cap, arch_list)]
+    if not missing:
+        return ok("PyTorch", f"torch's kernels cover this GPU (sm_{(caps[0] or '?').replace('.', '')})",
+                  "arch list: " + " ".join(arch_list))
+    name, cap = missing[0]
+    return fail("PyTorch", f"{name} (compute capability {cap}) is not in torch {probe.data.get('version')}'s arch list",
+                Fix("Install a build that still ships kernels for it (e.g. cu126 for Pascal sm_6x; cu128+ for "
+                    "Blackwell sm_120):", ("macml install --recipe pytorch-cuda",)),
+                "arch list: " + " ".join(arch_list))

@@ -1,0 +1,80 @@
+"""Frameworks' own availability checks, each in its own subprocess of the target interpreter."""
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Dict, Mapping, Optional
+
+from macml import probe_cache
+from macml.facts import FrameworkFacts
+from macml.resources import check_script
+from macml.runner import run_command
+
+# framework -> (distribution names that mean it is installed, probe script)
+FRAMEWORKS = {
+    "torch": (("torch",), "probe_torch.py"),
+    "tensorflow": (("tensorflow", "tensorflow-macos", "tensorflow-cpu"), "probe_tensorflow.py"),
+    "plaidml": (("plaidml",), "probe_plaidml.py"),
+    "mlx": (("mlx",), "probe_mlx.py"),
+    "jax": (("jax",), "probe_jax.py"),
+}
+
+
+def installed_frameworks(packages: Mapping[str, str]) -> list:
+    return [name for name, (dists, _) in FRAMEWORKS.items() if any(d in packages for d in dists)]
+
+
+def probe_framework_raw(python: str, name: str, timeout: float) -> Dict[str, Any]:
+    script = check_script(FRAMEWORKS[name][1])
+    if not script.exists():
+        return {"name": name, "installed": True, "ok": False, "error": f"no probe script {script.name}"}
+    result = run_command([python, str(script)], timeout=timeout)
+    if result.timed_out:
+        return {"name": name, "installed": True, "ok": False, "error": f"probe timed out after {timeout:g}s"}
+    try:
+        data = json.loads(result.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        tail = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"name": name, "installed": True, "ok": False, "error": f"probe crashed: {tail}"}
+    return data
+
+
+def probe_framework_cached(python: str, name: str, timeout: float, key: Optional[str]) -> Dict[str, Any]:
+    if key:
+        cached = probe_cache.load(key)
+        if cached is not None:
+            return cached
+    result = probe_framework_raw(python, name, timeout)
+    if key:
+        probe_cache.store(key, result)
+    return result
+
+
+def probe_frameworks_raw(python: str, interpreter: Mapping[str, Any], timeout: float,
+                         fingerprint: Optional[Mapping[str, str]] = None,
+                         env: Optional[Mapping[str, str]] = None) -> Dict[str, Dict[str, Any]]:
+    """Probe every installed framework concurrently; with a fingerprint, reuse cached answers."""
+    names = installed_frameworks(interpreter.get("packages") or {})
+    if not names:
+        return {}
+
+    def key(name: str) -> Optional[str]:
+        if fingerprint is None:
+            return None
+        script = check_script(FRAMEWORKS[name][1])
+        text = script.read_text(encoding="utf-8") if script.exists() else ""
+        return probe_cache.probe_key(name, interpreter, fingerprint, env or {}, text)
+
+    with ThreadPoolExecutor(max_workers=len(names)) as pool:
+        futures = {name: pool.submit(probe_framework_cached, python, name, timeout, key(name)) for name in names}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def parse_frameworks(raw: Mapping[str, Any]) -> Dict[str, FrameworkFacts]:
+    out = {}
+    for name, data in raw.items():
+        if not isinstance(data, Mapping) or not data.get("installed", True):
+            continue
+        payload = {k: v for k, v in data.items() if k not in ("name", "installed", "ok", "error")}
+        out[name] = FrameworkFacts(name=name, ok=bool(data.get("ok")), data=payload, error=data.get("error"))
+    return out

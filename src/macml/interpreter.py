@@ -1,0 +1,57 @@
+"""The target interpreter's facts, from checks/interpreter_facts.py run inside it."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Dict, Mapping, Optional
+
+from macml.errors import MacmlError
+from macml.facts import InterpreterFacts
+from macml.resources import check_script
+from macml.runner import run_command
+
+
+def target_python(python: Optional[str]) -> str:
+    return python or sys.executable
+
+
+def probe_interpreter_raw(python: str, timeout: float = 20.0) -> Dict[str, Any]:
+    result = run_command([python, str(check_script("interpreter_facts.py"))], timeout=timeout)
+    if result.missing:
+        raise MacmlError(f"Cannot run the interpreter {python}: not found or not executable.",
+                         "Pass --python with the path of a Python executable (e.g. .venv/bin/python).")
+    if not result.ok:
+        detail = result.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise MacmlError(f"The interpreter {python} failed to report its facts: {detail[0]}",
+                         "Check that it is a working Python 3.6+ interpreter.")
+    try:
+        return json.loads(result.stdout)
+    except ValueError:
+        raise MacmlError(f"The interpreter {python} printed something that is not JSON.") from None
+
+
+def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
+    if not raw or not raw.get("executable"):
+        return None
+    packages = raw.get("packages") or {}
+    return InterpreterFacts(
+        executable=str(raw["executable"]),
+        version=str(raw.get("version", "")),
+        implementation=str(raw.get("implementation", "")),
+        machine=str(raw.get("machine", "")),
+        prefix=str(raw.get("prefix", "")),
+        base_prefix=str(raw.get("base_prefix", raw.get("prefix", ""))),
+        conda=bool(raw.get("conda", False)),
+        externally_managed=bool(raw.get("externally_managed", False)),
+        pip_version=raw.get("pip_version") or packages.get("pip"),
+        packages={str(k).lower(): str(v) for k, v in packages.items()},
+        translated=raw.get("translated"),
+        platform_tag=raw.get("platform_tag"),
+    )
+
+
+def probe_interpreter(python: str, timeout: float = 20.0) -> InterpreterFacts:
+    facts = parse_interpreter(probe_interpreter_raw(python, timeout))
+    if facts is None:
+        raise MacmlError(f"The interpreter {python} reported no facts.")
+    return facts

@@ -1,0 +1,76 @@
+"""A cache of framework probe results, keyed by everything that can change their answer.
+
+Importing torch or tensorflow costs seconds, and the doctor is run again and again while
+a user fixes things. A framework's answer is reused only while the interpreter, every
+installed distribution and its version, the relevant environment variables, the GPU
+driver / OS build outputs and the probe script itself are all unchanged, and for at
+most a day. `macml doctor --refresh` ignores it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict, Mapping, Optional
+
+MAX_AGE_SECONDS = 24 * 3600
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("MACML_CACHE_DIR")
+    if override:
+        return Path(override) / "probes"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "macml" / "probes"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "macml" / "probes"
+
+
+def probe_key(framework: str, interpreter: Mapping[str, Any], system_outputs: Mapping[str, str],
+              env: Mapping[str, str], script_text: str) -> str:
+    material = {
+        "framework": framework,
+        "executable": interpreter.get("executable"),
+        "prefix": interpreter.get("prefix"),
+        "packages": sorted((interpreter.get("packages") or {}).items()),
+        "system": sorted(system_outputs.items()),
+        "env": sorted(env.items()),
+        "script": hashlib.sha256(script_text.encode()).hexdigest(),
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def load(key: str, now: Optional[float] = None) -> Optional[Dict[str, Any]]:
+    path = cache_dir() / f"{key}.json"
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    stored = record.get("stored_at", 0)
+    if not isinstance(record.get("result"), dict) or (now or time.time()) - stored > MAX_AGE_SECONDS:
+        return None
+    result = dict(record["result"])
+    result["cached_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stored))
+    return result
+
+
+def store(key: str, result: Mapping[str, Any]) -> None:
+    """Best effort and atomic: a failed write leaves no partial file and never fails the doctor."""
+    if not result.get("ok"):
+        return  # failures are re-probed every time: the user is probably fixing them
+    directory = cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".probe-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump({"stored_at": time.time(), "result": dict(result)}, handle)
+        os.replace(tmp, directory / f"{key}.json")
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
