@@ -103,12 +103,13 @@ def parse_rocm_smi(text: str) -> List[str]:
 
 
 def parse_rocm_product(text: str) -> Dict[str, Dict[str, str]]:
-    """`rocm-smi --showproductname`: {"0": {"Card series": ..., "GFX Version": ...}}."""
+    """`rocm-smi --showproductname`: {"0": {"card series": ..., "gfx version": ...}} (keys lowercased:
+    releases differ in capitals)."""
     cards: Dict[str, Dict[str, str]] = {}
     for line in text.splitlines():
         match = re.match(r"^\s*GPU\[(\d+)\]\s*:\s*([^:]+?)\s*:\s*(.*)$", line)
         if match:
-            cards.setdefault(match.group(1), {})[match.group(2).strip()] = match.group(3).strip()
+            cards.setdefault(match.group(1), {})[match.group(2).strip().lower()] = match.group(3).strip()
     return cards
 
 
@@ -146,8 +147,8 @@ def amd_gpus(smi: CommandResult, product: CommandResult) -> Tuple[GPU, ...]:
     gpus = []
     for index in parse_rocm_smi(smi.stdout):
         info = cards.get(index, {})
-        model = info.get("Card series") or info.get("Card SKU") or f"AMD GPU {index}"
-        gpus.append(GPU(vendor="AMD", model=model, driver_version=info.get("GFX Version")))
+        model = info.get("card series") or info.get("card sku") or f"AMD GPU {index}"
+        gpus.append(GPU(vendor="AMD", model=model, compute_capability=info.get("gfx version")))
     return tuple(gpus)
 
 

@@ -22,8 +22,6 @@ def _torch(data: dict, kind: str) -> Tuple[Optional[bool], str]:
 
 
 def _tensorflow(data: dict, kind: str) -> Tuple[Optional[bool], str]:
-    if kind == "mps" and not data.get("metal_plugin_present"):
-        return None, ""  # no tensorflow-metal installed: nothing was meant to use the GPU
     return bool(data.get("gpus")), ", ".join(data.get("gpus") or []) or "GPU"
 
 
@@ -54,6 +52,8 @@ WHY_NOT = {
 
 def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts) -> Optional[Finding]:
     area = AREAS.get(probe.name, probe.name)
+    if probe.name == "tensorflow" and kind == "mps" and not facts.package("tensorflow-metal"):
+        return None  # plain TensorFlow on a Mac never meant to use the GPU
     sees, label = SEES_GPU[probe.name](dict(probe.data), kind)
     if sees is None:
         return None
@@ -82,14 +82,33 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
 
 
 def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
-    """The install recipe that fits this machine best."""
-    try:
-        from macml.recipes import recommend
-    except ImportError:
-        return None
+    """The install recipe that fits this machine and interpreter best."""
+    from macml.recipes import recommend
+
     best = recommend(facts)
     if best is None:
-        return info("Python", "No macml recipe fits this machine and interpreter", None)
-    installed = [AREAS[n] for n, p in facts.frameworks.items() if p.ok]
-    text = f"Recommended recipe: {best.name}" + ("" if installed else " (no ML framework is installed yet)")
-    return info("Python", text, Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.name}",)))
+        return info("Python", "No macml recipe fits this machine and interpreter (see `macml recipes`)")
+    installed = [AREAS[n] for n, p in facts.frameworks.items() if p.ok and n in AREAS]
+    text = f"Recommended recipe: {best.recipe} ({best.pin_label})" if best.pin_label else f"Recommended recipe: {best.recipe}"
+    if not installed:
+        text += "; no ML framework is installed yet"
+    return info("Python", text, Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.recipe}",)))
+
+
+def check_python_wheels(facts: MachineFacts) -> Optional[Finding]:
+    """A Python version with no wheel for the framework this hardware wants."""
+    from macml.recipes import find_recipe, load_all, match, preference
+
+    interp = facts.interpreter
+    if interp is None:
+        return None
+    recipes = load_all()
+    preferred = find_recipe(preference(facts)[0], recipes)
+    result = match(preferred, facts)
+    python_reasons = [r for r in result.reasons if "Python" in r or "cp3" in r]
+    if result.ok or not python_reasons:
+        return None
+    return fail("Python", f"{preferred.name}: {python_reasons[0]}",
+                Fix(f"Create a venv from a supported Python (e.g. with pyenv or python.org) and install there:",
+                    (f"macml install --recipe {preferred.name} --venv ~/.venvs/ml --python /path/to/supported/python",)),
+                *python_reasons[1:])
