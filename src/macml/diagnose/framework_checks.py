@@ -77,22 +77,29 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
         first = failures[0]
         return fail(first.area, first.message, first.fix, *(first.details + tuple(f.message for f in failures[1:])))
     if found:
-        return ok(found[0].area, found[0].message, *(f.message for f in found[1:]))
+        return ok("GPU", "; ".join(f.message for f in found))
     return None
 
 
 def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
     """The install recipe that fits this machine and interpreter best."""
-    from macml.recipes import recommend
+    from macml.recipes import find_recipe, load_all, recommend
 
-    best = recommend(facts)
+    recipes = load_all()
+    best = recommend(facts, recipes)
     if best is None:
         return info("Python", "No macml recipe fits this machine and interpreter (see `macml recipes`)")
-    installed = [AREAS[n] for n, p in facts.frameworks.items() if p.ok and n in AREAS]
-    text = f"Recommended recipe: {best.recipe} ({best.pin_label})" if best.pin_label else f"Recommended recipe: {best.recipe}"
-    if not installed:
-        text += "; no ML framework is installed yet"
-    return info("Python", text, Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.recipe}",)))
+    framework = find_recipe(best.recipe, recipes).framework
+    probe = facts.frameworks.get(framework)
+    kind = accelerator_kind(facts)
+    if probe is not None and probe.ok and (kind is None or SEES_GPU[framework](dict(probe.data), kind)[0]):
+        works = "uses the GPU" if kind else "works (CPU only)"
+        return ok("Python", f"The recommended recipe, {best.recipe}, is in place: {framework} {works}")
+    pins = f" ({best.pin_label})" if best.pin_label else ""
+    if probe is None:
+        pins += f"; {framework} is not installed yet"
+    return info("Python", f"Recommended recipe: {best.recipe}{pins}",
+                Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.recipe}",)))
 
 
 def check_python_wheels(facts: MachineFacts) -> Optional[Finding]:

@@ -23,8 +23,8 @@ def describe_gpu(gpu: GPU) -> str:
     if gpu.cores:
         parts.append(f"{gpu.cores} GPU cores")
     if gpu.memory_bytes:
-        kind = "unified" if gpu.unified_memory else "VRAM"
-        parts.append(f"{gpu.memory_bytes / GIB:.0f} GB {kind}")
+        kind = "unified memory" if gpu.unified_memory else "VRAM"
+        parts.append(f"{gpu.memory_bytes / GIB:.0f} GiB {kind}")
     if gpu.metal:
         parts.append(gpu.metal)
     if gpu.compute_capability:
@@ -36,7 +36,7 @@ def describe_gpu(gpu: GPU) -> str:
 
 def check_gpu(facts: MachineFacts) -> Optional[Finding]:
     """Which GPUs there are, and whether any can accelerate training."""
-    details = tuple(describe_gpu(g) for g in facts.gpus)
+    details = tuple(describe_gpu(g) for g in facts.gpus) if len(facts.gpus) > 1 else ()
     if facts.cpu.chip and facts.cpu.chip.virtual:
         return warn("GPU", f"{facts.cpu.chip.name}: a macOS virtual machine",
                     Fix("A VM's paravirtual GPU gives little or no Metal compute: MPS and MLX may be unavailable "
@@ -47,8 +47,8 @@ def check_gpu(facts: MachineFacts) -> Optional[Finding]:
                         Fix("Re-run `system_profiler SPDisplaysDataType`; if it shows the GPU, report a macml bug.",
                             ("macml doctor --save-snapshot macml-snapshot.json",)))
         return warn("GPU", "No GPU found: training will run on the CPU",
-                    Fix("Nothing to install for GPU acceleration here; the pytorch-cpu recipe fits.",
-                        ("macml install --recipe pytorch-cpu",)))
+                    Fix("Nothing can accelerate training on this machine: CPU builds are all it needs "
+                        "(see the recommended recipe). For a GPU, use a machine or cloud instance that has one."))
     usable = [g for g in facts.gpus if g.vendor in ("Apple", "NVIDIA", "AMD")]
     if facts.is_mac and not usable:
         return warn("GPU", f"Only an integrated {facts.gpus[0].model}: PyTorch MPS, tensorflow-metal and MLX skip it",
