@@ -60,9 +60,9 @@ def translated():
         return None
 
 
-def main():
+def collect():
     packages = installed_packages()
-    facts = {
+    return {
         "executable": sys.executable,
         "version": "%d.%d.%d" % sys.version_info[:3],
         "implementation": sys.implementation.name,
@@ -78,7 +78,10 @@ def main():
         "platform_tag": sysconfig.get_platform(),
         "mac_ver": platform.mac_ver()[0] if sys.platform == "darwin" else None,
     }
-    sys.stdout.write(json.dumps(facts))
+
+
+def main():
+    sys.stdout.write(json.dumps(collect()))
 
 
 if __name__ == "__main__":

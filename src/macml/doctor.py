@@ -11,7 +11,8 @@ from rich.console import Console
 from macml import __version__
 from macml.diagnose import all_checks, describe, run_checks
 from macml.errors import MacmlError
-from macml.facts import MachineFacts, to_jsonable
+from macml.diagnose.system import describe_gpu
+from macml.facts import GIB, MachineFacts, to_jsonable
 from macml.findings import LEVELS, Finding
 from macml.probe import collect_snapshot, facts_from_snapshot
 from macml.snapshot import load_snapshot, save_snapshot
@@ -110,16 +111,31 @@ def render_doctor(report: DoctorReport, console: Console, verbose: bool) -> None
         console.print(f"Snapshot written to {report.snapshot_saved}", markup=False)
 
 
+def fact_lines(facts: MachineFacts) -> Iterable[Tuple[str, str]]:
+    os_facts, cpu, interp = facts.os, facts.cpu, facts.interpreter
+    yield "OS", " ".join(p for p in (os_facts.name, os_facts.version, os_facts.build and f"({os_facts.build})") if p)
+    cores = f"{cpu.cores} cores" if cpu.cores else ""
+    if cpu.performance_cores:
+        cores += f" ({cpu.performance_cores}P + {cpu.efficiency_cores or 0}E)"
+    memory = f"{cpu.memory_bytes / GIB:.0f} GiB" if cpu.memory_bytes else ""
+    yield "CPU", ", ".join(p for p in (cpu.chip.name if cpu.chip else cpu.brand, cpu.hardware_arch, cores, memory) if p)
+    for index, gpu in enumerate(facts.gpus):
+        peak = f", {gpu.peak_fp32_tflops:g} TFLOPS FP32" if gpu.peak_fp32_tflops else ""
+        yield f"GPU {index}", describe_gpu(gpu) + peak
+    if interp:
+        yield "Python", f"{interp.executable} ({interp.version}, {interp.implementation}, {interp.machine}, {interp.kind})"
+        yield "pip", interp.pip_version or "not installed"
+    for name, probe in facts.frameworks.items():
+        data = {k: v for k, v in probe.data.items() if v not in (None, [], "")}
+        yield name, (", ".join(f"{k}={v}" for k, v in data.items()) if probe.ok else f"error: {probe.error}")
+    for key, value in facts.env.items():
+        yield "env", f"{key}={value}"
+
+
 def render_facts(console: Console, facts: MachineFacts) -> None:
     console.print("\n[bold]Facts[/]")
-    for gpu in facts.gpus:
-        console.print(f"  GPU: {to_jsonable(gpu)}", markup=False, highlight=False)
-    if facts.interpreter:
-        console.print(f"  Python: {facts.interpreter.executable} {facts.interpreter.platform_tag}", markup=False)
-    for name, probe in facts.frameworks.items():
-        console.print(f"  {name}: {dict(probe.data) if probe.ok else probe.error}", markup=False, highlight=False)
-    for key, value in facts.env.items():
-        console.print(f"  env {key}={value}", markup=False)
+    for label, text in fact_lines(facts):
+        console.print(f"  {label:<10} {text}", markup=False, highlight=False)
 
 
 def validate_names(only: Sequence[str]) -> None:
