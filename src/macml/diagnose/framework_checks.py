@@ -112,7 +112,7 @@ def check_python_wheels(facts: MachineFacts) -> Optional[Finding]:
     recipes = load_all()
     preferred = find_recipe(preference(facts)[0], recipes)
     result = match(preferred, facts)
-    python_reasons = [r for r in result.reasons if "Python" in r or "cp3" in r]
+    python_reasons = [r for r in result.reasons if "no wheel for Python" in r]
     if result.ok or not python_reasons:
         return None
     return fail("Python", f"{preferred.name}: {python_reasons[0]}",

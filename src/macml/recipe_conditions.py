@@ -1,0 +1,184 @@
+"""What a recipe (or one row of its pin table) needs from a host, and why a host falls short.
+
+Pure functions of MachineFacts: each unmet condition becomes one sentence a user can act on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from macml.facts import GPU, MachineFacts
+
+PLATFORM_NAMES = {"darwin": "macOS", "linux": "Linux", "win32": "Windows"}
+ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64", "x86_64": "x86_64", "x64": "x86_64"}
+
+
+@dataclass(frozen=True)
+class Condition:
+    platform: Tuple[str, ...] = ()  # any of "darwin", "linux", "win32"
+    arch: Tuple[str, ...] = ()  # hardware: "arm64", "x86_64"
+    native_arm64: bool = False  # on Apple silicon, the interpreter must not run under Rosetta
+    min_os: Optional[str] = None  # inclusive
+    below_os: Optional[str] = None  # exclusive upper bound
+    gpu_vendor: Tuple[str, ...] = ()  # any GPU of one of these vendors
+    python: Optional[SpecifierSet] = None
+    min_driver: Optional[str] = None  # NVIDIA driver
+    compute_capability: Optional[SpecifierSet] = None  # every NVIDIA GPU must satisfy it
+
+
+def normalize_arch(arch: str) -> str:
+    return ARCH_ALIASES.get((arch or "").lower(), arch or "unknown")
+
+
+def python_tags(spec: SpecifierSet) -> str:
+    """">=3.9,<3.13" -> "cp39–cp312" (the CPython minors the specifier admits)."""
+    minors = [m for m in range(0, 30) if spec.contains(f"3.{m}", prereleases=True)]
+    if not minors:
+        return "none"
+    if len(minors) == 1:
+        return f"cp3{minors[0]}"
+    return f"cp3{minors[0]}–cp3{minors[-1]}"
+
+
+def _version(text: Optional[str]) -> Optional[Version]:
+    try:
+        return Version(text) if text else None
+    except InvalidVersion:
+        return None
+
+
+def _os_label(facts: MachineFacts) -> str:
+    name = PLATFORM_NAMES.get(facts.platform, facts.platform)
+    return f"{name} {facts.os.version}".strip()
+
+
+def _platform_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    if not cond.platform or facts.platform in cond.platform:
+        return []
+    wanted = " or ".join(PLATFORM_NAMES.get(p, p) for p in cond.platform)
+    return [f"needs {wanted}; this is {PLATFORM_NAMES.get(facts.platform, facts.platform)}"]
+
+
+def effective_arch(facts: MachineFacts) -> str:
+    """The arch wheels are chosen for: the interpreter's (Rosetta runs x86_64), else the hardware's."""
+    interp = facts.interpreter
+    if interp is not None and interp.machine:
+        return normalize_arch(interp.machine)
+    return normalize_arch(facts.cpu.hardware_arch)
+
+
+def _arch_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    arch = effective_arch(facts)
+    if not cond.arch or arch in cond.arch:
+        return []
+    if facts.cpu.apple_silicon and arch == "x86_64":
+        return ["needs a native arm64 Python; this one is x86_64 (runs under Rosetta)"]
+    if facts.is_mac and cond.arch == ("arm64",):
+        return [f"needs Apple silicon (arm64); this Mac has an Intel CPU ({arch})"]
+    if facts.is_mac and cond.arch == ("x86_64",):
+        return ["needs an Intel Mac (x86_64); this Mac has Apple silicon"]
+    return [f"needs {' or '.join(cond.arch)} hardware; this machine is {arch}"]
+
+
+def _rosetta_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    interp = facts.interpreter
+    if not cond.native_arm64 or not facts.cpu.apple_silicon or interp is None:
+        return []
+    if normalize_arch(interp.machine) != "x86_64":
+        return []
+    return [f"this Python ({interp.executable}) is x86_64 and runs under Rosetta; a native arm64 Python is "
+            "needed (python.org universal2 installer or Homebrew in /opt/homebrew)"]
+
+
+def _os_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    have = facts.os.version_tuple
+    if not have:  # unknown: do not block on what was not measured
+        return []
+    name = PLATFORM_NAMES.get(facts.platform, facts.platform)
+    reasons = []
+    if cond.min_os and have < _tuple(cond.min_os):
+        reasons.append(f"needs {name} {cond.min_os} or newer; this is {_os_label(facts)}")
+    if cond.below_os and have >= _tuple(cond.below_os):
+        reasons.append(f"for {name} older than {cond.below_os}; this is {_os_label(facts)}")
+    return reasons
+
+
+def _tuple(text: str) -> Tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
+
+
+def _gpu_name(gpu: GPU) -> str:
+    return gpu.model if gpu.model.lower().startswith(gpu.vendor.lower()) else f"{gpu.vendor} {gpu.model}".strip()
+
+
+def _gpu_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    if not cond.gpu_vendor or any(g.vendor in cond.gpu_vendor for g in facts.gpus):
+        return []
+    wanted = " or ".join(cond.gpu_vendor)
+    found = ", ".join(_gpu_name(g) for g in facts.gpus) or "none"
+    return [f"needs an {wanted} GPU; found: {found}"]
+
+
+def _python_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    interp = facts.interpreter
+    if cond.python is None or interp is None or not interp.version:
+        return []
+    if cond.python.contains(interp.version, prereleases=True):
+        return []
+    short = ".".join(interp.version.split(".")[:2])
+    return [f"no wheel for Python {short}; supported {python_tags(cond.python)}"]
+
+
+def _nvidia(facts: MachineFacts) -> Tuple[GPU, ...]:
+    return facts.gpus_by_vendor("NVIDIA")
+
+
+def _driver_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    if not cond.min_driver:
+        return []
+    gpus = _nvidia(facts)
+    if not gpus:
+        return [f"needs an NVIDIA driver >= {cond.min_driver}; no NVIDIA GPU found"]
+    have = _version(gpus[0].driver_version)
+    if have is None:
+        return [f"NVIDIA driver version unknown (needs >= {cond.min_driver}); check `nvidia-smi`"]
+    if have < Version(cond.min_driver):
+        return [f"NVIDIA driver {gpus[0].driver_version} is older than {cond.min_driver}"]
+    return []
+
+
+def _sm(capability: str) -> str:
+    return "sm_" + capability.replace(".", "")
+
+
+def _capability_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    if cond.compute_capability is None:
+        return []
+    gpus = _nvidia(facts)
+    if not gpus:
+        return ["needs an NVIDIA GPU; none found"]
+    reasons = []
+    for gpu in gpus:
+        if gpu.compute_capability is None:
+            reasons.append(f"compute capability of {gpu.model} unknown; check `nvidia-smi --query-gpu=compute_cap`")
+        elif not cond.compute_capability.contains(gpu.compute_capability, prereleases=True):
+            reasons.append(f"{gpu.model} ({_sm(gpu.compute_capability)}) is outside this build's "
+                           f"compute capability {cond.compute_capability}")
+    return reasons
+
+
+CHECKS = (_platform_reason, _arch_reason, _rosetta_reason, _os_reason, _gpu_reason, _python_reason,
+          _driver_reason, _capability_reason)
+
+
+def unmet_conditions(cond: Condition, facts: MachineFacts) -> List[str]:
+    """Every way this host falls short of cond, as sentences; empty when it fits."""
+    reasons: List[str] = []
+    for check in CHECKS:
+        reasons.extend(check(cond, facts))
+        if reasons and check in (_platform_reason, _arch_reason):
+            break  # the rest would only repeat that this is the wrong kind of machine
+    return reasons
