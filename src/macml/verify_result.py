@@ -1,0 +1,221 @@
+"""What a verify workload measured, as frozen values, and the pure rules that judge it.
+
+`collect` turns a workload's JSON-line events into a Measurements; `judge` turns that
+(plus what the user asked for) into Checks. Nothing here touches the machine.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional, Tuple
+
+BATCH = 128
+MFLOP_PER_TRAINED_IMAGE = 71.57  # forward 23.98 MFLOP, x~3 for backward (../shared/FACTS.md)
+FULL_EPOCH_STEPS = 60000 // BATCH  # 468: projections are for a full 60k-image epoch
+FULL_THRESHOLD = 0.97  # after one epoch of the 60k training set
+OFFLINE_THRESHOLD = 0.90  # after one epoch of 8k images (measured: 94.1% on CPU)
+STRICT_FP32_TOL = 1e-5
+TF32_TOL = 3e-2
+METAL_TOL = 1e-4  # Metal/OpenCL kernels sum in other orders than the CPU; not measured here
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    framework: str
+    version: str
+    device: str  # "cuda", "mps", "gpu", "cpu", ...
+    backend: str  # "cuda", "rocm", "mps", "metal", "cpu"
+    name: str
+    parameters: Optional[int] = None
+    peak_tflops: Optional[float] = None
+    bandwidth_gbs: Optional[float] = None
+    detail: str = ""  # why no accelerator, as the framework said it
+
+    @property
+    def accelerated(self) -> bool:
+        return self.device != "cpu"
+
+
+@dataclass(frozen=True)
+class Timing:
+    device: str
+    mode: str  # "eager", "cuda-graph", "graph"...
+    warmup_steps: int
+    warmup_s: float
+    steps: int
+    median_ms: float
+    min_ms: float
+    max_ms: float
+    threads: Optional[int] = None
+    setup_s: Optional[float] = None  # inside warmup_s: data to the device, graph capture
+
+    @property
+    def images_per_s(self) -> float:
+        return BATCH * 1000.0 / self.median_ms
+
+    @property
+    def epoch_s(self) -> float:
+        return self.median_ms * FULL_EPOCH_STEPS / 1000.0
+
+    @property
+    def tflops(self) -> float:
+        return MFLOP_PER_TRAINED_IMAGE * 1e6 * self.images_per_s / 1e12
+
+
+@dataclass(frozen=True)
+class Parity:
+    device: str
+    precision: str  # "fp32", "tf32" or "fp32-metal"
+    finite: bool
+    logits_rel: float
+    grad_rel: float
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    device: str  # where the trained parameters lived
+    steps: int
+    train_images: int
+    test_images: int
+    train_s: float
+    accuracy: float
+    final_loss: float
+
+
+@dataclass(frozen=True)
+class Measurements:
+    info: Optional[DeviceInfo] = None
+    accel: Optional[Timing] = None
+    cpu: Optional[Timing] = None
+    accel_matmul_tflops: Optional[float] = None
+    cpu_matmul_tflops: Optional[float] = None
+    parity: Tuple[Parity, ...] = ()  # the training precision, and strict FP32 when that differs
+    accuracy: Optional[Accuracy] = None
+    notes: Tuple[str, ...] = ()
+    error: Optional[str] = None
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # "pass", "fail", "warn", "skip"
+    detail: str
+
+
+def _fields(cls, event: Mapping[str, Any]) -> dict:
+    names = cls.__dataclass_fields__
+    return {k: v for k, v in event.items() if k in names}
+
+
+def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
+    """Events from a workload (see checks/verify_torch.py) -> Measurements."""
+    found: dict = {"notes": [], "parity": []}
+    for ev in events:
+        kind = ev.get("event")
+        if kind == "device":
+            found["info"] = DeviceInfo(**_fields(DeviceInfo, ev))
+        elif kind == "timing":
+            key = "cpu" if ev.get("device") == "cpu" else "accel"
+            found[key] = Timing(**_fields(Timing, ev))
+        elif kind == "matmul":
+            key = "cpu_matmul_tflops" if ev.get("device") == "cpu" else "accel_matmul_tflops"
+            found[key] = float(ev["tflops"])
+        elif kind == "parity":
+            found["parity"].append(Parity(**_fields(Parity, ev)))
+        elif kind == "accuracy":
+            found["accuracy"] = Accuracy(**_fields(Accuracy, ev))
+        elif kind == "note":
+            found["notes"].append(str(ev.get("message", "")))
+        elif kind == "error":
+            found["error"] = str(ev.get("message", "the workload failed"))
+        elif kind == "done":
+            found["finished"] = True
+    found["notes"], found["parity"] = tuple(found["notes"]), tuple(found["parity"])
+    return Measurements(**found)
+
+
+def parity_tolerance(parity: Parity) -> Tuple[float, str]:
+    if parity.precision == "tf32":
+        return TF32_TOL, "TF32 on CUDA (10-bit mantissa in convolutions/matmuls)"
+    if parity.precision.startswith("fp32-"):  # "fp32-metal", "fp32-opencl": shader back ends
+        return METAL_TOL, f"FP32 on {parity.precision[5:].capitalize()}"
+    return STRICT_FP32_TOL, "strict FP32"
+
+
+def check_accelerator(m: Measurements, cpu_requested: bool) -> Check:
+    info = m.info
+    if cpu_requested:
+        return Check("accelerator", "skip", "CPU-only check (--device cpu): proves the workload runs, not acceleration")
+    if info is None or not info.accelerated:
+        why = f" ({info.detail})" if info and info.detail else ""
+        return Check("accelerator", "fail", f"no accelerator found{why}: every number below is the CPU's")
+    used = m.accuracy.device if m.accuracy else (m.accel.device if m.accel else None)
+    if used != info.device:
+        return Check("accelerator", "fail", f"asked for {info.device} but the parameters lived on {used}")
+    return Check("accelerator", "pass", f"parameters and data lived on {info.device} ({info.name})")
+
+
+def parity_line(p: Parity) -> Tuple[bool, str]:
+    tol, precision = parity_tolerance(p)
+    worst = max(p.logits_rel, p.grad_rel)
+    if not p.finite or not all(math.isfinite(v) for v in (p.logits_rel, p.grad_rel)):
+        return False, f"NaN or Inf in the {p.device} logits or gradients ({precision})"
+    verdict = "within" if worst <= tol else "OVER"
+    return worst <= tol, (f"{precision}: relative error logits {p.logits_rel:.1e}, gradients {p.grad_rel:.1e}, "
+                          f"{verdict} tolerance {tol:.0e}")
+
+
+def check_parity(m: Measurements) -> Check:
+    if not m.parity:
+        return Check("parity", "skip", "no accelerator to compare with the CPU")
+    lines = [parity_line(p) for p in m.parity]
+    return Check("parity", "pass" if all(ok for ok, _ in lines) else "fail", "; ".join(t for _, t in lines))
+
+
+def check_speed(m: Measurements) -> Check:
+    if m.accel is None or m.cpu is None:
+        return Check("speed", "skip", "no accelerator timing")
+    ratio = m.cpu.median_ms / m.accel.median_ms
+    if ratio < 1.0:
+        return Check("speed", "warn", (
+            f"the {m.accel.device} is {1 / ratio:.1f}x SLOWER than the CPU: this model is small, so each step is "
+            "bound by kernel-launch and dispatch overhead, not arithmetic; a weak or power-saving GPU loses to "
+            "many CPU cores here. A finding, not a failure: larger models and batches favour the GPU."))
+    return Check("speed", "pass", f"{ratio:.1f}x faster than the CPU ({m.cpu.threads or '?'} threads)")
+
+
+def check_matmul(m: Measurements) -> Check:
+    info, tf = m.info, m.accel_matmul_tflops
+    if tf is None:
+        return Check("matmul", "skip", "no accelerator matmul probe")
+    if info is None or not info.peak_tflops:
+        return Check("matmul", "pass", f"{tf:.1f} TFLOPS on a large FP32 matmul (peak unknown)")
+    share = tf / info.peak_tflops
+    status = "warn" if share < 0.1 else "pass"
+    hint = ": the GPU itself underperforms (power state, thermal, shared?)" if status == "warn" else ""
+    return Check("matmul", status, f"{tf:.1f} TFLOPS on a large matmul = {share:.0%} of the {info.peak_tflops:g} peak{hint}")
+
+
+def check_accuracy(m: Measurements, synthetic: bool, full: bool) -> Check:
+    a = m.accuracy
+    if synthetic:
+        return Check("accuracy", "skip", "--synthetic: random data, speed only, NO accuracy claim")
+    if a is None:
+        return Check("accuracy", "fail", "the training run did not finish")
+    if not math.isfinite(a.final_loss):
+        return Check("accuracy", "fail", f"training diverged: loss {a.final_loss}")
+    threshold = FULL_THRESHOLD if full else OFFLINE_THRESHOLD
+    epoch_steps = a.train_images // BATCH
+    text = f"{a.accuracy:.2%} on {a.test_images:,} test images after {a.steps} steps ({a.steps / epoch_steps:.2f} epochs)"
+    if a.steps < epoch_steps:
+        return Check("accuracy", "skip", f"{text}; not judged: under one epoch ({epoch_steps} steps)")
+    return Check("accuracy", "pass" if a.accuracy >= threshold else "fail", f"{text}; threshold {threshold:.0%}")
+
+
+def judge(m: Measurements, cpu_requested: bool, synthetic: bool, full: bool) -> Tuple[Check, ...]:
+    checks = [check_accelerator(m, cpu_requested), check_parity(m), check_speed(m), check_matmul(m),
+              check_accuracy(m, synthetic, full)]
+    if m.error or not m.finished:
+        checks.insert(0, Check("workload", "fail", m.error or "the workload stopped before it finished"))
+    return tuple(checks)
