@@ -115,3 +115,13 @@ def run_macml_python(code):
     from conftest import PROJECT
     env = dict(os.environ, PYTHONPATH=str(PROJECT / "src"))
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_venv_python_is_probed_as_the_venv_not_its_base(tmp_path):
+    import subprocess
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
+    venv_python = tmp_path / "venv" / "bin" / "python"
+    report = json.loads(run_macml("doctor", "--python", str(venv_python), "--json").stdout)
+    interp = report["facts"]["interpreter"]
+    assert interp["kind"] == "venv" and interp["prefix"] == str(tmp_path / "venv")
+    assert "torch" not in report["facts"]["frameworks"]

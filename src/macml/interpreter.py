@@ -18,7 +18,9 @@ def target_python(python: Optional[str]) -> str:
 
 
 def is_current_interpreter(python: str) -> bool:
-    return os.path.realpath(python) == os.path.realpath(sys.executable)
+    # Not realpath: a venv's bin/python is a symlink to its base interpreter, yet a different
+    # environment (sys.prefix comes from the path it was started by).
+    return os.path.abspath(python) == os.path.abspath(sys.executable)
 
 
 def collect_in_process() -> Dict[str, Any]:
