@@ -57,17 +57,24 @@ def test_diff_freeze():
     assert install_pip.diff_freeze(before, dict(before)).empty
 
 
-@pytest.mark.parametrize("has_pip, runner_pip, expected", [
-    (True, "20.0", ("/t/python", "-m", "pip")),
-    (False, "23.2.1", (sys.executable, "-m", "pip", "--python", "/t/python")),
-], ids=["own-pip", "runner-pip"])
-def test_pip_argv(has_pip, runner_pip, expected):
-    assert install_pip.pip_argv("/t/python", has_pip, runner_pip) == expected
+@pytest.mark.parametrize("target_pip, runner_pip, expected", [
+    ("24.0", "20.0", ("/t/python", "-m", "pip")),
+    (None, "23.2.1", (sys.executable, "-m", "pip", "--python", "/t/python")),
+    ("22.0.4", "23.2.1", (sys.executable, "-m", "pip", "--python", "/t/python")),
+    ("21.3.1", "22.0", ("/t/python", "-m", "pip")),
+], ids=["own-pip", "runner-pip", "own-pip-too-old-to-plan", "both-old"])
+def test_pip_argv(target_pip, runner_pip, expected):
+    assert install_pip.pip_argv("/t/python", target_pip, runner_pip) == expected
+
+
+def test_parse_pip_version():
+    assert install_pip.parse_pip_version("pip 22.0.4 from /x/site-packages/pip (python 3.7)\n") == "22.0.4"
+    assert install_pip.parse_pip_version("") is None
 
 
 def test_pip_argv_without_any_usable_pip_says_what_to_do():
     with pytest.raises(MacmlError) as err:
-        install_pip.pip_argv("/t/python", False, "22.0")
+        install_pip.pip_argv("/t/python", None, "22.0")
     assert "ensurepip" in err.value.hint
 
 
@@ -143,7 +150,7 @@ def test_recipe_that_does_not_fit_this_machine_is_refused():
 
 
 def _freeze(python: Path) -> dict:
-    return install_pip.freeze(install_pip.pip_argv(str(python), False))
+    return install_pip.freeze(install_pip.pip_argv(str(python), None))
 
 
 @pytest.fixture

@@ -121,3 +121,13 @@ def test_parse_target_prefers_sw_vers_over_mac_ver():
 def test_live_target_tags_cover_this_interpreter():
     target = pypi.probe_target(sys.executable)
     assert set(tags.sys_tags()) <= pypi.target_tags(target)
+
+
+@pytest.mark.parametrize("python, wheel_tag", [
+    ((3, 7), "cp37-cp37m-manylinux2010_x86_64"),
+    ((3, 6), "cp36-cp36m-manylinux1_x86_64"),
+    ((3, 8), "cp38-cp38-manylinux1_x86_64"),
+], ids=["cp37m", "cp36m", "cp38-no-m"])
+def test_old_cpython_abi_tags_carry_the_m_suffix(python, wheel_tag):
+    target = TargetPlatform("cpython", python, "Linux", "x86_64", glibc=(2, 36))
+    assert tags.Tag(*wheel_tag.split("-")) in pypi.target_tags(target)

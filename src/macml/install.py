@@ -84,21 +84,22 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     return report
 
 
-def _target_has_pip(python: str) -> bool:
-    return run_command([python, "-m", "pip", "--version"], timeout=install_pip.QUICK_TIMEOUT).ok
+def _target_pip(python: str) -> Optional[str]:
+    result = run_command([python, "-m", "pip", "--version"], timeout=install_pip.QUICK_TIMEOUT)
+    return install_pip.parse_pip_version(result.stdout) if result.ok else None
 
 
 def _plan(target: Target, found: recipes.RecipeMatch, console: Console) -> install_pip.Plan:
     """pip's resolver in the target; for a venv still to be made, in its base as if empty."""
     python = target.probe_python
-    pip = install_pip.pip_argv(python, _target_has_pip(python))
+    pip = install_pip.pip_argv(python, _target_pip(python))
     with console.status("Plan: pip's resolver picks versions (nothing is installed)…"):
         return install_pip.make_plan(pip, found.requirements, found.index_url, ignore_installed=target.create_venv)
 
 
 def _apply(report: InstallReport, recipe: recipes.Recipe, found: recipes.RecipeMatch, target: Target,
            console: Console, use_uv: bool) -> None:
-    pip = install_pip.pip_argv(target.python, _target_has_pip(target.python))
+    pip = install_pip.pip_argv(target.python, _target_pip(target.python))
     before = install_pip.freeze(pip)
     installer = _installer(pip, target.python, use_uv, report)
     argv = install_pip.install_argv(installer, found.requirements, found.index_url)

@@ -21,6 +21,7 @@ from macml.runner import CommandResult, run_command
 PIP_TIMEOUT = 3600.0  # torch wheels are gigabytes on slow links
 QUICK_TIMEOUT = 120.0
 PIP_PYTHON_OPTION = Version("22.3")  # first pip with --python TARGET
+PIP_REPORT = Version("22.2")  # first pip with `install --dry-run --report`
 
 
 def running_pip_version() -> Optional[str]:
@@ -34,13 +35,22 @@ def running_pip_version() -> Optional[str]:
         return None
 
 
-def pip_argv(target: str, target_has_pip: bool, runner_pip: Optional[str] = None) -> Tuple[str, ...]:
-    """How to run pip for target: its own pip, else this interpreter's pip with --python."""
-    if target_has_pip:
+def parse_pip_version(stdout: str) -> Optional[str]:
+    """`pip 22.0.4 from /path (python 3.7)` -> "22.0.4"."""
+    parts = stdout.split()
+    return parts[1] if len(parts) > 1 and parts[0] == "pip" else None
+
+
+def pip_argv(target: str, target_pip: Optional[str], runner_pip: Optional[str] = None) -> Tuple[str, ...]:
+    """How to run pip for target: its own pip when it can plan (>= 22.2), else this
+    interpreter's pip with --python (old venvs ship pip 18-22), else its own old pip."""
+    if target_pip and Version(target_pip) >= PIP_REPORT:
         return (target, "-m", "pip")
     runner_pip = runner_pip if runner_pip is not None else running_pip_version()
     if runner_pip and Version(runner_pip) >= PIP_PYTHON_OPTION:
         return (sys.executable, "-m", "pip", "--python", target)
+    if target_pip:
+        return (target, "-m", "pip")
     raise MacmlError(f"{target} has no pip, and macml's own pip ({runner_pip or 'none'}) is too old to drive it.",
                      f"Run `{target} -m ensurepip --upgrade`, then try again.")
 

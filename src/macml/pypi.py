@@ -143,7 +143,8 @@ def target_tags(target: TargetPlatform) -> FrozenSet[tags.Tag]:
     version = target.python
     nodot = f"{version[0]}{version[1]}"
     if target.implementation == "cpython":
-        abi = f"cp{nodot}t" if target.gil_disabled else f"cp{nodot}"
+        # CPython < 3.8 was built with pymalloc's "m" ABI suffix (cp37m); 3.13+ free-threaded adds "t".
+        abi = f"cp{nodot}t" if target.gil_disabled else f"cp{nodot}m" if version < (3, 8) else f"cp{nodot}"
         found = list(tags.cpython_tags(python_version=version, abis=[abi], platforms=platforms))
         interpreter = f"cp{nodot}"
     else:

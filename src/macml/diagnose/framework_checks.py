@@ -5,7 +5,7 @@ from typing import Callable, Dict, Optional, Tuple
 
 from macml.diagnose.common import accelerator_kind
 from macml.facts import FrameworkFacts, MachineFacts
-from macml.findings import Finding, Fix, fail, info, ok
+from macml.findings import Finding, Fix, fail, info, ok, warn
 
 AREAS = {"torch": "PyTorch", "tensorflow": "TensorFlow", "plaidml": "PlaidML", "mlx": "MLX", "jax": "JAX"}
 
@@ -88,7 +88,8 @@ def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
     recipes = load_all()
     best = recommend(facts, recipes)
     if best is None:
-        return info("Python", "No macml recipe fits this machine and interpreter (see `macml recipes`)")
+        return info("Python", "None of the recipes recommended for this machine fits this interpreter "
+                              "(`macml recipes` says why)")
     framework = find_recipe(best.recipe, recipes).framework
     probe = facts.frameworks.get(framework)
     kind = accelerator_kind(facts)
@@ -115,7 +116,9 @@ def check_python_wheels(facts: MachineFacts) -> Optional[Finding]:
     python_reasons = [r for r in result.reasons if "no wheel for Python" in r]
     if result.ok or not python_reasons:
         return None
-    return fail("Python", f"{preferred.name}: {python_reasons[0]}",
+    # Another framework already working here makes this a warning, not a failure.
+    level = warn if any(p.ok for p in facts.frameworks.values()) else fail
+    return level("Python", f"{preferred.name}: {python_reasons[0]}",
                 Fix(f"Create a venv from a supported Python (e.g. with pyenv or python.org) and install there:",
                     (f"macml install --recipe {preferred.name} --venv ~/.venvs/ml --python /path/to/supported/python",)),
                 *python_reasons[1:])

@@ -59,6 +59,11 @@ def check_plaidml_devices(facts: MachineFacts) -> Optional[Finding]:
                     Fix("Pick one of the devices it does see (macml chooses the best non-interactively):",
                         (("unset PLAIDML_DEVICE_IDS",) if from_env else ()) + ("macml install --recipe plaidml-amd",)),
                     "available: " + (", ".join(available) or "none"))
+    if len(wanted) > 1:
+        return fail("PlaidML", f"{source} names {len(wanted)} devices; Keras opens exactly one "
+                    "('Too many devices configured')",
+                    Fix("Keep one device (macml picks the best GPU):", ("macml install --recipe plaidml-amd",)),
+                    "configured: " + ", ".join(wanted))
     if not wanted:
         return None
-    return ok("PlaidML", f"PlaidML uses {', '.join(wanted)}")
+    return ok("PlaidML", f"PlaidML uses {wanted[0]}")
