@@ -60,6 +60,31 @@ def translated():
         return None
 
 
+def glibc_version():
+    try:
+        return os.confstr("CS_GNU_LIBC_VERSION").split()[1]
+    except (AttributeError, ValueError, OSError, IndexError):
+        return None
+
+
+def environment_markers():
+    """PEP 508 marker values, so requirement markers can be evaluated for this interpreter."""
+    impl = sys.implementation
+    return {
+        "implementation_name": impl.name,
+        "implementation_version": "%d.%d.%d" % impl.version[:3],
+        "os_name": os.name,
+        "platform_machine": platform.machine(),
+        "platform_release": platform.release(),
+        "platform_system": platform.system(),
+        "platform_version": platform.version(),
+        "python_full_version": platform.python_version(),
+        "platform_python_implementation": platform.python_implementation(),
+        "python_version": "%d.%d" % sys.version_info[:2],
+        "sys_platform": sys.platform,
+    }
+
+
 def collect():
     packages = installed_packages()
     return {
@@ -77,6 +102,10 @@ def collect():
         "translated": translated(),
         "platform_tag": sysconfig.get_platform(),
         "mac_ver": platform.mac_ver()[0] if sys.platform == "darwin" else None,
+        "glibc": glibc_version(),
+        "gil_disabled": bool(sysconfig.get_config_var("Py_GIL_DISABLED")),
+        "soabi": sysconfig.get_config_var("SOABI"),
+        "markers": environment_markers(),
     }
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import http.server
-import json
 import socket
 import sys
 import threading
@@ -12,7 +11,8 @@ import pytest
 from packaging import tags
 
 from macml import pypi
-from macml.pypi import TargetPlatform
+from macml import target_platform
+from macml.target_platform import TargetPlatform
 
 RECORDED = Path(__file__).resolve().parent / "recipes" / "pypi"
 
@@ -111,16 +111,16 @@ def test_base_url_from_environment(monkeypatch):
 
 
 def test_parse_target_prefers_sw_vers_over_mac_ver():
-    stdout = json.dumps({"implementation": "cpython", "python": [3, 11], "platform": "macosx-10.9-universal2",
-                         "machine": "arm64", "glibc": None, "mac_ver": "10.16", "markers": {"sys_platform": "darwin"}})
-    target = pypi.parse_target("noise\n" + stdout, macos_version="14.4.1")
+    facts = {"implementation": "cpython", "version": "3.11.7", "platform_tag": "macosx-10.9-universal2",
+             "machine": "arm64", "glibc": None, "mac_ver": "10.16", "markers": {"sys_platform": "darwin"}}
+    target = target_platform.parse_target(facts, macos_version="14.4.1")
     assert (target.os, target.arch, target.os_version, target.python) == ("macOS", "arm64", (14, 4), (3, 11))
-    assert "macosx_14_0_arm64" in pypi.target_platforms(target)
+    assert "macosx_14_0_arm64" in target_platform.target_platforms(target)
 
 
 def test_live_target_tags_cover_this_interpreter():
-    target = pypi.probe_target(sys.executable)
-    assert set(tags.sys_tags()) <= pypi.target_tags(target)
+    target = target_platform.probe_target(sys.executable)
+    assert set(tags.sys_tags()) <= target_platform.target_tags(target)
 
 
 @pytest.mark.parametrize("python, wheel_tag", [
@@ -130,4 +130,4 @@ def test_live_target_tags_cover_this_interpreter():
 ], ids=["cp37m", "cp36m", "cp38-no-m"])
 def test_old_cpython_abi_tags_carry_the_m_suffix(python, wheel_tag):
     target = TargetPlatform("cpython", python, "Linux", "x86_64", glibc=(2, 36))
-    assert tags.Tag(*wheel_tag.split("-")) in pypi.target_tags(target)
+    assert tags.Tag(*wheel_tag.split("-")) in target_platform.target_tags(target)

@@ -18,6 +18,7 @@ from macml.errors import MacmlError
 from macml.install_report import InstallReport
 from macml.install_target import Target, confirm, create_venv, guard_problems, remove_venv, resolve_target
 from macml.runner import run_command
+from macml.target_platform import probe_target
 
 
 def choose_recipe(recipe: Optional[str], recipe_file: Optional[Path]) -> recipes.Recipe:
@@ -51,7 +52,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     console = Console(stderr=True, quiet=quiet, highlight=False)
 
     macos = facts.os.version if facts.is_mac else ""
-    platform = pypi.probe_target(target.probe_python, macos)
+    platform = probe_target(target.probe_python, macos)
     if offline:
         report.warnings += ("offline: the PyPI wheel pre-flight was skipped",)
     else:

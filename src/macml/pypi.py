@@ -1,14 +1,13 @@
 """Pre-flight: does PyPI have a wheel of each pinned package for the TARGET interpreter?
 
-The target's tags come from a tiny stdlib-only snippet run inside it (its Python, ABI,
-platform, glibc), expanded with packaging.tags here; PyPI answers through its JSON API.
+The target's tags come from macml.target_platform (facts reported by the target itself,
+expanded with packaging.tags); PyPI answers through its JSON API.
 When no wheel fits, the blocking constraint is named: Python, OS, arch, macOS or glibc.
 """
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import requests
@@ -17,142 +16,10 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
-from macml.runner import run_command
+from macml.target_platform import TargetPlatform, parse_pair, target_tags
 
 DEFAULT_PYPI_URL = "https://pypi.org"
-# glibc 2.x minor -> the older manylinux alias (2014 also covers aarch64/ppc64le/s390x).
-LEGACY_MANYLINUX = {17: "manylinux2014", 12: "manylinux2010", 5: "manylinux1"}
 PYPI_TIMEOUT = 20.0
-
-# Runs inside the target (Python 3.6+, stdlib only): what its wheel tags are made of.
-TARGET_SNIPPET = r"""
-import json, os, platform, sys, sysconfig
-try:
-    glibc = os.confstr("CS_GNU_LIBC_VERSION").split()[1]
-except Exception:
-    glibc = None
-impl = sys.implementation.name
-print(json.dumps({
-    "implementation": impl,
-    "python": list(sys.version_info[:2]),
-    "platform": sysconfig.get_platform(),
-    "machine": platform.machine(),
-    "glibc": glibc,
-    "gil_disabled": bool(sysconfig.get_config_var("Py_GIL_DISABLED")),
-    "soabi": sysconfig.get_config_var("SOABI"),
-    "mac_ver": platform.mac_ver()[0] if sys.platform == "darwin" else None,
-    "markers": {
-        "implementation_name": impl,
-        "implementation_version": "%d.%d.%d" % sys.implementation.version[:3],
-        "os_name": os.name,
-        "platform_machine": platform.machine(),
-        "platform_release": platform.release(),
-        "platform_system": platform.system(),
-        "platform_version": platform.version(),
-        "python_full_version": platform.python_version(),
-        "platform_python_implementation": platform.python_implementation(),
-        "python_version": "%d.%d" % sys.version_info[:2],
-        "sys_platform": sys.platform,
-    },
-}))
-"""
-
-
-@dataclass(frozen=True)
-class TargetPlatform:
-    implementation: str  # "cpython"
-    python: Tuple[int, int]
-    os: str  # "macOS", "Linux", "Windows"
-    arch: str  # "arm64", "x86_64", "aarch64", ...
-    os_version: Optional[Tuple[int, int]] = None  # macOS version (wheels are tagged with it)
-    glibc: Optional[Tuple[int, int]] = None
-    gil_disabled: bool = False
-    markers: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def python_label(self) -> str:
-        return f"{self.python[0]}.{self.python[1]}"
-
-
-def parse_target(stdout: str, macos_version: str = "") -> TargetPlatform:
-    """The snippet's JSON to a TargetPlatform; macos_version (from sw_vers) beats mac_ver()."""
-    data = json.loads(stdout.strip().splitlines()[-1])
-    plat = str(data.get("platform") or "")
-    machine = str(data.get("machine") or "")
-    os_name = "macOS" if plat.startswith("macosx") else "Windows" if plat.startswith("win") else "Linux"
-    os_version = _pair(macos_version or data.get("mac_ver") or "") if os_name == "macOS" else None
-    if os_name == "Windows":
-        machine = {"win-amd64": "AMD64", "win32": "x86", "win-arm64": "ARM64"}.get(plat, machine)
-    return TargetPlatform(
-        implementation=str(data.get("implementation") or "cpython"),
-        python=tuple(data.get("python") or (3, 0))[:2],
-        os=os_name,
-        arch=machine,
-        os_version=os_version,
-        glibc=_pair(data.get("glibc") or "") if os_name == "Linux" else None,
-        gil_disabled=bool(data.get("gil_disabled")),
-        markers={str(k): str(v) for k, v in (data.get("markers") or {}).items()},
-    )
-
-
-def _pair(text: str) -> Optional[Tuple[int, int]]:
-    parts = [p for p in str(text).split(".") if p.isdigit()]
-    if not parts:
-        return None
-    return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
-
-
-def probe_target(python: str, macos_version: str = "", timeout: float = 20.0) -> TargetPlatform:
-    from macml.errors import MacmlError
-
-    result = run_command([python, "-c", TARGET_SNIPPET], timeout=timeout)
-    if not result.ok:
-        detail = (result.stderr.strip().splitlines() or ["no output"])[-1]
-        raise MacmlError(f"Cannot read the wheel tags of {python}: {detail}",
-                         "Check that --python names a working Python 3.6+ interpreter.")
-    return parse_target(result.stdout, macos_version)
-
-
-# ---------------------------------------------------------------- tags
-
-
-def _linux_platforms(target: TargetPlatform) -> List[str]:
-    arch = target.arch
-    out: List[str] = []
-    if target.glibc:
-        major, minor = target.glibc
-        for m in range(minor, -1, -1):
-            out.append(f"manylinux_{major}_{m}_{arch}")
-            legacy = LEGACY_MANYLINUX.get(m)
-            if legacy and (arch in ("x86_64", "i686") or legacy == "manylinux2014"):
-                out.append(f"{legacy}_{arch}")
-    out.append(f"linux_{arch}")
-    return out
-
-
-def target_platforms(target: TargetPlatform) -> List[str]:
-    if target.os == "macOS":
-        return list(tags.mac_platforms(version=target.os_version or (11, 0), arch=target.arch))
-    if target.os == "Windows":
-        return [{"AMD64": "win_amd64", "x86": "win32", "ARM64": "win_arm64"}.get(target.arch, "win_amd64")]
-    return _linux_platforms(target)
-
-
-def target_tags(target: TargetPlatform) -> FrozenSet[tags.Tag]:
-    platforms = target_platforms(target)
-    version = target.python
-    nodot = f"{version[0]}{version[1]}"
-    if target.implementation == "cpython":
-        # CPython < 3.8 was built with pymalloc's "m" ABI suffix (cp37m); 3.13+ free-threaded adds "t".
-        abi = f"cp{nodot}t" if target.gil_disabled else f"cp{nodot}m" if version < (3, 8) else f"cp{nodot}"
-        found = list(tags.cpython_tags(python_version=version, abis=[abi], platforms=platforms))
-        interpreter = f"cp{nodot}"
-    else:
-        interpreter = f"{tags.INTERPRETER_SHORT_NAMES.get(target.implementation, target.implementation)}{nodot}"
-        found = list(tags.generic_tags(interpreter=interpreter, abis=["none"], platforms=platforms))
-    found += list(tags.compatible_tags(python_version=version, interpreter=interpreter, platforms=platforms))
-    return frozenset(found)
-
 
 # ---------------------------------------------------------------- why no wheel fits
 
@@ -211,13 +78,13 @@ def explain_no_wheel(wheel_tags: Sequence[FrozenSet[tags.Tag]], target: TargetPl
         arches = ", ".join(sorted({_platform_arch(p) for p in same_os}))
         return "arch", f"no wheel for {target.arch}; wheels exist only for {arches}"
     if target.os == "macOS":
-        oldest = min((_pair(p.split("_")[1] + "." + p.split("_")[2]) or (0, 0)) for p in same_arch)
+        oldest = min((parse_pair(p.split("_")[1] + "." + p.split("_")[2]) or (0, 0)) for p in same_arch)
         have = ".".join(map(str, target.os_version or ()))
         return "macOS version", f"needs macOS {oldest[0]}.{oldest[1]} or newer; the target is macOS {have or 'unknown'}"
     if target.os == "Linux":
         needed = [p for p in same_arch if p.startswith("manylinux_")]
         if needed:
-            low = min(_pair(".".join(p.split("_")[1:3])) or (0, 0) for p in needed)
+            low = min(parse_pair(".".join(p.split("_")[1:3])) or (0, 0) for p in needed)
             have = ".".join(map(str, target.glibc)) if target.glibc else "no glibc (musl?)"
             return "glibc", f"needs glibc {low[0]}.{low[1]} or newer; the target has {have}"
     return "tags", "no wheel matches this interpreter's tags"

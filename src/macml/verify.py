@@ -18,7 +18,7 @@ from macml.errors import MacmlError
 from macml.mnist import MnistFiles, resolve_mnist
 from macml.runner import run_command
 from macml.verify_report import FrameworkVerify, VerifyReport
-from macml.verify_result import DeviceInfo, Measurements, collect, judge
+from macml.verify_result import DeviceInfo, collect, judge
 from macml.verify_stream import Event, stream_events
 
 WORKLOADS = {

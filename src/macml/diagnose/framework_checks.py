@@ -119,6 +119,6 @@ def check_python_wheels(facts: MachineFacts) -> Optional[Finding]:
     # Another framework already working here makes this a warning, not a failure.
     level = warn if any(p.ok for p in facts.frameworks.values()) else fail
     return level("Python", f"{preferred.name}: {python_reasons[0]}",
-                Fix(f"Create a venv from a supported Python (e.g. with pyenv or python.org) and install there:",
+                Fix("Create a venv from a supported Python (e.g. with pyenv or python.org) and install there:",
                     (f"macml install --recipe {preferred.name} --venv ~/.venvs/ml --python /path/to/supported/python",)),
                 *python_reasons[1:])
