@@ -47,3 +47,11 @@ def test_replay_answers_from_the_record(record, expected):
 
 def test_replay_treats_absent_commands_as_missing_tools():
     assert ReplayCommands({}).run(("nvidia-smi",)).missing
+
+
+def test_timeout_also_kills_grandchildren_holding_the_pipes():
+    import time
+    script = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)"
+    start = time.monotonic()
+    result = run_command([sys.executable, "-c", script], timeout=1.0)
+    assert result.timed_out and time.monotonic() - start < 15

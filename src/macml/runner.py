@@ -41,6 +41,23 @@ def _decode(data: Optional[bytes]) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def kill_tree(proc: subprocess.Popen) -> None:
+    """Kill a timed-out command and everything it started: a grandchild still holding the
+    pipes open would otherwise keep us waiting for output forever."""
+    import psutil
+
+    try:
+        children = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        children = []
+    for child in children:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    proc.kill()
+
+
 def run_command(
     argv: Sequence[str],
     timeout: float = DEFAULT_TIMEOUT,
@@ -50,28 +67,27 @@ def run_command(
 ) -> CommandResult:
     argv = tuple(str(a) for a in argv)
     try:
-        proc = subprocess.run(
+        proc = subprocess.Popen(
             argv,
+            stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            input=input_text.encode() if input_text is not None else None,
-            stdin=None if input_text is not None else subprocess.DEVNULL,
-            timeout=timeout,
             env=dict(env) if env is not None else None,
             cwd=cwd,
         )
-    except FileNotFoundError:
-        return CommandResult(argv, None, missing=True)
-    except PermissionError as exc:
-        return CommandResult(argv, None, stderr=str(exc), missing=True)
-    except subprocess.TimeoutExpired as exc:
-        return CommandResult(
-            argv, None, _decode(exc.stdout), _decode(exc.stderr) or f"timed out after {timeout:g}s",
-            timed_out=True,
-        )
+    except (FileNotFoundError, PermissionError) as exc:
+        return CommandResult(argv, None, stderr=str(exc) if isinstance(exc, PermissionError) else "", missing=True)
     except OSError as exc:  # exec format error and friends
         return CommandResult(argv, None, stderr=str(exc), missing=True)
-    return CommandResult(argv, proc.returncode, _decode(proc.stdout), _decode(proc.stderr))
+    data = input_text.encode() if input_text is not None else None
+    try:
+        stdout, stderr = proc.communicate(data, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_tree(proc)
+        stdout, stderr = proc.communicate()
+        return CommandResult(argv, None, _decode(stdout), _decode(stderr) or f"timed out after {timeout:g}s",
+                             timed_out=True)
+    return CommandResult(argv, proc.returncode, _decode(stdout), _decode(stderr))
 
 
 class LiveCommands:

@@ -12,6 +12,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from macml.runner import kill_tree
+
 Event = Dict[str, Any]
 
 
@@ -55,7 +57,7 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
 
     def kill_at_deadline() -> None:
         expired.set()
-        proc.kill()
+        kill_tree(proc)  # DataLoader workers or a framework's helpers would keep stdout open
 
     timer = threading.Timer(timeout, kill_at_deadline)
     stderr_lines: List[str] = []
@@ -73,7 +75,7 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
     finally:
         timer.cancel()
         if proc.poll() is None:  # an exception in on_event (Ctrl-C): never leave it running
-            proc.kill()
+            kill_tree(proc)
             proc.wait()
         drainer.join(timeout=5)
     timed_out = expired.is_set()
