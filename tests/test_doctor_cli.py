@@ -125,3 +125,21 @@ def test_a_venv_python_is_probed_as_the_venv_not_its_base(tmp_path):
     interp = report["facts"]["interpreter"]
     assert interp["kind"] == "venv" and interp["prefix"] == str(tmp_path / "venv")
     assert "torch" not in report["facts"]["frameworks"]
+
+
+@pytest.mark.parametrize("python, frameworks, level", [
+    ("3.7.17", {}, "fail"),
+    ("3.15.0", {}, None),
+    ("3.7.17", {"plaidml": {"installed": True, "ok": True, "devices": ["llvm_cpu.0"]}}, "warn"),
+], ids=["py37-nothing-installed", "py315-supported", "py37-with-a-working-framework"])
+def test_python_with_no_wheel_for_the_recommended_framework(tmp_path, python, frameworks, level):
+    snapshot = json.loads((MACHINES / "mac-m1-air-8gb.json").read_text())
+    snapshot["interpreter"]["version"] = python
+    snapshot["frameworks"] = frameworks
+    path = tmp_path / "snap.json"
+    path.write_text(json.dumps(snapshot))
+    report = json.loads(run_macml("doctor", "python_wheels", "--from", str(path), "--json").stdout)
+    levels = [f["level"] for f in report["findings"]]
+    assert levels == ([level] if level else [])
+    if level:
+        assert "no wheel for Python 3.7" in report["findings"][0]["message"]

@@ -83,9 +83,14 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
 
 def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
     """The install recipe that fits this machine and interpreter best."""
-    from macml.recipes import find_recipe, load_all, recommend
+    from macml.recipes import find_recipe, load_all, preference, recommend
 
     recipes = load_all()
+    if facts.rosetta:
+        first = preference(facts)[0]
+        return info("Python", f"Recommended recipe: {first}, once this runs in a native arm64 Python "
+                              "(see the Rosetta finding)",
+                    Fix("From the native Python's venv:", (f"macml install --recipe {first}",)))
     best = recommend(facts, recipes)
     if best is None:
         return info("Python", "None of the recipes recommended for this machine fits this interpreter "

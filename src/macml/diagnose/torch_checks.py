@@ -60,6 +60,12 @@ def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
     return ok("PyTorch", f"torch {ver} is built with {backend[kind]}")
 
 
+def cuda_recipe_fits(facts: MachineFacts) -> bool:
+    from macml.recipes import find_recipe, load_all, match
+
+    return match(find_recipe("pytorch-cuda", load_all()), facts).ok
+
+
 def check_nvidia_driver(facts: MachineFacts) -> Optional[Finding]:
     """NVIDIA driver older than the installed torch's CUDA needs."""
     nvidia = facts.gpus_by_vendor("NVIDIA")
@@ -72,12 +78,14 @@ def check_nvidia_driver(facts: MachineFacts) -> Optional[Finding]:
         return ok("GPU", f"NVIDIA driver {driver} (supports CUDA up to {nvidia[0].cuda_driver_version or '?'})")
     needed = min_driver_for_cuda(cuda)
     if needed and driver_tuple(driver) < driver_tuple(needed):
+        upgrade = "sudo ubuntu-drivers install  # or your distribution's newest NVIDIA driver"
+        if cuda_recipe_fits(facts):
+            fix = Fix("Upgrade the driver, or install the torch build this driver can run "
+                      "(the recipe picks the CUDA index from the driver):", (upgrade, "macml install --recipe pytorch-cuda"))
+        else:
+            fix = Fix("Upgrade the driver: no current PyTorch CUDA build runs on it.", (upgrade,))
         return fail("GPU", f"NVIDIA driver {driver} is too old for torch {probe.data.get('version')} (CUDA {cuda} "
-                    f"needs driver >= {needed})",
-                    Fix("Upgrade the driver, or install a torch built for an older CUDA "
-                        "(`macml install --recipe pytorch-cuda` picks the index from the driver):",
-                        ("sudo apt install nvidia-driver-580  # or your distribution's newest",
-                         "macml install --recipe pytorch-cuda")),
+                    f"needs driver >= {needed})", fix,
                     f"driver supports CUDA up to {nvidia[0].cuda_driver_version or 'unknown'}")
     return ok("GPU", f"NVIDIA driver {driver} can run torch's CUDA {cuda} (needs >= {needed})")
 
