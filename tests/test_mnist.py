@@ -196,3 +196,21 @@ def test_resolve_downloads_all_four_and_reports_progress(server, tmp_path):
             len(FILES["t10k-labels-idx1-ubyte.gz"])) in seen
     again = resolve_mnist(None, [f"{server}/corrupt/"], cache=tmp_path, checksums=SUMS)
     assert again.source == "cache"
+
+
+def test_unreachable_mirror_gives_a_one_line_reason():
+    import socket
+
+    import requests
+
+    from macml.mnist import short_reason
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # nothing listens here once the socket closes
+    try:
+        requests.get(f"http://127.0.0.1:{port}/x", timeout=5)
+    except requests.RequestException as exc:
+        assert short_reason(exc) == "cannot connect"
+    else:
+        raise AssertionError("expected a connection error")

@@ -35,7 +35,7 @@ def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -
         if as_json:
             print(json.dumps({"error": exc.message, "hint": exc.hint}, indent=2))
         else:
-            err = Console(stderr=True, highlight=False)
+            err = Console(stderr=True, highlight=False, soft_wrap=True)
             err.print(f"[bold red]error:[/] {exc.message}", markup=True)
             if exc.hint:
                 err.print(exc.hint, markup=False)

@@ -203,12 +203,28 @@ def fetch_file(name: str, dest_dir: Path, mirrors: Sequence[str], progress: Opti
             _fetch(url, dest, expected, progress, timeout)
             return dest
         except (requests.RequestException, ValueError, OSError) as exc:
-            failures.append(f"{url}: {exc}")
+            failures.append(f"{url}: {short_reason(exc)}")
     raise MacmlError(
         f"Could not download {name} from any MNIST mirror:\n  " + "\n  ".join(failures),
         hint="Offline? Pass --data-dir DIR with the MNIST IDX files (gz or raw), "
         "or --synthetic for a speed-only run with no accuracy claim.",
     )
+
+
+def short_reason(exc: BaseException) -> str:
+    """One line a person can act on, instead of urllib3's nested retry message."""
+    import requests
+
+    if isinstance(exc, requests.ConnectionError):
+        text = str(exc)
+        if "NameResolutionError" in text or "Name or service not known" in text or "nodename nor servname" in text:
+            return "cannot resolve the host (no network?)"
+        if "timed out" in text.lower():
+            return "connection timed out"
+        return "cannot connect"
+    if isinstance(exc, requests.Timeout):
+        return "timed out"
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
 
 
 def resolve_mnist(data_dir: Optional[Path] = None, mirrors: Sequence[str] = MIRRORS, cache: Optional[Path] = None,
