@@ -1,5 +1,8 @@
+import contextlib
+import http.server
 import json
 import os
+import threading
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +43,26 @@ def isolated_cache(tmp_path, monkeypatch):
 
 def load_json(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def lookup(document, dotted):
+    """'gpus.0.vendor' -> document["gpus"][0]["vendor"]; a trailing '#' gives a length."""
+    value = document
+    for part in dotted.split("."):
+        if part == "#":
+            return len(value)
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
+
+
+@contextlib.contextmanager
+def local_http_server(handler):
+    """A real HTTP server on 127.0.0.1 for the duration of a test; yields its base URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

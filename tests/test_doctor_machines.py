@@ -3,19 +3,9 @@ import json
 
 import pytest
 
-from conftest import load_json, machine_files, run_macml
+from conftest import load_json, lookup, machine_files, run_macml
 
 MACHINES = machine_files()
-
-
-def lookup(document, dotted):
-    """'gpus.0.vendor' -> document["gpus"][0]["vendor"]; a trailing '#' gives a length."""
-    value = document
-    for part in dotted.split("."):
-        if part == "#":
-            return len(value)
-        value = value[int(part)] if isinstance(value, list) else value[part]
-    return value
 
 
 @pytest.fixture(scope="module", params=MACHINES, ids=[p.stem for p in MACHINES])

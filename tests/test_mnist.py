@@ -6,12 +6,12 @@ import gzip
 import hashlib
 import http.server
 import struct
-import threading
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from conftest import local_http_server
 from macml.errors import MacmlError
 from macml.mnist import (
     OFFLINE_TRAIN,
@@ -147,11 +147,8 @@ class MirrorHandler(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MirrorHandler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    with local_http_server(MirrorHandler) as url:
+        yield url
 
 
 def fetch(server, tmp_path, kinds, **kw):

@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import lookup
+from macml.diagnose import all_checks
 from macml.facts import GIB, to_jsonable
 from macml.parse_macos import (
     ARM64, CPU_BRAND, MEMSIZE, PROFILER_JSON, PROFILER_TEXT, SW_VERS, build_mac_facts, normalise_vendor,
@@ -13,11 +15,7 @@ from macml.runner import CommandResult, ReplayCommands, command_key
 
 MACHINES = Path(__file__).parent / "machines"
 MAC_FIXTURES = sorted(MACHINES.glob("mac-*.json"))
-CHECK_NAMES = {
-    "rosetta_python", "macos_version", "intel_mac_torch", "torch_build", "nvidia_driver", "cuda_arch",
-    "tensorflow_metal", "tensorflow_duplicate", "python_wheels", "plaidml_install", "plaidml_devices", "mps_env",
-    "install_target", "framework_gpu", "gpu",
-}
+CHECK_NAMES = set(all_checks())
 
 M1_JSON = """{
   "SPDisplaysDataType" : [
@@ -380,15 +378,6 @@ def test_vm_with_unknown_future_virtual_chip():
 
 def load(path):
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def lookup(document, dotted):
-    value = document
-    for part in dotted.split("."):
-        if part == "#":
-            return len(value)
-        value = value[int(part)] if isinstance(value, list) else value[part]
-    return value
 
 
 def test_there_are_recorded_macs():

@@ -4,12 +4,12 @@ from __future__ import annotations
 import http.server
 import socket
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from packaging import tags
 
+from conftest import local_http_server
 from macml import pypi
 from macml import target_platform
 from macml.target_platform import TargetPlatform
@@ -38,12 +38,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def pypi_server():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with local_http_server(_Handler) as url:
+        yield url
 
 
 MAC_ARM_312 = TargetPlatform("cpython", (3, 12), "macOS", "arm64", os_version=(14, 4),
