@@ -5,38 +5,25 @@ arguments as verify_torch.py; devices are "gpu" or "cpu". MLX arrays live in uni
 memory; the device is chosen per operation (mx.set_default_device / mx.stream). Written
 from the MLX docs; macml's CI has no MLX, so keep it small and plain.
 """
-import argparse
-import gzip
-import json
-import struct
+import os
 import sys
 import time
 
-BATCH = 128
-
-
-def emit(event, **fields):
-    fields["event"] = event
-    sys.stdout.write(json.dumps(fields) + "\n")
-    sys.stdout.flush()
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:  # loaded by file path (tests), not run as a script
+    sys.path.insert(0, HERE)
+from _workload_common import (  # noqa: E402
+    BATCH, emit, emit_matmul, emit_parity, idx_payload, missing_framework, parse_slice, run_workload,
+    time_trainer, train_for, training_steps, workload_parser)
 
 
 def read_idx(mx, path, where):
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    if len(data) < 4 or data[:3] != b"\x00\x00\x08":
-        raise ValueError("%s is not an unsigned-byte IDX file" % path)
-    ndim = data[3]
-    dims = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
-    payload = data[4 + 4 * ndim:]
+    dims, payload = idx_payload(path)
     try:
         flat = mx.array(memoryview(payload))  # the buffer protocol: no copy through Python ints
     except (TypeError, ValueError):
         flat = mx.array(list(payload), dtype=mx.uint8)
-    start, _, stop = where.partition(":")
-    return flat.reshape(dims)[int(start or 0):int(stop or dims[0])]
+    return flat.reshape(dims)[parse_slice(where, dims[0])]
 
 
 def build_model(nn):
@@ -85,25 +72,10 @@ class Trainer:
 
 
 def time_training(mx, kind, make, label, budget_s, max_steps, chunk, warmup_steps=5):
-    start = time.perf_counter()
-    trainer = make()
-    setup_s = time.perf_counter() - start
-    batches = trainer.batches(warmup_steps + max_steps)
-    for _ in range(warmup_steps):
-        loss = trainer.step(next(batches))
-    warmup_s = time.perf_counter() - start
-    per_step, began = [], time.perf_counter()
-    while len(per_step) * chunk < max_steps and (time.perf_counter() - began < budget_s or len(per_step) < 3):
-        t0 = time.perf_counter()
-        for _ in range(chunk):
-            loss = trainer.step(next(batches))
-        mx.synchronize()
-        per_step.append((time.perf_counter() - t0) / chunk)
-        emit("progress", phase=label, done=min(1.0, (time.perf_counter() - began) / budget_s))
-    per_step.sort()
-    emit("timing", device=kind, mode=trainer.mode, warmup_steps=warmup_steps, warmup_s=warmup_s, setup_s=setup_s,
-         steps=len(per_step) * chunk, median_ms=1000 * per_step[len(per_step) // 2], min_ms=1000 * per_step[0],
-         max_ms=1000 * per_step[-1], final_loss=loss.item())
+    loss, fields = time_trainer(make, lambda _loss: mx.synchronize(), label, budget_s, max_steps, chunk,
+                                warmup_steps)
+    fields["final_loss"] = loss.item()
+    emit("timing", device=kind, **fields)
 
 
 def matmul_probe(mx, kind, device, n):
@@ -113,7 +85,7 @@ def matmul_probe(mx, kind, device, n):
     start, reps = time.perf_counter(), 10
     for _ in range(reps):
         mx.eval(a @ b)
-    emit("matmul", device=kind, n=n, tflops=2.0 * n ** 3 * reps / (time.perf_counter() - start) / 1e12)
+    emit_matmul(kind, n, reps, time.perf_counter() - start)
 
 
 def parity(mx, nn, x_u8, y):
@@ -136,31 +108,19 @@ def parity(mx, nn, x_u8, y):
 
     def rel(a, b):
         return (mx.linalg.norm(a - b) / mx.maximum(mx.linalg.norm(b), 1e-30)).item()
-    (ref_l, ref_g), (dut_l, dut_g) = out
+    ref, (dut_l, dut_g) = out
     finite = all(not mx.any(mx.isnan(t) | mx.isinf(t)).item() for t in [dut_l] + dut_g)
-    emit("parity", device="gpu", precision="fp32-metal", finite=finite, logits_rel=rel(dut_l, ref_l),
-         grad_rel=max(rel(d, r) for d, r in zip(dut_g, ref_g)))
+    emit_parity("gpu", "fp32-metal", finite, rel, (dut_l, dut_g), ref)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--device", default="auto")
-    ap.add_argument("--train", nargs=2)
-    ap.add_argument("--test", nargs=2)
-    ap.add_argument("--train-slice", default=":")
-    ap.add_argument("--test-slice", default=":")
-    ap.add_argument("--synthetic", action="store_true")
-    ap.add_argument("--steps", type=int, default=0)
-    ap.add_argument("--epochs", type=int, default=1)
-    ap.add_argument("--cpu-seconds", type=float, default=3.0)
-    args = ap.parse_args(argv)
+    args = workload_parser().parse_args(argv)
     try:
         import mlx.core as mx
         import mlx.nn as nn
         import mlx.optimizers as optim
     except ImportError as exc:
-        emit("error", kind="missing-framework", message="cannot import mlx: %s" % exc)
-        return 3
+        return missing_framework("mlx", exc)
     metal = bool(getattr(mx, "metal", None) and mx.metal.is_available())
     use_gpu = metal and args.device != "cpu"
     kind, dev = ("gpu", mx.gpu) if use_gpu else ("cpu", mx.cpu)
@@ -188,14 +148,8 @@ def main(argv=None):
     if not args.synthetic:
         emit("phase", name="training")
         trainer = Trainer(mx, nn, optim, dev, x, y, 0)
-        steps = args.steps or args.epochs * (x.shape[0] // BATCH)
-        start = time.perf_counter()
-        for i, idx in enumerate(trainer.batches(steps)):
-            loss = trainer.step(idx)
-            if i % 25 == 0:
-                emit("progress", phase="train", done=i / steps)
-        final_loss = loss.item()
-        train_s = time.perf_counter() - start
+        steps = training_steps(args, x.shape[0])
+        final_loss, train_s = train_for(trainer, steps, lambda loss: loss.item())
         trainer.model.eval()
         tx = test_x.reshape(-1, 28, 28, 1).astype(mx.float32) / 255.0
         correct = mx.sum(mx.argmax(trainer.model(tx), axis=1) == test_y.astype(mx.int32)).item()
@@ -206,8 +160,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Exception as exc:
-        emit("error", kind=type(exc).__name__, message=str(exc))
-        sys.exit(1)
+    run_workload(main)

@@ -4,41 +4,24 @@ Runs inside the TARGET interpreter: stdlib + tensorflow only. Same JSON-lines pr
 arguments as verify_torch.py; devices are reported as "gpu" or "cpu". Written from the
 TensorFlow docs; macml's CI has no TensorFlow, so keep it small and plain.
 """
-import argparse
-import gzip
-import json
-import struct
+import os
 import sys
 import time
 
-BATCH = 128
-
-
-def emit(event, **fields):
-    fields["event"] = event
-    sys.stdout.write(json.dumps(fields) + "\n")
-    sys.stdout.flush()
-
-
-def read_idx(path):
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    if len(data) < 4 or data[:3] != b"\x00\x00\x08":
-        raise ValueError("%s is not an unsigned-byte IDX file" % path)
-    ndim = data[3]
-    dims = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
-    return dims, data[4 + 4 * ndim:]
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:  # loaded by file path (tests), not run as a script
+    sys.path.insert(0, HERE)
+from _workload_common import (  # noqa: E402
+    BATCH, emit, emit_matmul, emit_parity, idx_payload, missing_framework, parse_slice, run_workload,
+    time_trainer, train_for, training_steps, workload_parser)
 
 
 def load_split(tf, images, labels, where):
-    (n, h, w), pixels = read_idx(images)
-    _, labs = read_idx(labels)
-    start, _, stop = where.partition(":")
-    start, stop = int(start or 0), int(stop or n)
-    x = tf.reshape(tf.io.decode_raw(pixels, tf.uint8), (n, h, w, 1))[start:stop]
-    y = tf.cast(tf.io.decode_raw(labs, tf.uint8), tf.int32)[start:stop]
+    (n, h, w), pixels = idx_payload(images)
+    _, labs = idx_payload(labels)
+    part = parse_slice(where, n)
+    x = tf.reshape(tf.io.decode_raw(pixels, tf.uint8), (n, h, w, 1))[part]
+    y = tf.cast(tf.io.decode_raw(labs, tf.uint8), tf.int32)[part]
     return x, y
 
 
@@ -92,27 +75,15 @@ class Trainer:
         return "gpu" if "GPU" in self.model.trainable_variables[0].device.upper() else "cpu"
 
 
-def time_training(tf, kind, device, make, label, budget_s, max_steps, chunk, warmup_steps=5):
-    start = time.perf_counter()
-    trainer = make()
-    setup_s = time.perf_counter() - start
-    batches = trainer.batches(warmup_steps + max_steps)
-    for _ in range(warmup_steps):
-        loss = trainer.step(next(batches))
-    float(loss)  # waits for the device
-    warmup_s = time.perf_counter() - start
-    per_step, began = [], time.perf_counter()
-    while len(per_step) * chunk < max_steps and (time.perf_counter() - began < budget_s or len(per_step) < 3):
-        t0 = time.perf_counter()
-        for _ in range(chunk):
-            loss = trainer.step(next(batches))
-        float(loss)
-        per_step.append((time.perf_counter() - t0) / chunk)
-        emit("progress", phase=label, done=min(1.0, (time.perf_counter() - began) / budget_s))
-    per_step.sort()
-    emit("timing", device=kind, mode=trainer.mode, warmup_steps=warmup_steps, warmup_s=warmup_s, setup_s=setup_s,
-         steps=len(per_step) * chunk, median_ms=1000 * per_step[len(per_step) // 2], min_ms=1000 * per_step[0],
-         max_ms=1000 * per_step[-1], threads=tf.config.threading.get_intra_op_parallelism_threads() or None)
+def wait_for(loss):
+    if loss is not None:
+        float(loss)  # waits for the device
+
+
+def time_training(tf, kind, make, label, budget_s, max_steps, chunk, warmup_steps=5):
+    _, fields = time_trainer(make, wait_for, label, budget_s, max_steps, chunk, warmup_steps)
+    fields["threads"] = tf.config.threading.get_intra_op_parallelism_threads() or None
+    emit("timing", device=kind, **fields)
 
 
 def matmul_probe(tf, kind, device, n):
@@ -123,7 +94,7 @@ def matmul_probe(tf, kind, device, n):
         for _ in range(reps):
             c = a @ b
         float(tf.reduce_sum(c))
-    emit("matmul", device=kind, n=n, tflops=2.0 * n ** 3 * reps / (time.perf_counter() - start) / 1e12)
+    emit_matmul(kind, n, reps, time.perf_counter() - start)
 
 
 def parity(tf, gpu, x_u8, y, precision):
@@ -146,29 +117,17 @@ def parity(tf, gpu, x_u8, y, precision):
     def rel(a, b):
         a, b = tf.cast(a, tf.float64), tf.cast(b, tf.float64)
         return float(tf.norm(a - b) / tf.maximum(tf.norm(b), 1e-30))
-    (ref_l, ref_g), (dut_l, dut_g) = out
+    ref, (dut_l, dut_g) = out
     finite = all(bool(tf.reduce_all(tf.math.is_finite(t))) for t in [dut_l] + list(dut_g))
-    emit("parity", device="gpu", precision=precision, finite=finite, logits_rel=rel(dut_l, ref_l),
-         grad_rel=max(rel(d, r) for d, r in zip(dut_g, ref_g)))
+    emit_parity("gpu", precision, finite, rel, (dut_l, dut_g), ref)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--device", default="auto")
-    ap.add_argument("--train", nargs=2)
-    ap.add_argument("--test", nargs=2)
-    ap.add_argument("--train-slice", default=":")
-    ap.add_argument("--test-slice", default=":")
-    ap.add_argument("--synthetic", action="store_true")
-    ap.add_argument("--steps", type=int, default=0)
-    ap.add_argument("--epochs", type=int, default=1)
-    ap.add_argument("--cpu-seconds", type=float, default=3.0)
-    args = ap.parse_args(argv)
+    args = workload_parser().parse_args(argv)
     try:
         import tensorflow as tf
     except ImportError as exc:
-        emit("error", kind="missing-framework", message="cannot import tensorflow: %s" % exc)
-        return 3
+        return missing_framework("tensorflow", exc)
     gpus = tf.config.list_physical_devices("GPU")
     use_gpu = bool(gpus) and args.device != "cpu"
     kind, dev = ("gpu", "/GPU:0") if use_gpu else ("cpu", "/CPU:0")
@@ -190,25 +149,19 @@ def main(argv=None):
         test_x, test_y = load_split(tf, args.test[0], args.test[1], args.test_slice)
     if use_gpu:
         emit("phase", name="warm-up and timing on the GPU")
-        time_training(tf, kind, dev, lambda: Trainer(tf, dev, x, y, 0), "accelerator timing", 1.0, 300, 10)
+        time_training(tf, kind, lambda: Trainer(tf, dev, x, y, 0), "accelerator timing", 1.0, 300, 10)
         matmul_probe(tf, kind, dev, 4096)
         tf32 = not metal and tf.config.experimental.is_tensor_float_32_execution_enabled()
         parity(tf, dev, x, y, "tf32" if tf32 else ("fp32-metal" if metal else "fp32"))
     emit("phase", name="timing on CPU")
-    time_training(tf, "cpu", "/CPU:0", lambda: Trainer(tf, "/CPU:0", x, y, 0), "CPU timing", args.cpu_seconds,
-                  10000, 1, warmup_steps=2)
+    time_training(tf, "cpu", lambda: Trainer(tf, "/CPU:0", x, y, 0), "CPU timing", args.cpu_seconds, 10000, 1,
+                  warmup_steps=2)
     matmul_probe(tf, "cpu", "/CPU:0", 1024)
     if not args.synthetic:
         emit("phase", name="training")
         trainer = Trainer(tf, dev, x, y, 0)
-        steps = args.steps or args.epochs * (int(x.shape[0]) // BATCH)
-        start = time.perf_counter()
-        for i, idx in enumerate(trainer.batches(steps)):
-            loss = trainer.step(idx)
-            if i % 25 == 0:
-                emit("progress", phase="train", done=i / steps)
-        final_loss = float(loss)
-        train_s = time.perf_counter() - start
+        steps = training_steps(args, int(x.shape[0]))
+        final_loss, train_s = train_for(trainer, steps, float)
         with tf.device(dev):
             logits = trainer.model(tf.cast(test_x, tf.float32) / 255.0, training=False)
             correct = int(tf.reduce_sum(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), test_y), tf.int32)))
@@ -220,8 +173,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Exception as exc:
-        emit("error", kind=type(exc).__name__, message=str(exc))
-        sys.exit(1)
+    run_workload(main)

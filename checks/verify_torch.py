@@ -3,43 +3,23 @@
 Runs inside the TARGET interpreter: stdlib + torch only, no macml imports. Writes one
 JSON object per line to stdout ("event" names the kind); the orchestrator judges them.
 """
-import argparse
 import copy
-import gzip
-import json
-import math
-import struct
+import os
 import sys
 import time
 
-BATCH = 128
-
-
-def emit(event, **fields):
-    fields["event"] = event
-    sys.stdout.write(json.dumps(fields) + "\n")
-    sys.stdout.flush()
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:  # loaded by file path (tests), not run as a script
+    sys.path.insert(0, HERE)
+from _workload_common import (  # noqa: E402
+    BATCH, emit, emit_matmul, emit_parity, idx_payload, in_twentieths, missing_framework, parse_slice,
+    run_workload, time_trainer, training_steps, workload_parser)
 
 
 def read_idx(path, torch):
     """IDX file (gz or raw) -> uint8 tensor of its dims; a bad file is a clear error."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    if len(data) < 4 or data[0] != 0 or data[1] != 0 or data[2] != 0x08:
-        raise ValueError("%s is not an unsigned-byte IDX file" % path)
-    ndim = data[3]
-    dims = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
-    payload = data[4 + 4 * ndim:]
-    if len(payload) != math.prod(dims):
-        raise ValueError("%s is truncated: %d bytes for dims %s" % (path, len(payload), dims))
+    dims, payload = idx_payload(path)
     return torch.frombuffer(bytearray(payload), dtype=torch.uint8).reshape(dims)
-
-
-def parse_slice(text, length):
-    start, _, stop = (text or ":").partition(":")
-    return slice(int(start) if start else 0, int(stop) if stop else length)
 
 
 def load_split(images, labels, where, torch):
@@ -134,28 +114,10 @@ def synchronize(torch, device):
 def time_training(torch, device, make_trainer, label, budget_s, max_steps, chunk, warmup_steps=5):
     """Warm-up (data to the device, graph capture, first steps) timed apart, then the
     median of synchronised chunks of steps."""
-    start = time.perf_counter()
-    trainer = make_trainer()
-    synchronize(torch, device)
-    setup_s = time.perf_counter() - start
-    batches = trainer.batches(warmup_steps + max_steps)
-    for _ in range(warmup_steps):
-        trainer.step(next(batches))
-    synchronize(torch, device)
-    warmup_s = time.perf_counter() - start
-    per_step, began = [], time.perf_counter()
-    while len(per_step) * chunk < max_steps and (time.perf_counter() - began < budget_s or len(per_step) < 3):
-        t0 = time.perf_counter()
-        for _ in range(chunk):
-            loss = trainer.step(next(batches))
-        synchronize(torch, device)
-        per_step.append((time.perf_counter() - t0) / chunk)
-        emit("progress", phase=label, done=min(1.0, (time.perf_counter() - began) / budget_s))
-    per_step.sort()
-    emit("timing", device=device.type, mode=trainer.mode, warmup_steps=warmup_steps, warmup_s=warmup_s, setup_s=setup_s,
-         steps=len(per_step) * chunk, median_ms=1000 * per_step[len(per_step) // 2],
-         min_ms=1000 * per_step[0], max_ms=1000 * per_step[-1], final_loss=float(loss.detach()),
-         threads=torch.get_num_threads())
+    loss, fields = time_trainer(make_trainer, lambda _loss: synchronize(torch, device), label, budget_s,
+                                max_steps, chunk, warmup_steps)
+    fields.update(final_loss=float(loss.detach()), threads=torch.get_num_threads())
+    emit("timing", device=device.type, **fields)
 
 
 def matmul_probe(torch, device, n, budget_s=0.5):
@@ -170,8 +132,7 @@ def matmul_probe(torch, device, n, budget_s=0.5):
         if reps % 5 == 0:
             synchronize(torch, device)
     synchronize(torch, device)
-    elapsed = time.perf_counter() - start
-    emit("matmul", device=device.type, n=n, tflops=2.0 * n ** 3 * reps / elapsed / 1e12)
+    emit_matmul(device.type, n, reps, time.perf_counter() - start)
 
 
 def rel_error(a, b):
@@ -205,20 +166,15 @@ def parity(torch, device, x_u8, y, strict):
     (ref_logits, ref_grads), (dut_logits, dut_grads) = results
     finite = bool(torch.isfinite(dut_logits).all()) and all(bool(torch.isfinite(g).all()) for g in dut_grads)
     precision = "tf32" if tf32 else ("fp32-metal" if device.type == "mps" else "fp32")
-    emit("parity", device=device.type, precision=precision, finite=finite,
-         logits_rel=rel_error(dut_logits, ref_logits),
-         grad_rel=max(rel_error(d, r) for d, r in zip(dut_grads, ref_grads)))
+    emit_parity(device.type, precision, finite, rel_error, (dut_logits, dut_grads), (ref_logits, ref_grads))
     return tf32
 
 
 def accuracy(torch, device, trainer, test_x, test_y, steps):
     total = steps
-    start, shown = time.perf_counter(), 0
-    for i, idx in enumerate(trainer.batches(total)):
+    start = time.perf_counter()
+    for idx in in_twentieths(trainer.batches(total), total):
         loss = trainer.step(idx)
-        if (i + 1) * 20 // total > shown:
-            shown = (i + 1) * 20 // total
-            emit("progress", phase="train", done=(i + 1) / total)
     synchronize(torch, device)
     train_s = time.perf_counter() - start
     model = trainer.model.eval()
@@ -264,23 +220,13 @@ def describe(torch, device):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--device", default="auto")
-    ap.add_argument("--train", nargs=2, metavar=("IMAGES", "LABELS"))
-    ap.add_argument("--test", nargs=2, metavar=("IMAGES", "LABELS"))
-    ap.add_argument("--train-slice", default=":")
-    ap.add_argument("--test-slice", default=":")
-    ap.add_argument("--synthetic", action="store_true")
-    ap.add_argument("--steps", type=int, default=0, help="training steps (0: --epochs)")
-    ap.add_argument("--epochs", type=int, default=1)
-    ap.add_argument("--cpu-seconds", type=float, default=3.0)
+    ap = workload_parser()
     ap.add_argument("--no-graphs", action="store_true")
     args = ap.parse_args(argv)
     try:
         import torch
     except ImportError as exc:
-        emit("error", kind="missing-framework", message="cannot import torch: %s" % exc)
-        return 3
+        return missing_framework("torch", exc)
     device = pick_device(torch, args.device)
     describe(torch, device)
     if device.type == "cuda":
@@ -310,15 +256,11 @@ def main(argv=None):
     if not args.synthetic:
         emit("phase", name="training on %s" % device.type)
         trainer = Trainer(torch, device, train_x, train_y, 0, graphs)
-        steps = args.steps or args.epochs * (train_x.shape[0] // BATCH)
+        steps = training_steps(args, train_x.shape[0])
         accuracy(torch, device, trainer, test_x, test_y, steps)
     emit("done")
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Exception as exc:  # the orchestrator turns this into a MacmlError with the message
-        emit("error", kind=type(exc).__name__, message=str(exc))
-        sys.exit(1)
+    run_workload(main)
