@@ -35,7 +35,8 @@ ENUM34_SHADOWS_STDLIB = _stdlib_before_enum34()
 import glob  # noqa: E402  (after the sys.path repair above)
 import json  # noqa: E402
 import threading  # noqa: E402
-import traceback  # noqa: E402
+
+from _probe_common import collect_into  # noqa: E402
 
 ENV_KEYS = ("PLAIDML_DEVICE_IDS", "PLAIDML_EXPERIMENTAL", "PLAIDML_SETTINGS")
 DEFAULT_TIMEOUT = 30.0
@@ -170,10 +171,6 @@ def enumerate_devices():
     return facts
 
 
-def error_text(exc):
-    return "".join(traceback.format_exception_only(type(exc), exc)).strip()[-2000:]
-
-
 def flush_c_stdio():
     """Flush C-level stdout buffers while fd 1 still points at stderr."""
     try:
@@ -186,12 +183,7 @@ def flush_c_stdio():
 def probe(result):
     if not (dist_version("plaidml") or find_spec_plaidml()):
         return
-    result["installed"] = True
-    try:
-        result.update(enumerate_devices())
-        result["ok"] = True
-    except BaseException as exc:  # a probe must always answer, whatever the import does
-        result["error"] = error_text(exc)
+    collect_into(result, enumerate_devices)
 
 
 def find_spec_plaidml():
