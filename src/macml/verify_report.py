@@ -74,7 +74,8 @@ def _device_line(run: FrameworkVerify) -> str:
     info = run.measurements.info
     if info is None:
         return f"{run.framework}: the workload reported no device"
-    line = f"{info.framework} {info.version} on [bold]{info.device}[/] ({info.backend}): {info.name}"
+    backend = f" ({info.backend})" if info.backend and info.backend != info.device else ""
+    line = f"{info.framework} {info.version} on [bold]{info.device}[/]{backend}: {info.name}"
     if info.peak_tflops:
         line += f" — peak {info.peak_tflops:g} TFLOPS FP32"
         if info.bandwidth_gbs:

@@ -98,9 +98,12 @@ def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
     framework = find_recipe(best.recipe, recipes).framework
     probe = facts.frameworks.get(framework)
     kind = accelerator_kind(facts)
-    if probe is not None and probe.ok and (kind is None or SEES_GPU[framework](dict(probe.data), kind)[0]):
-        works = "uses the GPU" if kind else "works (CPU only)"
-        return ok("Python", f"The recommended recipe, {best.recipe}, is in place: {framework} {works}")
+    using_gpu = [p.name for p in facts.frameworks.values()
+                 if kind and p.ok and p.name in SEES_GPU and SEES_GPU[p.name](dict(p.data), kind)[0]]
+    if using_gpu:
+        return ok("Python", f"{' and '.join(using_gpu)} already use(s) the GPU: no recipe needed")
+    if probe is not None and probe.ok and kind is None:
+        return ok("Python", f"The recommended recipe, {best.recipe}, is in place: {framework} works (CPU only)")
     pins = f" ({best.pin_label})" if best.pin_label else ""
     if probe is None:
         pins += f"; {framework} is not installed yet"
