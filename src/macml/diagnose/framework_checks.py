@@ -101,7 +101,8 @@ def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
     using_gpu = [p.name for p in facts.frameworks.values()
                  if kind and p.ok and p.name in SEES_GPU and SEES_GPU[p.name](dict(p.data), kind)[0]]
     if using_gpu:
-        return ok("Python", f"{' and '.join(using_gpu)} already use(s) the GPU: no recipe needed")
+        verb = "uses" if len(using_gpu) == 1 else "use"
+        return ok("Python", f"{' and '.join(using_gpu)} already {verb} the GPU: no recipe needed")
     if probe is not None and probe.ok and kind is None:
         return ok("Python", f"The recommended recipe, {best.recipe}, is in place: {framework} works (CPU only)")
     pins = f" ({best.pin_label})" if best.pin_label else ""
