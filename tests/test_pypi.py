@@ -12,6 +12,7 @@ from packaging import tags
 from conftest import local_http_server
 from macml import pypi
 from macml import target_platform
+from macml.interpreter import probe_interpreter_raw
 from macml.target_platform import TargetPlatform
 
 RECORDED = Path(__file__).resolve().parent / "recipes" / "pypi"
@@ -115,7 +116,7 @@ def test_parse_target_prefers_sw_vers_over_mac_ver():
 
 
 def test_live_target_tags_cover_this_interpreter():
-    target = target_platform.probe_target(sys.executable)
+    target = target_platform.parse_target(probe_interpreter_raw(sys.executable))
     assert set(tags.sys_tags()) <= target_platform.target_tags(target)
 
 

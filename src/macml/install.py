@@ -18,7 +18,7 @@ from macml.errors import MacmlError
 from macml.install_report import InstallReport
 from macml.install_target import Target, confirm, create_venv, guard_problems, remove_venv, resolve_target
 from macml.runner import run_command
-from macml.target_platform import probe_target
+from macml.target_platform import parse_target
 
 
 def choose_recipe(recipe: Optional[str], recipe_file: Optional[Path]) -> recipes.Recipe:
@@ -34,11 +34,12 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
                 venv: Optional[Path] = None, dry_run: bool = False, yes: bool = False, use_uv: bool = False,
                 allow_system: bool = False, offline: bool = False, quiet: bool = False,
                 pypi_url: Optional[str] = None) -> InstallReport:
-    from macml.probe import collect_facts
+    from macml.probe import collect_snapshot, facts_from_snapshot
 
     chosen = choose_recipe(recipe, recipe_file)
     target = resolve_target(python, venv)
-    facts = collect_facts(python=target.probe_python)
+    snapshot = collect_snapshot(python=target.probe_python)
+    facts = facts_from_snapshot(snapshot)
     found = recipes.match(chosen, facts)
     if not found.ok:
         raise MacmlError(f"Recipe {chosen.name} does not fit this machine: {'; '.join(found.reasons)}",
@@ -52,7 +53,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     console = Console(stderr=True, quiet=quiet, highlight=False)
 
     macos = facts.os.version if facts.is_mac else ""
-    platform = probe_target(target.probe_python, macos)
+    platform = parse_target(snapshot["interpreter"], macos)  # the same interpreter facts, not probed again
     if offline:
         report.warnings += ("offline: the PyPI wheel pre-flight was skipped",)
     else:

@@ -7,8 +7,6 @@ from typing import Any, FrozenSet, List, Mapping, Optional, Tuple
 
 from packaging import tags
 
-from macml.interpreter import probe_interpreter_raw
-
 # glibc 2.x minor -> the older manylinux alias (2014 also covers aarch64/ppc64le/s390x).
 LEGACY_MANYLINUX = {17: "manylinux2014", 12: "manylinux2010", 5: "manylinux1"}
 
@@ -55,10 +53,6 @@ def parse_target(facts: Mapping[str, Any], macos_version: str = "") -> TargetPla
         gil_disabled=bool(facts.get("gil_disabled")),
         markers={str(k): str(v) for k, v in (facts.get("markers") or {}).items()},
     )
-
-
-def probe_target(python: str, macos_version: str = "", timeout: float = 20.0) -> TargetPlatform:
-    return parse_target(probe_interpreter_raw(python, timeout), macos_version)
 
 
 def _linux_platforms(target: TargetPlatform) -> List[str]:
