@@ -51,7 +51,9 @@ class Trainer:
         self.y = y.to(device)
         self.model = build_model(torch.nn).to(device).train()
         capturable = graphs and device.type == "cuda"
-        self.opt = torch.optim.Adadelta(self.model.parameters(), lr=1.0, capturable=capturable)
+        # `capturable` only exists from torch 2.3; Intel Macs are stuck at 2.2.2.
+        extra = {"capturable": True} if capturable else {}
+        self.opt = torch.optim.Adadelta(self.model.parameters(), lr=1.0, **extra)
         self.graph = None
         self.mode = "eager"
         if capturable:

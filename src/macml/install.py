@@ -15,6 +15,7 @@ from rich.console import Console
 
 from macml import install_pip, install_steps, pypi, recipes
 from macml.errors import MacmlError
+from macml.gpu_use import accelerator_kind
 from macml.install_report import InstallReport
 from macml.install_target import Target, confirm, create_venv, guard_problems, remove_venv, resolve_target
 from macml.runner import run_command
@@ -78,7 +79,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
             create_venv(target)
         report.venv_created = True
     try:
-        _apply(report, chosen, found, target, console, use_uv)
+        _apply(report, chosen, found, target, console, use_uv, accelerator_kind(facts))
     finally:
         if report.venv_created and not report.installed:
             remove_venv(target.venv_dir)
@@ -100,7 +101,7 @@ def _plan(target: Target, found: recipes.RecipeMatch, console: Console) -> insta
 
 
 def _apply(report: InstallReport, recipe: recipes.Recipe, found: recipes.RecipeMatch, target: Target,
-           console: Console, use_uv: bool) -> None:
+           console: Console, use_uv: bool, kind: Optional[str]) -> None:
     pip = install_pip.pip_argv(target.python, _target_pip(target.python))
     before = install_pip.freeze(pip)
     installer = _installer(pip, target.python, use_uv, report)
@@ -121,7 +122,7 @@ def _apply(report: InstallReport, recipe: recipes.Recipe, found: recipes.RecipeM
                 report.rollback = install_pip.roll_back(pip, before)
         return
     report.installed = True
-    report.after = install_steps.probe_after(target.python, recipe.framework)
+    report.after = install_steps.probe_after(target.python, recipe.framework, kind)
     report.verify = recipe.verify
 
 

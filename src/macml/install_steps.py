@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 from packaging.utils import canonicalize_name
 
 from macml.errors import MacmlError
 from macml.facts import FrameworkFacts
+from macml.gpu_use import SEES_GPU
 from macml.install_pip import QUICK_TIMEOUT, freeze, pip_error
 from macml.recipes import PostStep
 from macml.runner import run_command
@@ -75,34 +76,22 @@ def run_steps(steps: Sequence[PostStep], python: str, pip: Sequence[str]) -> Tup
 # ---------------------------------------------------------------- after: is it accelerated now?
 
 
-def acceleration(framework: FrameworkFacts) -> Tuple[bool, str]:
-    """(accelerated, sentence) from the doctor's framework probe data."""
+def acceleration(framework: FrameworkFacts, kind: Optional[str]) -> Tuple[bool, str]:
+    """(accelerated, sentence) from the doctor's framework probe, judged as the doctor does."""
     if not framework.ok:
         return False, f"{framework.name} did not import: {framework.error or 'unknown error'}"
-    data: Mapping[str, Any] = framework.data
-    if framework.name == "torch":
-        for key, label in (("cuda_available", "CUDA"), ("mps_available", "MPS")):
-            if data.get(key):
-                return True, f"torch sees {label}"
-        return False, "torch imports, but neither CUDA nor MPS is available (CPU only)"
-    if framework.name == "tensorflow":
-        gpus = data.get("gpus") or []
-        return (True, f"TensorFlow sees {len(gpus)} GPU device(s)") if gpus else (False, "TensorFlow sees no GPU")
-    if framework.name == "mlx":
-        ok = bool(data.get("metal_available"))
-        return ok, "MLX sees the Metal GPU" if ok else "MLX reports no Metal device"
-    if framework.name == "plaidml":
-        devices = [d for d in (data.get("devices") or []) if not str(d).startswith("llvm_cpu")]
-        if devices:
-            return True, f"PlaidML devices: {', '.join(map(str, devices))}"
-        return False, "PlaidML sees only its CPU device (llvm_cpu.0)"
-    flags = [k for k, v in data.items() if k.endswith("available") and v is True]
-    if flags:
-        return True, f"{framework.name}: {', '.join(flags)}"
-    return False, f"{framework.name} imports; no accelerator reported"
+    if kind is None:
+        return False, f"{framework.name} imports; this machine has no GPU it could use (CPU only)"
+    judge = SEES_GPU.get(framework.name)
+    sees, label = judge(dict(framework.data), kind) if judge else (None, "")
+    if sees:
+        return True, f"{framework.name} uses the GPU: {label}"
+    if sees is None:
+        return False, f"{framework.name} imports, but this build has no {kind.upper()} support"
+    return False, f"{framework.name} imports but finds no GPU ({kind.upper()})"
 
 
-def probe_after(python: str, framework: str) -> Optional[Tuple[bool, str]]:
+def probe_after(python: str, framework: str, kind: Optional[str]) -> Optional[Tuple[bool, str]]:
     from macml.frameworks import FRAMEWORKS, parse_frameworks, probe_framework_raw
 
     if framework not in FRAMEWORKS:
@@ -111,4 +100,4 @@ def probe_after(python: str, framework: str) -> Optional[Tuple[bool, str]]:
     facts = parse_frameworks({framework: raw}).get(framework)
     if facts is None:
         return False, f"{framework} is not installed in {python}"
-    return acceleration(facts)
+    return acceleration(facts, kind)

@@ -1,47 +1,14 @@
 """Cross-framework checks: does each installed framework actually see the GPU?"""
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Tuple
+from typing import Optional
 
-from macml.diagnose.common import accelerator_kind
 from macml.facts import FrameworkFacts, MachineFacts
+from macml.gpu_use import SEES_GPU, accelerator_kind
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
 AREAS = {"torch": "PyTorch", "tensorflow": "TensorFlow", "plaidml": "PlaidML", "mlx": "MLX", "jax": "JAX"}
 
-
-def _torch(data: dict, kind: str) -> Tuple[Optional[bool], str]:
-    if kind == "mps":
-        if not data.get("mps_built"):
-            return None, ""  # check_torch_build explains a build without MPS
-        return bool(data.get("mps_available")), "MPS"
-    if not data.get("cuda_version") and not data.get("hip_version"):
-        return None, ""
-    names = ", ".join(data.get("device_names") or [])
-    return bool(data.get("cuda_available")), f"{'ROCm' if kind == 'rocm' else 'CUDA'} ({names})" if names else kind.upper()
-
-
-def _tensorflow(data: dict, kind: str) -> Tuple[Optional[bool], str]:
-    return bool(data.get("gpus")), ", ".join(data.get("gpus") or []) or "GPU"
-
-
-def _mlx(data: dict, kind: str) -> Tuple[Optional[bool], str]:
-    return (bool(data.get("metal_available")), "Metal") if kind == "mps" else (None, "")
-
-
-def _jax(data: dict, kind: str) -> Tuple[Optional[bool], str]:
-    platforms = set(data.get("platforms") or [])
-    return bool(platforms - {"cpu"}), ", ".join(data.get("devices") or [])
-
-
-def _plaidml(data: dict, kind: str) -> Tuple[Optional[bool], str]:
-    devices = [d for d in data.get("devices") or [] if not d.startswith("llvm_cpu")]
-    return bool(devices), ", ".join(devices)
-
-
-SEES_GPU: Dict[str, Callable[[dict, str], Tuple[Optional[bool], str]]] = {
-    "torch": _torch, "tensorflow": _tensorflow, "mlx": _mlx, "jax": _jax, "plaidml": _plaidml,
-}
 
 WHY_NOT = {
     "mps": "On macOS, MPS needs macOS 14+, a native arm64 Python and a real (not virtual) GPU.",

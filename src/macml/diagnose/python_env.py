@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from macml.diagnose.common import mac_has_metal_gpu, python_cmd
+from macml.diagnose.common import python_cmd
+from macml.gpu_use import mac_has_metal_gpu
 from macml.facts import MachineFacts
 from macml.findings import Finding, Fix, info, ok, warn
 

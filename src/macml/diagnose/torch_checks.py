@@ -5,7 +5,8 @@ from typing import Optional
 
 from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple,
                           min_driver_for_cuda, version)
-from macml.diagnose.common import accelerator_kind, pip_cmd
+from macml.diagnose.common import pip_cmd
+from macml.gpu_use import accelerator_kind
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
