@@ -30,6 +30,8 @@ def idx_payload(path):
     if len(data) < 4 or data[:3] != b"\x00\x00\x08":
         raise ValueError("%s is not an unsigned-byte IDX file" % path)
     ndim = data[3]
+    if len(data) < 4 + 4 * ndim:
+        raise ValueError("%s is truncated: its header is cut short" % path)
     dims = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
     payload = data[4 + 4 * ndim:]
     expected = 1

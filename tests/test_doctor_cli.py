@@ -143,3 +143,19 @@ def test_python_with_no_wheel_for_the_recommended_framework(tmp_path, python, fr
     assert levels == ([level] if level else [])
     if level:
         assert "no wheel for Python 3.7" in report["findings"][0]["message"]
+
+
+def test_snapshot_into_a_folder_is_a_clear_error(tmp_path):
+    result = run_macml("doctor", "--from", str(MACHINES / "linux-no-gpu.json"), "--save-snapshot", str(tmp_path))
+    assert result.returncode == 2
+    assert "Cannot write snapshot" in result.stderr and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no temporary left behind
+
+
+def test_malformed_interpreter_section_is_not_a_traceback(tmp_path):
+    snapshot = json.loads((MACHINES / "linux-no-gpu.json").read_text())
+    snapshot["interpreter"]["packages"] = ["torch"]
+    path = tmp_path / "snap.json"
+    path.write_text(json.dumps(snapshot))
+    result = run_macml("doctor", "--from", str(path), "--json")
+    assert result.returncode in (0, 1, 2) and "Traceback" not in result.stderr

@@ -13,7 +13,7 @@ from macml import install, install_pip
 from macml.errors import MacmlError
 from macml.facts import CPUFacts, InterpreterFacts, MachineFacts, OSFacts
 from macml.install_target import Target, confirm, guard_problems, resolve_target
-from macml.recipes import find_recipe, load_all
+from macml.recipes import find_recipe, load_all, match
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_RECIPES = ROOT / "tests" / "recipes"
@@ -95,23 +95,28 @@ def _mac(machine="arm64", apple=True, kind="venv", managed=False):
 
 
 GUARD_CASES = [
-    ("mlx", _mac(machine="x86_64"), False, False, "running under Rosetta"),
-    ("pytorch-mps", _mac(machine="x86_64"), True, True, "--python /opt/homebrew/bin/python3"),
-    ("pytorch-cpu", _mac(kind="system", managed=True), False, False, "externally managed"),
-    ("pytorch-cpu", _mac(kind="system"), False, False, "--allow-system-python"),
-    ("pytorch-cpu", _mac(kind="system", managed=True), False, True, None),
-    ("pytorch-cpu", _mac(kind="system", managed=True), True, False, None),
-    ("pytorch-mps", _mac(), False, False, None),
+    (_mac(kind="system", managed=True), False, False, "externally managed"),
+    (_mac(kind="system"), False, False, "--allow-system-python"),
+    (_mac(kind="system", managed=True), False, True, None),
+    (_mac(kind="system", managed=True), True, False, None),
+    (_mac(), False, False, None),
 ]
 
 
-@pytest.mark.parametrize("recipe, facts, new_venv, allow_system, phrase", GUARD_CASES,
-                         ids=["rosetta-mlx", "rosetta-even-with-venv", "externally-managed", "system",
+@pytest.mark.parametrize("recipe", ["mlx", "pytorch-mps"])
+def test_rosetta_python_is_refused_for_arm64_only_recipes_with_the_fix(recipe):
+    found = match(find_recipe(recipe, load_all()), _mac(machine="x86_64"))
+    assert not found.ok
+    assert any("Rosetta" in r and "arm64" in r for r in found.reasons)
+
+
+@pytest.mark.parametrize("facts, new_venv, allow_system, phrase", GUARD_CASES,
+                         ids=["externally-managed", "system",
                               "system-allowed", "system-but-new-venv", "native-venv-ok"])
-def test_guard(recipe, facts, new_venv, allow_system, phrase):
+def test_guard(facts, new_venv, allow_system, phrase):
     target = Target(python="/x/bin/python", base_python="/usr/bin/python3", venv_dir=Path("/x") if new_venv else None,
                     create_venv=new_venv)
-    problems = guard_problems(find_recipe(recipe, load_all()), facts, facts.interpreter, target, allow_system)
+    problems = guard_problems(facts.interpreter, target, allow_system)
     if phrase is None:
         assert problems == []
     else:

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from conftest import local_http_server
+from macml.files import user_cache_dir
+from macml.resources import check_script
 from macml.errors import MacmlError
 from macml.mnist import (
     OFFLINE_TRAIN,
     PUBLISHED_MD5,
-    cache_dir,
     fetch_file,
     local_files,
-    parse_idx,
     parse_idx_header,
     resolve_mnist,
 )
@@ -31,10 +31,25 @@ def idx_bytes(dims, payload: bytes) -> bytes:
     return bytes([0, 0, 0x08, len(dims)]) + struct.pack(">" + "I" * len(dims), *dims) + payload
 
 
+def load_workload_common():
+    """The IDX reader the workloads use (they run in the target interpreter, not in macml)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("workload_common", check_script("_workload_common.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def parse_idx(data: bytes, tmp_path: Path):
+    path = tmp_path / "file.idx"
+    path.write_bytes(data)
+    return load_workload_common().idx_payload(str(path))
+
+
 @pytest.mark.parametrize("data", [idx_bytes((3,), b"\x01\x02\x03"), gzip.compress(idx_bytes((3,), b"\x01\x02\x03"))],
                          ids=["raw", "gzip"])
-def test_parse_idx_reads_dims_and_payload(data):
-    assert parse_idx(data) == ((3,), b"\x01\x02\x03")
+def test_parse_idx_reads_dims_and_payload(data, tmp_path):
+    assert parse_idx(data, tmp_path) == ((3,), b"\x01\x02\x03")
 
 
 def test_parse_idx_header_of_images():
@@ -43,14 +58,14 @@ def test_parse_idx_header_of_images():
 
 
 @pytest.mark.parametrize("data, message", [
-    (b"\x01\x00\x08\x01", "magic"),
-    (bytes([0, 0, 0x0D, 1]) + struct.pack(">I", 1), "not unsigned byte"),
-    (bytes([0, 0, 8, 3]) + b"\x00\x00", "truncated"),
-    (idx_bytes((4,), b"\x00\x01"), "need 4"),
+    (b"\x01\x00\x08\x01", "not an unsigned-byte IDX"),
+    (bytes([0, 0, 0x0D, 1]) + struct.pack(">I", 1), "not an unsigned-byte IDX"),
+    (bytes([0, 0, 8, 3]) + b"\x00\x00", "header is cut short"),
+    (idx_bytes((4,), b"\x00\x01"), "truncated: 2 bytes"),
 ], ids=["bad-magic", "float-type", "short-header", "short-payload"])
-def test_parse_idx_rejects_bad_files(data, message):
+def test_parse_idx_rejects_bad_files(data, message, tmp_path):
     with pytest.raises(ValueError, match=message):
-        parse_idx(data)
+        parse_idx(data, tmp_path)
 
 
 @pytest.mark.parametrize("env, platform, expected", [
@@ -60,7 +75,7 @@ def test_parse_idx_rejects_bad_files(data, message):
     ({"XDG_CACHE_HOME": "/x"}, "darwin", "/home/u/Library/Caches/macml/mnist"),
 ], ids=["override", "xdg", "linux-default", "macos"])
 def test_cache_dir(env, platform, expected):
-    assert cache_dir(env, platform, Path("/home/u")) == Path(expected)
+    assert user_cache_dir("mnist", env, platform, Path("/home/u")) == Path(expected)
 
 
 def write_set(directory: Path, names, count=4):
@@ -101,9 +116,9 @@ def test_local_file_that_is_not_idx_is_refused(tmp_path):
 
 
 @pytest.mark.skipif(not SHARED_MNIST.is_dir(), reason="../shared/data/mnist is absent")
-def test_shared_test_split_is_real_mnist():
-    images_dims, images = parse_idx((SHARED_MNIST / "t10k-images-idx3-ubyte.gz").read_bytes())
-    label_dims, labels = parse_idx((SHARED_MNIST / "t10k-labels-idx1-ubyte.gz").read_bytes())
+def test_shared_test_split_is_real_mnist(tmp_path):
+    images_dims, images = parse_idx((SHARED_MNIST / "t10k-images-idx3-ubyte.gz").read_bytes(), tmp_path)
+    label_dims, labels = parse_idx((SHARED_MNIST / "t10k-labels-idx1-ubyte.gz").read_bytes(), tmp_path)
     assert images_dims == (10000, 28, 28) and label_dims == (10000,)
     raw_images = gzip.decompress((SHARED_MNIST / "t10k-images-idx3-ubyte.gz").read_bytes())
     assert hashlib.md5(raw_images).hexdigest() == "2646ac647ad5339dbf082846283269ea"

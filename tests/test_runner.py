@@ -55,3 +55,13 @@ def test_timeout_also_kills_grandchildren_holding_the_pipes():
     start = time.monotonic()
     result = run_command([sys.executable, "-c", script], timeout=1.0)
     assert result.timed_out and time.monotonic() - start < 15
+
+
+def test_concurrent_requests_for_one_command_run_it_once(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+    counter = tmp_path / "runs"
+    argv = (sys.executable, "-c", f"import time; open({str(counter)!r}, 'a').write('x'); time.sleep(0.5)")
+    live = LiveCommands(timeout=10)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: live.run(argv), range(4)))
+    assert counter.read_text() == "x" and all(r is results[0] for r in results)

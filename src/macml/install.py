@@ -48,7 +48,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     report = InstallReport(recipe=chosen.name, pin_label=found.pin_label, target=target.python,
                            venv=str(target.venv_dir) if target.venv_dir else None, dry_run=dry_run,
                            requirements=found.requirements, index_url=found.index_url)
-    report.guard = tuple(guard_problems(chosen, facts, facts.interpreter, target, allow_system))
+    report.guard = tuple(guard_problems(facts.interpreter, target, allow_system))
     if report.guard and not dry_run:  # a dry run shows the refusal beside the plan instead
         raise MacmlError("Refusing to install: " + " ".join(report.guard), "Nothing was changed.")
     console = Console(stderr=True, quiet=quiet, highlight=False)

@@ -182,7 +182,10 @@ class Rollback:
 
 def roll_back(pip: Sequence[str], before: Dict[str, str]) -> Rollback:
     """Return the target to the recorded `pip freeze` set, and say how far that got."""
-    diff = diff_freeze(before, freeze(pip))
+    try:
+        diff = diff_freeze(before, freeze(pip))
+    except MacmlError as exc:  # keep the install's own failure report; say the rollback could not start
+        return Rollback((), (), False, (), (f"could not read the installed set to roll back: {exc.message}",))
     errors = []
     if diff.added:
         result = run_command(list(pip) + ["uninstall", "--yes"] + list(diff.added), timeout=QUICK_TIMEOUT * 5)
@@ -193,7 +196,10 @@ def roll_back(pip: Sequence[str], before: Dict[str, str]) -> Rollback:
         result = run_command(list(pip) + ["install", "--no-deps"] + restore, timeout=PIP_TIMEOUT)
         if not result.ok:
             errors.append(f"reinstall failed: {pip_error(result)}")
-    left = diff_freeze(before, freeze(pip))
+    try:
+        left = diff_freeze(before, freeze(pip))
+    except MacmlError as exc:
+        return Rollback(diff.added, tuple(restore), False, (), tuple(errors) + (exc.message,))
     return Rollback(diff.added, tuple(restore), left.empty, describe_diff(left), tuple(errors))
 
 

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from macml.errors import MacmlError
-from macml.facts import InterpreterFacts, MachineFacts
-from macml.recipe_conditions import normalize_arch
-from macml.recipes import Recipe
+from macml.facts import InterpreterFacts
 from macml.runner import run_command
 
 VENV_TIMEOUT = 300.0
@@ -64,19 +62,12 @@ def remove_venv(venv_dir: Path) -> None:
     shutil.rmtree(venv_dir, ignore_errors=True)
 
 
-def guard_problems(recipe: Recipe, facts: MachineFacts, interp: Optional[InterpreterFacts],
-                   target: Target, allow_system: bool) -> List[str]:
+def guard_problems(interp: Optional[InterpreterFacts], target: Target, allow_system: bool) -> List[str]:
     """Why installing into this interpreter would be refused (empty: go ahead)."""
     problems = []
     if interp is None:
         return problems
-    arm64_only = recipe.requires.native_arm64 or recipe.requires.arch == ("arm64",)
-    if arm64_only and facts.cpu.apple_silicon and normalize_arch(interp.machine) == "x86_64":
-        problems.append(
-            f"{interp.executable} is an x86_64 Python running under Rosetta; {recipe.name} needs a native arm64 "
-            "Python. Fix: install an arm64 Python (python.org universal2 installer, or Homebrew's "
-            "/opt/homebrew/bin/python3) and pass it with --python, e.g. "
-            f"`macml install --recipe {recipe.name} --python /opt/homebrew/bin/python3 --venv .venv`.")
+    # An x86_64 (Rosetta) Python for an arm64-only recipe never gets here: recipes.match refuses it.
     if target.create_venv or allow_system:
         return problems
     if interp.externally_managed:

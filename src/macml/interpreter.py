@@ -52,7 +52,8 @@ def probe_interpreter_raw(python: str, timeout: float = 20.0) -> Dict[str, Any]:
 def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
     if not raw or not raw.get("executable"):
         return None
-    packages = raw.get("packages") or {}
+    packages = raw.get("packages")
+    packages = packages if isinstance(packages, Mapping) else {}
     return InterpreterFacts(
         executable=str(raw["executable"]),
         version=str(raw.get("version", "")),

@@ -10,13 +10,13 @@ import gzip
 import hashlib
 import os
 import struct
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.errors import MacmlError
+from macml.files import user_cache_dir
 
 MIRRORS: Tuple[str, ...] = (
     "https://ossci-datasets.s3.amazonaws.com/mnist/",
@@ -90,17 +90,6 @@ def parse_idx_header(data: bytes) -> IdxHeader:
     return IdxHeader(tuple(dims), 4 + 4 * ndim)
 
 
-def parse_idx(data: bytes) -> Tuple[Tuple[int, ...], bytes]:
-    """A whole IDX file (gz or raw bytes) -> (dims, payload); a short file is an error."""
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    header = parse_idx_header(data)
-    payload = data[header.offset :]
-    if len(payload) != header.payload_bytes:
-        raise ValueError(f"IDX payload is {len(payload)} bytes, dims {header.dims} need {header.payload_bytes}")
-    return header.dims, payload
-
-
 def read_idx_header(path: Path) -> IdxHeader:
     with open(path, "rb") as fh:
         magic = fh.read(2)
@@ -110,17 +99,6 @@ def read_idx_header(path: Path) -> IdxHeader:
             return parse_idx_header(fh.read(64))
     except (OSError, EOFError, ValueError) as exc:
         raise MacmlError(f"{path} is not a readable MNIST IDX file: {exc}") from None
-
-
-def cache_dir(env: Mapping[str, str] = os.environ, platform: str = sys.platform, home: Optional[Path] = None) -> Path:
-    """Where downloaded MNIST lives: MACML_CACHE_DIR/mnist, else the platform's user cache."""
-    if env.get("MACML_CACHE_DIR"):
-        return Path(env["MACML_CACHE_DIR"]) / "mnist"
-    home = home or Path.home()
-    if platform == "darwin":
-        return home / "Library" / "Caches" / "macml" / "mnist"
-    base = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home / ".cache"
-    return base / "macml" / "mnist"
 
 
 def _find(directory: Path, stem: str) -> Optional[Path]:
@@ -233,7 +211,7 @@ def resolve_mnist(data_dir: Optional[Path] = None, mirrors: Sequence[str] = MIRR
     """--data-dir if given; else the cache, downloading what is missing or corrupt."""
     if data_dir is not None:
         return local_files(Path(data_dir))
-    cache = cache or cache_dir()
+    cache = cache or user_cache_dir("mnist")
     fresh = any(not (cache / name).is_file() for name in PUBLISHED_MD5)
     paths = {name: fetch_file(name, cache, mirrors, progress, timeout, checksums) for name in PUBLISHED_MD5}
     return MnistFiles(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 from macml.errors import MacmlError
+from macml.files import write_atomically
 from macml.resources import check_script
 from macml.runner import run_command
 
@@ -61,19 +62,6 @@ def settings_document(device_id: str, experimental: bool) -> str:
     """Byte for byte what plaidml.settings.save() writes after plaidml-setup."""
     settings = {"PLAIDML_DEVICE_IDS": [device_id], "PLAIDML_EXPERIMENTAL": bool(experimental)}
     return json.dumps(settings, sort_keys=True, indent=4, separators=(",", ":"))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def write_settings(path: Path, device_id: str, experimental: bool) -> None:

@@ -10,24 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any, Dict, Mapping, Optional
 
+from macml.files import user_cache_dir, write_atomically
+
 MAX_AGE_SECONDS = 24 * 3600
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("MACML_CACHE_DIR")
-    if override:
-        return Path(override) / "probes"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "macml" / "probes"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "macml" / "probes"
 
 
 def probe_key(framework: str, interpreter: Mapping[str, Any], system_outputs: Mapping[str, str],
@@ -45,7 +33,7 @@ def probe_key(framework: str, interpreter: Mapping[str, Any], system_outputs: Ma
 
 
 def load(key: str, now: Optional[float] = None) -> Optional[Dict[str, Any]]:
-    path = cache_dir() / f"{key}.json"
+    path = user_cache_dir("probes") / f"{key}.json"
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -62,15 +50,8 @@ def store(key: str, result: Mapping[str, Any]) -> None:
     """Best effort and atomic: a failed write leaves no partial file and never fails the doctor."""
     if not result.get("ok"):
         return  # failures are re-probed every time: the user is probably fixing them
-    directory = cache_dir()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".probe-")
+        write_atomically(user_cache_dir("probes") / f"{key}.json",
+                         json.dumps({"stored_at": time.time(), "result": dict(result)}))
     except OSError:
         return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"stored_at": time.time(), "result": dict(result)}, handle)
-        os.replace(tmp, directory / f"{key}.json")
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)

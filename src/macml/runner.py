@@ -93,8 +93,8 @@ def run_command(
 class LiveCommands:
     """Runs commands on this machine, once each, and records every result (for snapshots).
 
-    Results are cached by argv, so a command prefetched concurrently is not run again
-    when a parser asks for it.
+    A command asked for again, even while its first run is still going (the prefetch
+    threads and the parsers ask concurrently), waits for that run instead of starting another.
     """
 
     live = True
@@ -102,24 +102,23 @@ class LiveCommands:
     def __init__(self, timeout: float = DEFAULT_TIMEOUT):
         self.timeout = timeout
         self._results: Dict[str, CommandResult] = {}
+        self._key_locks: Dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     def run(self, argv: Sequence[str], timeout: Optional[float] = None) -> CommandResult:
         key = command_key(argv)
         with self._lock:
-            cached = self._results.get(key)
-        if cached is not None:
-            return cached
-        result = run_command(argv, timeout=timeout or self.timeout)
-        with self._lock:
-            self._results[key] = result
-        return result
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:
+            if key not in self._results:
+                self._results[key] = run_command(argv, timeout=timeout or self.timeout)
+            return self._results[key]
 
     @property
     def recorded(self) -> Dict[str, CommandResult]:
         """What ran (a missing tool is left out: absent from a snapshot means not there)."""
         with self._lock:
-            return {k: r for k, r in self._results.items() if not r.missing}
+            return {k: r for k, r in list(self._results.items()) if not r.missing}
 
 
 class ReplayCommands:

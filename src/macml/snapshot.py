@@ -8,12 +8,11 @@ Format version 1 (documented in the README):
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Dict
 
 from macml.errors import MacmlError
+from macml.files import write_atomically
 from macml.runner import CommandResult
 
 FORMAT_VERSION = 1
@@ -59,17 +58,8 @@ def load_snapshot(path: Path) -> Dict[str, Any]:
 
 def save_snapshot(snapshot: Dict[str, Any], path: Path) -> None:
     """Write atomically: a failed write never leaves half a snapshot behind."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".macml-snapshot-", dir=directory)
+        write_atomically(Path(path), json.dumps(snapshot, indent=2, sort_keys=True) + "\n")
     except OSError as exc:
-        raise MacmlError(f"Cannot write snapshot to {path}: {exc.strerror or exc}.") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(snapshot, handle, indent=2, sort_keys=True)
-            handle.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+        raise MacmlError(f"Cannot write snapshot to {path}: {exc.strerror or exc}.",
+                         "Pass --save-snapshot a file path in a writable folder.") from None
