@@ -159,3 +159,13 @@ def test_malformed_interpreter_section_is_not_a_traceback(tmp_path):
     path.write_text(json.dumps(snapshot))
     result = run_macml("doctor", "--from", str(path), "--json")
     assert result.returncode in (0, 1, 2) and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("torch, level", [("2.5.1", "warn"), ("2.13.0", "fail")], ids=["torch-2.5-ok-on-13", "torch-2.13-needs-14"])
+def test_macos_too_old_for_the_installed_torch(tmp_path, torch, level):
+    snapshot = json.loads((MACHINES / "mac-m1-pro.json").read_text())  # macOS 13.6.7
+    snapshot["interpreter"]["packages"]["torch"] = torch
+    path = tmp_path / "snap.json"
+    path.write_text(json.dumps(snapshot))
+    report = json.loads(run_macml("doctor", "macos_version", "--from", str(path), "--json").stdout)
+    assert [f["level"] for f in report["findings"]] == [level]

@@ -28,7 +28,9 @@ def probe_framework_raw(python: str, name: str, timeout: float) -> Dict[str, Any
     script = check_script(FRAMEWORKS[name][1])
     if not script.exists():
         return {"name": name, "installed": True, "ok": False, "error": f"no probe script {script.name}"}
-    result = run_command([python, str(script)], timeout=timeout)
+    # The plaidml probe has its own watchdog: let it answer (with partial facts) before we kill it.
+    extra = ["--timeout", f"{max(timeout - 5, 1):g}"] if name == "plaidml" else []
+    result = run_command([python, str(script), *extra], timeout=timeout)
     if result.timed_out:
         return {"name": name, "installed": True, "ok": False, "error": f"probe timed out after {timeout:g}s"}
     try:

@@ -39,7 +39,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
 
     chosen = choose_recipe(recipe, recipe_file)
     target = resolve_target(python, venv)
-    snapshot = collect_snapshot(python=target.probe_python)
+    snapshot = collect_snapshot(python=target.probe_python, frameworks=False)  # matching needs no framework
     facts = facts_from_snapshot(snapshot)
     found = recipes.match(chosen, facts)
     if not found.ok:

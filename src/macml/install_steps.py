@@ -33,7 +33,8 @@ def run_step(step: PostStep, python: str, pip: Sequence[str]) -> StepResult:
         if step.action == "plaidml-configure":
             from macml import plaidml_setup  # lazy: only this recipe needs it
 
-            return StepResult(step.action, True, plaidml_setup.configure(python, step.device))
+            placed = plaidml_setup.install_config_files(python)  # a --user install leaves them astray
+            return StepResult(step.action, True, placed + " " + plaidml_setup.configure(python, step.device))
         if step.action == "env-hint":
             why = f" ({step.reason})" if step.reason else ""
             return StepResult(step.action, True, f"set {step.variable}={step.value} in your shell{why}")

@@ -68,10 +68,3 @@ def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
         translated=raw.get("translated"),
         platform_tag=raw.get("platform_tag"),
     )
-
-
-def probe_interpreter(python: str, timeout: float = 20.0) -> InterpreterFacts:
-    facts = parse_interpreter(probe_interpreter_raw(python, timeout))
-    if facts is None:
-        raise MacmlError(f"The interpreter {python} reported no facts.")
-    return facts

@@ -80,9 +80,11 @@ def relevant_env() -> Dict[str, str]:
     return {k: os.environ[k] for k in RELEVANT_ENV if k in os.environ}
 
 
-def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_cache: bool = True) -> Dict[str, Any]:
+def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_cache: bool = True,
+                     frameworks: bool = True) -> Dict[str, Any]:
     """Probe this machine. OS commands run concurrently with the interpreter probe; the
-    framework probes start as soon as the interpreter and the fingerprint commands answer."""
+    framework probes start as soon as the interpreter and the fingerprint commands answer.
+    frameworks=False skips them (seconds each) for callers that only match recipes."""
     platform = current_platform()
     build, prefetch = _builder(platform)
     commands = LiveCommands(timeout=timeout)
@@ -92,18 +94,19 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
         interpreter_future = pool.submit(probe_interpreter_raw, python, timeout)
         command_futures = [pool.submit(commands.run, argv) for argv in prefetch]
         interpreter = interpreter_future.result()
-        fingerprint = system_fingerprint(commands.run) if use_cache else None
-        frameworks_future = pool.submit(probe_frameworks_raw, python, interpreter, timeout, fingerprint, env)
+        fingerprint = system_fingerprint(commands.run) if use_cache and frameworks else None
+        frameworks_future = (pool.submit(probe_frameworks_raw, python, interpreter, timeout, fingerprint, env)
+                             if frameworks else None)
         for future in command_futures:
             future.result()
         build(commands.run)  # runs any follow-up command a parser needs (e.g. a fallback form)
-        frameworks = frameworks_future.result()
+        framework_results = frameworks_future.result() if frameworks_future else {}
     return {
         "macml_snapshot": FORMAT_VERSION,
         "platform": platform,
         "commands": {key: result_record(r) for key, r in sorted(commands.recorded.items())},
         "interpreter": interpreter,
-        "frameworks": frameworks,
+        "frameworks": framework_results,
         "env": env,
     }
 
@@ -132,6 +135,6 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
 
 
 def collect_facts(python: Optional[str] = None, snapshot_in: Optional[Path] = None, timeout: float = 20.0,
-                  use_cache: bool = True) -> MachineFacts:
-    snapshot = load_snapshot(snapshot_in) if snapshot_in else collect_snapshot(python, timeout, use_cache)
+                  use_cache: bool = True, frameworks: bool = True) -> MachineFacts:
+    snapshot = load_snapshot(snapshot_in) if snapshot_in else collect_snapshot(python, timeout, use_cache, frameworks)
     return facts_from_snapshot(snapshot)

@@ -7,6 +7,7 @@ installed. Matching is a pure function of MachineFacts. The schema: recipes/READ
 from __future__ import annotations
 
 import difflib
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -238,8 +239,18 @@ def load_recipe_file(path: Path) -> Recipe:
 
 
 def load_all(directory: Optional[Path] = None) -> Tuple[Recipe, ...]:
+    """The recipes in directory; by default the shipped ones, read once per process."""
+    return _load_directory(Path(directory)) if directory else _shipped_recipes()
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_recipes() -> Tuple[Recipe, ...]:
+    return _load_directory(recipes_dir())
+
+
+def _load_directory(directory: Path) -> Tuple[Recipe, ...]:
     found: Dict[str, Recipe] = {}
-    for path in sorted(Path(directory or recipes_dir()).glob("*.toml")):
+    for path in sorted(directory.glob("*.toml")):
         recipe = load_recipe_file(path)
         if recipe.name in found:
             raise MacmlError(f"Recipe {path}: key 'name': {recipe.name!r} is also defined in "

@@ -62,7 +62,7 @@ class RecipesReport:
 def run_recipes(python: Optional[str] = None, snapshot_in: Optional[Path] = None) -> RecipesReport:
     from macml.probe import collect_facts
 
-    facts = collect_facts(python=python, snapshot_in=snapshot_in)
+    facts = collect_facts(python=python, snapshot_in=snapshot_in, frameworks=False)
     loaded = recipes.load_all()
     best = recipes.recommend(facts, loaded)
     return RecipesReport(loaded, recipes.match_all(facts, loaded), best.recipe if best else None,

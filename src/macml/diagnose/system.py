@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from macml.compat import mps_min_macos
 from macml.diagnose.common import describe_chip, macos_at_least
 from macml.facts import GIB, GPU, MachineFacts
 from macml.findings import Finding, Fix, info, ok, warn, fail
@@ -75,6 +76,13 @@ def check_macos_version(facts: MachineFacts) -> Optional[Finding]:
     if macos_at_least(facts, (12, 1)) is False:
         missing.append("tensorflow-metal (needs 12.1)")
         return fail("System", f"{label} is too old for GPU training frameworks", upgrade, *missing)
+    torch = facts.package("torch")
+    needed = mps_min_macos(torch) if torch else None
+    if needed and macos_at_least(facts, needed) is False:
+        return fail("System", f"{label} is too old for MPS in the installed torch {torch} "
+                    f"(it needs macOS {needed[0]}.{needed[1]})",
+                    Fix(upgrade.text + " Or let macml pick the newest torch whose MPS runs on this macOS:",
+                        ("macml install --recipe pytorch-mps",)), *missing)
     return warn("System", f"{label} is too old for " + " and ".join(m.split(" (")[0] for m in missing[:2]),
                 upgrade, *missing)
 

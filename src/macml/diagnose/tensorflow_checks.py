@@ -8,7 +8,7 @@ from macml.diagnose.common import pip_cmd
 from macml.facts import MachineFacts
 from macml.findings import Finding, Fix, fail, ok, warn
 
-BROKEN_WITH_NEWER_TF = ("1.2.0", "2.19")  # tensorflow-metal 1.2.0 reported broken from TF 2.20
+LAST_TF_WITH_METAL = (2, 19)  # tensorflow-metal 1.2.0 is reported broken from TF 2.20 (2.19 unconfirmed)
 
 
 def installed_tf(facts: MachineFacts) -> Optional[str]:
@@ -25,7 +25,8 @@ def check_tensorflow_metal(facts: MachineFacts) -> Optional[Finding]:
     tf_v = version(tf)
     pair = f"tensorflow {tf} with tensorflow-metal {metal}"
     probe = facts.frameworks.get("tensorflow")
-    load_error = probe.data.get("metal_error") if probe and probe.ok else (probe.error if probe else None)
+    # A failed import is the probe's error; a recorded snapshot may also carry the plugin's own message.
+    load_error = (probe.data.get("metal_error") if probe.ok else probe.error) if probe else None
     fix_cmds = (pip_cmd(facts, f"install 'tensorflow=={tf_v.major}.{tf_v.minor}.*' tensorflow-metal=={wanted}")
                 if wanted and tf_v else "macml install --recipe tensorflow-metal",)
     if wanted and version(metal) != version(wanted):
@@ -34,7 +35,7 @@ def check_tensorflow_metal(facts: MachineFacts) -> Optional[Finding]:
                     Fix(f"Install the matching pair (TensorFlow {tf_v.major}.{tf_v.minor} needs tensorflow-metal "
                         f"{wanted}); pip does not enforce it:", fix_cmds),
                     *((load_error.splitlines()[-1],) if load_error else ()))
-    if not wanted and tf_v and (tf_v.major, tf_v.minor) > tuple(int(x) for x in BROKEN_WITH_NEWER_TF[1].split(".")):
+    if not wanted and tf_v and (tf_v.major, tf_v.minor) > LAST_TF_WITH_METAL:
         return fail("TensorFlow", f"{pair}: no tensorflow-metal release supports TensorFlow {tf_v.major}.{tf_v.minor}",
                     Fix("Use TensorFlow 2.18 with tensorflow-metal 1.2.0 (Python 3.9-3.12):",
                         (pip_cmd(facts, "install 'tensorflow==2.18.*' tensorflow-metal==1.2.0"),)))
@@ -43,7 +44,8 @@ def check_tensorflow_metal(facts: MachineFacts) -> Optional[Finding]:
                     Fix("If the GPU is missing, fall back to the newest confirmed pair:",
                         (pip_cmd(facts, "install 'tensorflow==2.18.*' tensorflow-metal==1.2.0"),)))
     if load_error:
-        return fail("TensorFlow", f"{pair}: the Metal plugin failed to load",
+        what = "the Metal plugin failed to load" if "metal" in load_error.lower() else "tensorflow fails to import"
+        return fail("TensorFlow", f"{pair}: {what}",
                     Fix("Reinstall the matching pair:", fix_cmds), load_error.splitlines()[-1])
     return ok("TensorFlow", f"{pair} is a matching pair")
 
