@@ -1,14 +1,15 @@
 """`macml verify`: the judging rules on literal events, the streaming runner, and helpers."""
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest
 
 from macml.errors import MacmlError
 from macml.mnist import MnistFiles
-from macml.verify import choose_frameworks, parse_gpu_cores, parse_installed, workload_args
+from macml.facts import GPU
+from macml.verify import choose_frameworks, parse_installed, with_peak, workload_args
+from macml.verify_result import DeviceInfo
 from macml.verify_report import FrameworkVerify, VerifyReport
 from macml.verify_result import collect, judge
 from macml.verify_stream import parse_event, stream_events
@@ -132,10 +133,15 @@ def test_stream_missing_interpreter():
     assert stream_events(["/nonexistent/python"], 5, lambda e: None).missing
 
 
-def test_parse_gpu_cores():
-    text = json.dumps({"SPDisplaysDataType": [{"sppci_model": "Apple M1 Pro", "sppci_cores": "16"}]})
-    assert parse_gpu_cores(text) == 16
-    assert parse_gpu_cores("not json") is None
+@pytest.mark.parametrize("gpu, name, peak", [
+    (GPU("Apple", "Apple M1 Pro", cores=16, peak_fp32_tflops=5.2, bandwidth_gbs=200.0), "Apple M1 Pro", 5.2),
+    (None, "NVIDIA H200", 67.0),
+], ids=["mac-gpu-facts", "name-lookup"])
+def test_device_line_gets_the_chip_peak(gpu, name, peak):
+    info = DeviceInfo(framework="torch", version="2.11", device="cuda" if gpu is None else "mps",
+                      backend="cuda" if gpu is None else "mps", name="NVIDIA H200" if gpu is None else "Apple GPU")
+    got = with_peak(info, gpu)
+    assert (got.name, got.peak_tflops) == (name, peak)
 
 
 def test_frameworks():

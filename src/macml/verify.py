@@ -7,7 +7,7 @@ events, and turns the events into a VerifyReport with pure functions (verify_res
 from __future__ import annotations
 
 import dataclasses
-import json
+import functools
 import os
 import sys
 from pathlib import Path
@@ -15,8 +15,10 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from macml import resources
 from macml.errors import MacmlError
+from macml.facts import GPU
+from macml.gpu_specs import peak_fp32
 from macml.mnist import MnistFiles, resolve_mnist
-from macml.runner import run_command
+from macml.runner import LiveCommands, run_command
 from macml.verify_report import FrameworkVerify, VerifyReport
 from macml.verify_result import DeviceInfo, collect, judge
 from macml.verify_stream import Event, stream_events
@@ -85,43 +87,26 @@ def workload_args(data: Optional[MnistFiles], device: Optional[str], steps: Opti
                    "--train-slice", data.train_slice, "--test-slice", data.test_slice]
 
 
-def parse_gpu_cores(system_profiler_json: str) -> Optional[int]:
-    """Apple GPU cores from `system_profiler -json SPDisplaysDataType` (sppci_cores is a string)."""
-    try:
-        gpus = json.loads(system_profiler_json).get("SPDisplaysDataType", [])
-    except (ValueError, AttributeError):
-        return None
-    for gpu in gpus:
-        cores = str(gpu.get("sppci_cores", ""))
-        if cores.isdigit():
-            return int(cores)
-    return None
+@functools.lru_cache(maxsize=1)
+def mac_gpu() -> Optional[GPU]:
+    """The Metal GPU, read once with the doctor's own probes and parsers (name, cores, peak)."""
+    from macml.parse_macos import build_mac_facts
+
+    _, _, gpus, _ = build_mac_facts(LiveCommands(timeout=30).run)
+    return next((g for g in gpus if g.vendor in ("Apple", "AMD")), None)
 
 
-def _apple_gpu() -> Tuple[Optional[str], Optional[int]]:
-    brand = run_command(["sysctl", "-n", "machdep.cpu.brand_string"], timeout=10)
-    profile = run_command(["system_profiler", "-json", "SPDisplaysDataType"], timeout=30)
-    name = brand.stdout.strip() if brand.ok and brand.stdout.strip() else None
-    return name, parse_gpu_cores(profile.stdout) if profile.ok else None
-
-
-def with_peak(info: DeviceInfo) -> DeviceInfo:
+def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
     """Add the chip's peak FP32 and bandwidth where macml.gpu_specs knows the chip."""
     if not info.accelerated:
         return info
-    name, cores = info.name, None
-    if info.backend in ("mps", "metal") and sys.platform == "darwin":
-        chip, cores = _apple_gpu()
-        name = chip or name
-    try:
-        from macml.gpu_specs import peak_fp32
-    except ImportError:
-        return info
-    peak = peak_fp32(name, cores)
+    if gpu is None and info.backend in ("mps", "metal") and sys.platform == "darwin":
+        gpu = mac_gpu()
+    name = gpu.model if gpu else info.name
+    peak = (gpu.peak_fp32_tflops, gpu.bandwidth_gbs) if gpu and gpu.peak_fp32_tflops else peak_fp32(name)
     if not peak:
         return dataclasses.replace(info, name=name)
-    tflops, bandwidth = peak
-    return dataclasses.replace(info, name=name, peak_tflops=tflops, bandwidth_gbs=bandwidth)
+    return dataclasses.replace(info, name=name, peak_tflops=peak[0], bandwidth_gbs=peak[1])
 
 
 class _Progress:
