@@ -8,6 +8,7 @@ removed instead); finally the doctor's framework probe says whether acceleration
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
@@ -87,6 +88,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     return report
 
 
+@functools.lru_cache(maxsize=None)  # plan and apply ask about the same interpreter
 def _target_pip(python: str) -> Optional[str]:
     result = run_command([python, "-m", "pip", "--version"], timeout=install_pip.QUICK_TIMEOUT)
     return install_pip.parse_pip_version(result.stdout) if result.ok else None
