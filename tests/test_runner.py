@@ -65,3 +65,10 @@ def test_concurrent_requests_for_one_command_run_it_once(tmp_path):
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: live.run(argv), range(4)))
     assert counter.read_text() == "x" and all(r is results[0] for r in results)
+
+
+@pytest.mark.parametrize("stderr, line", [("a\nModuleNotFoundError: x\n", "ModuleNotFoundError: x"), ("", "no output")],
+                         ids=["traceback-tail", "silent"])
+def test_last_error_line(stderr, line):
+    from macml.runner import CommandResult
+    assert CommandResult(("x",), 1, "", stderr).last_error_line == line

@@ -36,8 +36,7 @@ def probe_framework_raw(python: str, name: str, timeout: float) -> Dict[str, Any
     try:
         data = json.loads(result.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        tail = (result.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"name": name, "installed": True, "ok": False, "error": f"probe crashed: {tail}"}
+        return {"name": name, "installed": True, "ok": False, "error": f"probe crashed: {result.last_error_line}"}
     return data
 
 

@@ -59,8 +59,7 @@ def _check_import(step: PostStep, python: str) -> StepResult:
     result = run_command([python, "-c", code] + list(step.modules), timeout=IMPORT_TIMEOUT)
     if result.ok:
         return StepResult(step.action, True, f"imported {', '.join(step.modules)}")
-    tail = (result.stderr.strip().splitlines() or ["no output"])[-1]
-    return StepResult(step.action, False, f"import {', '.join(step.modules)} failed: {tail}")
+    return StepResult(step.action, False, f"import {', '.join(step.modules)} failed: {result.last_error_line}")
 
 
 def run_steps(steps: Sequence[PostStep], python: str, pip: Sequence[str]) -> Tuple[StepResult, ...]:

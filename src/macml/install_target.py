@@ -53,8 +53,7 @@ def create_venv(target: Target) -> None:
     result = run_command([target.base_python, "-m", "venv", str(target.venv_dir)], timeout=VENV_TIMEOUT)
     if not result.ok:
         remove_venv(target.venv_dir)
-        tail = (result.stderr.strip().splitlines() or ["no output"])[-1]
-        raise MacmlError(f"Could not create a venv at {target.venv_dir}: {tail}",
+        raise MacmlError(f"Could not create a venv at {target.venv_dir}: {result.last_error_line}",
                          "On Debian/Ubuntu install the pythonX.Y-venv package; or pass --python with another interpreter.")
 
 

@@ -40,8 +40,7 @@ def probe_interpreter_raw(python: str, timeout: float = 20.0) -> Dict[str, Any]:
         raise MacmlError(f"Cannot run the interpreter {python}: not found or not executable.",
                          "Pass --python with the path of a Python executable (e.g. .venv/bin/python).")
     if not result.ok:
-        detail = result.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise MacmlError(f"The interpreter {python} failed to report its facts: {detail[0]}",
+        raise MacmlError(f"The interpreter {python} failed to report its facts: {result.last_error_line}",
                          "Check that it is a working Python 3.6+ interpreter.")
     try:
         return json.loads(result.stdout)

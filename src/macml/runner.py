@@ -27,6 +27,12 @@ class CommandResult:
         return self.returncode == 0 and not self.missing and not self.timed_out
 
     @property
+    def last_error_line(self) -> str:
+        """The last line of stderr (where tracebacks and tools put the reason), for messages."""
+        lines = self.stderr.strip().splitlines()
+        return lines[-1] if lines else "no output"
+
+    @property
     def key(self) -> str:
         return command_key(self.argv)
 
