@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_workload():
-    spec = importlib.util.spec_from_file_location("verify_torch", ROOT / "checks" / "verify_torch.py")
+    spec = importlib.util.spec_from_file_location("verify_torch", ROOT / "checks" / "workloads" / "workload_torch.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

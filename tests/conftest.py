@@ -11,7 +11,24 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
 MACHINES = PROJECT / "tests" / "machines"
+RECIPE_FIXTURES = PROJECT / "tests" / "recipes" / "data"
 SHARED = PROJECT.parent / "shared"
+SHARED_MNIST = SHARED / "data" / "mnist"
+needs_mnist = pytest.mark.skipif(not (SHARED_MNIST / "t10k-images-idx3-ubyte.gz").exists(),
+                                 reason=f"the shared MNIST split is not at {SHARED_MNIST} (../shared is absent)")
+
+
+def load_check_script(relative: str):
+    """Import a checks/ script (run in the target interpreter in real use) into the test process."""
+    import importlib.util
+
+    from macml.resources import check_script
+
+    path = check_script(relative)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def machine_files():
@@ -29,10 +46,9 @@ def run_macml(*args, env=None, timeout=120):
 
 @pytest.fixture
 def shared_mnist():
-    path = SHARED / "data" / "mnist"
-    if not (path / "t10k-images-idx3-ubyte.gz").exists():
-        pytest.skip(f"the shared MNIST split is not at {path} (../shared is absent)")
-    return path
+    if not (SHARED_MNIST / "t10k-images-idx3-ubyte.gz").exists():
+        pytest.skip(f"the shared MNIST split is not at {SHARED_MNIST} (../shared is absent)")
+    return SHARED_MNIST
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ from typing import Callable, List, Optional
 import typer
 from rich.console import Console
 
+from macml import frameworks
 from macml.errors import MacmlError
 from macml.report import Report
 
@@ -63,7 +64,7 @@ def doctor(
     refresh: bool = typer.Option(False, "--refresh", help="Re-run every framework probe (ignore the cache)."),
 ) -> None:
     """Probe this machine and a Python interpreter; explain what blocks GPU acceleration."""
-    from macml import doctor as doctor_mod
+    from macml.diagnose import doctor as doctor_mod
 
     if list_checks:
         _emit(doctor_mod.list_checks, as_json)
@@ -88,7 +89,7 @@ def recipes(
     as_json: bool = JsonOpt,
 ) -> None:
     """List the install recipes and whether each fits this machine."""
-    from macml import recipes_cmd
+    from macml.recipes import command as recipes_cmd
 
     _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot), as_json)
 
@@ -109,7 +110,7 @@ def install(
     as_json: bool = JsonOpt,
 ) -> None:
     """Install a recipe into an interpreter or a new venv: plan, pre-flight, apply, roll back on failure."""
-    from macml import install as install_mod
+    from macml.install import command as install_mod
 
     _emit(
         lambda: install_mod.run_install(
@@ -131,7 +132,7 @@ def install(
 @app.command()
 def verify(
     python: Optional[Path] = PythonOpt,
-    framework: Optional[str] = typer.Option(None, "--framework", help="torch, tensorflow, plaidml or mlx."),
+    framework: Optional[str] = typer.Option(None, "--framework", help=", ".join(f.name for f in frameworks.with_workload()) + "."),
     device: Optional[str] = typer.Option(None, "--device", help="Force a device (cuda, mps, cpu)."),
     steps: Optional[int] = typer.Option(None, "--steps", help="Train this many steps instead of whole epochs."),
     epochs: int = typer.Option(1, "--epochs", help="Epochs of training for the accuracy check."),
@@ -141,7 +142,7 @@ def verify(
     as_json: bool = JsonOpt,
 ) -> None:
     """Train the MNIST convnet on the accelerator and the CPU; prove acceleration works."""
-    from macml import verify as verify_mod
+    from macml.verify import command as verify_mod
 
     _emit(
         lambda: verify_mod.run_verify(

@@ -131,6 +131,24 @@ class MachineFacts:
         interp = self.interpreter
         return bool(self.cpu.apple_silicon and interp and interp.machine == "x86_64")
 
+    @property
+    def has_metal_gpu(self) -> bool:
+        """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs)."""
+        if not self.is_mac:
+            return False
+        return bool(self.cpu.apple_silicon) or any(g.vendor in ("Apple", "AMD") for g in self.gpus)
+
+    @property
+    def accelerator_kind(self) -> Optional[str]:
+        """'mps', 'cuda', 'rocm' or None: what the hardware offers a framework."""
+        if self.has_metal_gpu:
+            return "mps"
+        if self.gpus_by_vendor("NVIDIA"):
+            return "cuda"
+        if not self.is_mac and self.gpus_by_vendor("AMD"):
+            return "rocm"
+        return None
+
     def gpus_by_vendor(self, vendor: str) -> Tuple[GPU, ...]:
         return tuple(g for g in self.gpus if g.vendor == vendor)
 

@@ -1,81 +1,120 @@
-"""Frameworks' own availability checks, each in its own subprocess of the target interpreter."""
+"""What macml knows about each ML framework, in one record per framework.
+
+The doctor's probes, its GPU-use judgement, its output sections, `macml verify`'s workloads
+and the names users type all read these records: adding a framework is one `Framework` entry
+plus `checks/probes/probe_<name>.py` (and, for verify, `checks/workloads/workload_<name>.py`).
+"""
 from __future__ import annotations
 
-import json
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Mapping, Optional
+from dataclasses import dataclass
+from typing import Callable, Mapping, Optional, Tuple
 
-from macml import probe_cache
-from macml.facts import FrameworkFacts
-from macml.resources import check_script
-from macml.runner import run_command
-
-# framework -> (distribution names that mean it is installed, probe script)
-FRAMEWORKS = {
-    "torch": (("torch",), "probe_torch.py"),
-    "tensorflow": (("tensorflow", "tensorflow-macos", "tensorflow-cpu"), "probe_tensorflow.py"),
-    "plaidml": (("plaidml",), "probe_plaidml.py"),
-    "mlx": (("mlx",), "probe_mlx.py"),
-    "jax": (("jax",), "probe_jax.py"),
-}
+from macml.errors import MacmlError
 
 
-def installed_frameworks(packages: Mapping[str, str]) -> list:
-    return [name for name, (dists, _) in FRAMEWORKS.items() if any(d in packages for d in dists)]
+@dataclass(frozen=True)
+class GpuUse:
+    """Does a framework use the GPU the hardware offers? `sees` is None when this build was never
+    meant to (a CPU-only build, plain TensorFlow on a Mac): another check explains that."""
+
+    sees: Optional[bool]
+    label: str = ""
 
 
-def probe_framework_raw(python: str, name: str, timeout: float) -> Dict[str, Any]:
-    script = check_script(FRAMEWORKS[name][1])
-    if not script.exists():
-        return {"name": name, "installed": True, "ok": False, "error": f"no probe script {script.name}"}
-    # The plaidml probe has its own watchdog: let it answer (with partial facts) before we kill it.
-    extra = ["--timeout", f"{max(timeout - 5, 1):g}"] if name == "plaidml" else []
-    result = run_command([python, str(script), *extra], timeout=timeout)
-    if result.timed_out:
-        return {"name": name, "installed": True, "ok": False, "error": f"probe timed out after {timeout:g}s"}
-    try:
-        data = json.loads(result.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        return {"name": name, "installed": True, "ok": False, "error": f"probe crashed: {result.last_error_line}"}
-    return data
+def _torch(data: Mapping, kind: str) -> GpuUse:
+    if kind == "mps":
+        if not data.get("mps_built"):
+            return GpuUse(None)  # check_torch_build explains a build without MPS
+        return GpuUse(bool(data.get("mps_available")), "MPS")
+    if not data.get("cuda_version") and not data.get("hip_version"):
+        return GpuUse(None)
+    names = ", ".join(data.get("device_names") or [])
+    label = f"{'ROCm' if kind == 'rocm' else 'CUDA'} ({names})" if names else kind.upper()
+    return GpuUse(bool(data.get("cuda_available")), label)
 
 
-def probe_framework_cached(python: str, name: str, timeout: float, key: Optional[str]) -> Dict[str, Any]:
-    if key:
-        cached = probe_cache.load(key)
-        if cached is not None:
-            return cached
-    result = probe_framework_raw(python, name, timeout)
-    if key:
-        probe_cache.store(key, result)
-    return result
+def _tensorflow(data: Mapping, kind: str) -> GpuUse:
+    return GpuUse(bool(data.get("gpus")), ", ".join(data.get("gpus") or []) or "GPU")
 
 
-def probe_frameworks_raw(python: str, interpreter: Mapping[str, Any], timeout: float,
-                         fingerprint: Optional[Mapping[str, str]] = None,
-                         env: Optional[Mapping[str, str]] = None) -> Dict[str, Dict[str, Any]]:
-    """Probe every installed framework concurrently; with a fingerprint, reuse cached answers."""
-    names = installed_frameworks(interpreter.get("packages") or {})
-    if not names:
-        return {}
-
-    def key(name: str) -> Optional[str]:
-        if fingerprint is None:
-            return None
-        script = check_script(FRAMEWORKS[name][1])
-        text = script.read_text(encoding="utf-8") if script.exists() else ""
-        return probe_cache.probe_key(name, interpreter, fingerprint, env or {}, text)
-
-    with ThreadPoolExecutor(max_workers=len(names)) as pool:
-        futures = {name: pool.submit(probe_framework_cached, python, name, timeout, key(name)) for name in names}
-        return {name: future.result() for name, future in futures.items()}
+def _mlx(data: Mapping, kind: str) -> GpuUse:
+    return GpuUse(bool(data.get("metal_available")), "Metal") if kind == "mps" else GpuUse(None)
 
 
-def parse_frameworks(raw: Mapping[str, Any]) -> Dict[str, FrameworkFacts]:
-    out = {}
-    for name, data in raw.items():
-        if not isinstance(data, Mapping) or not data.get("installed", True):
-            continue
-        payload = {k: v for k, v in data.items() if k not in ("name", "installed", "ok", "error")}
-        out[name] = FrameworkFacts(name=name, ok=bool(data.get("ok")), data=payload, error=data.get("error"))
-    return out
+def _jax(data: Mapping, kind: str) -> GpuUse:
+    platforms = set(data.get("platforms") or [])
+    return GpuUse(bool(platforms - {"cpu"}), ", ".join(data.get("devices") or []))
+
+
+def _plaidml(data: Mapping, kind: str) -> GpuUse:
+    devices = [d for d in data.get("devices") or [] if not d.startswith("llvm_cpu")]
+    return GpuUse(bool(devices), ", ".join(devices))
+
+
+@dataclass(frozen=True)
+class Framework:
+    name: str  # the key everywhere: probe output, snapshot, --framework
+    area: str  # the doctor's section heading
+    dists: Tuple[str, ...]  # installed distributions that mean "this framework is installed"
+    module: str  # what `import` finds in the target
+    gpu_use: Callable[[Mapping, str], GpuUse]
+    aliases: Tuple[str, ...] = ()
+    has_workload: bool = True
+    verify_by_default: bool = True  # auto mode of `macml verify` runs it
+
+    @property
+    def probe_script(self) -> str:
+        return f"probes/probe_{self.name}.py"
+
+    @property
+    def workload_script(self) -> Optional[str]:
+        return f"workloads/workload_{self.name}.py" if self.has_workload else None
+
+    def judge(self, data: Mapping, kind: str) -> GpuUse:
+        return self.gpu_use(dict(data), kind)
+
+
+FRAMEWORKS: Tuple[Framework, ...] = (
+    Framework("torch", "PyTorch", ("torch",), "torch", _torch, aliases=("pytorch",)),
+    Framework("tensorflow", "TensorFlow", ("tensorflow", "tensorflow-macos", "tensorflow-cpu"), "tensorflow",
+              _tensorflow, aliases=("tf", "keras")),
+    # plaidml needs its own set-up and an old Keras: verified only when asked for.
+    Framework("plaidml", "PlaidML", ("plaidml",), "plaidml", _plaidml, aliases=("plaidml-keras",),
+              verify_by_default=False),
+    Framework("mlx", "MLX", ("mlx",), "mlx", _mlx),
+    Framework("jax", "JAX", ("jax",), "jax", _jax, has_workload=False),
+)
+BY_NAME: Mapping[str, Framework] = {f.name: f for f in FRAMEWORKS}
+
+
+def get(name: str) -> Optional[Framework]:
+    return BY_NAME.get(name)
+
+
+def area_of(name: str) -> str:
+    framework = BY_NAME.get(name)
+    return framework.area if framework else name
+
+
+def with_workload() -> Tuple[Framework, ...]:
+    return tuple(f for f in FRAMEWORKS if f.has_workload)
+
+
+def resolve(typed: str) -> Framework:
+    """A name or alias the user typed -> the framework with a verify workload, or a MacmlError."""
+    key = typed.lower()
+    for framework in with_workload():
+        if key == framework.name or key in framework.aliases:
+            return framework
+    names = ", ".join(f.name for f in with_workload())
+    raise MacmlError(f"Unknown framework '{typed}'.", hint=f"Use --framework {names}.")
+
+
+def installed_in(packages: Mapping[str, str]) -> Tuple[Framework, ...]:
+    """Frameworks whose distributions are installed, from an interpreter's package list."""
+    return tuple(f for f in FRAMEWORKS if any(d in packages for d in f.dists))
+
+
+def judge(name: str, data: Mapping, kind: str) -> GpuUse:
+    framework = BY_NAME.get(name)
+    return framework.judge(data, kind) if framework else GpuUse(None)

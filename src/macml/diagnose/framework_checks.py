@@ -4,11 +4,8 @@ from __future__ import annotations
 from typing import Optional
 
 from macml.facts import FrameworkFacts, MachineFacts
-from macml.gpu_use import SEES_GPU, accelerator_kind
+from macml import frameworks
 from macml.findings import Finding, Fix, fail, info, ok, warn
-
-AREAS = {"torch": "PyTorch", "tensorflow": "TensorFlow", "plaidml": "PlaidML", "mlx": "MLX", "jax": "JAX"}
-
 
 WHY_NOT = {
     "mps": "On macOS, MPS needs macOS 14+, a native arm64 Python and a real (not virtual) GPU.",
@@ -18,15 +15,15 @@ WHY_NOT = {
 
 
 def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts) -> Optional[Finding]:
-    area = AREAS.get(probe.name, probe.name)
+    area = frameworks.area_of(probe.name)
     if probe.name == "tensorflow" and kind == "mps" and not facts.package("tensorflow-metal"):
         return None  # plain TensorFlow on a Mac never meant to use the GPU
-    sees, label = SEES_GPU[probe.name](dict(probe.data), kind)
-    if sees is None:
+    use = frameworks.judge(probe.name, probe.data, kind)
+    if use.sees is None:
         return None
     version = probe.data.get("version", "")
-    if sees:
-        return ok(area, f"{probe.name} {version} uses the GPU: {label}")
+    if use.sees:
+        return ok(area, f"{probe.name} {version} uses the GPU: {use.label}")
     hints = [f"{k}={v}" for k, v in facts.env.items() if "VISIBLE" in k or "HSA_" in k]
     return fail(area, f"{probe.name} {version} imports but finds no GPU, while this machine has one",
                 Fix(WHY_NOT[kind] + " Then re-run `macml doctor -v`.", ("macml verify",)), *hints)
@@ -34,10 +31,10 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
 
 def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
     """A framework that imports but finds no GPU while the hardware has one."""
-    kind = accelerator_kind(facts)
+    kind = facts.accelerator_kind
     if kind is None:
         return None
-    found = [framework_gpu_finding(p, kind, facts) for p in facts.frameworks.values() if p.ok and p.name in SEES_GPU]
+    found = [framework_gpu_finding(p, kind, facts) for p in facts.frameworks.values() if p.ok]
     found = [f for f in found if f is not None]
     failures = [f for f in found if f.level == "fail"]
     if failures:
@@ -50,7 +47,7 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
 
 def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
     """The install recipe that fits this machine and interpreter best."""
-    from macml.recipes import find_recipe, load_all, preference, recommend
+    from macml.recipes.catalog import find_recipe, load_all, preference, recommend
 
     recipes = load_all()
     if facts.rosetta:
@@ -64,9 +61,9 @@ def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
                               "(`macml recipes` says why)")
     framework = find_recipe(best.recipe, recipes).framework
     probe = facts.frameworks.get(framework)
-    kind = accelerator_kind(facts)
+    kind = facts.accelerator_kind
     using_gpu = [p.name for p in facts.frameworks.values()
-                 if kind and p.ok and p.name in SEES_GPU and SEES_GPU[p.name](dict(p.data), kind)[0]]
+                 if kind and p.ok and frameworks.judge(p.name, p.data, kind).sees]
     if using_gpu:
         verb = "uses" if len(using_gpu) == 1 else "use"
         return ok("Python", f"{' and '.join(using_gpu)} already {verb} the GPU: no recipe needed")
@@ -81,7 +78,7 @@ def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
 
 def check_python_wheels(facts: MachineFacts) -> Optional[Finding]:
     """A Python version with no wheel for the framework this hardware wants."""
-    from macml.recipes import find_recipe, load_all, match, preference
+    from macml.recipes.catalog import find_recipe, load_all, match, preference
 
     interp = facts.interpreter
     if interp is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Optional
 
 from macml.diagnose.common import python_cmd
-from macml.gpu_use import mac_has_metal_gpu
 from macml.facts import MachineFacts
 from macml.findings import Finding, Fix, info, ok, warn
 
@@ -67,6 +66,6 @@ def check_mps_env(facts: MachineFacts) -> Optional[Finding]:
         return warn("PyTorch", f"PYTORCH_MPS_HIGH_WATERMARK_RATIO={high_text} is below the low watermark ({low:g}): "
                     "the first MPS allocation fails ('invalid low watermark ratio')",
                     Fix("Lower the low watermark with it:", (f"export PYTORCH_MPS_LOW_WATERMARK_RATIO={high / 2:g}",)))
-    if not mac_has_metal_gpu(facts):
+    if not facts.has_metal_gpu:
         return info("PyTorch", "MPS variables are set, but this machine has no MPS device: they do nothing here")
     return ok("PyTorch", "MPS environment variables are valid")

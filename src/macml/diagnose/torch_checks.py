@@ -6,7 +6,6 @@ from typing import Optional
 from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import pip_cmd
-from macml.gpu_use import accelerator_kind
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
@@ -42,7 +41,7 @@ def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
         return fail("PyTorch", "torch is installed but fails to import",
                     Fix("Reinstall it in this interpreter:", (pip_cmd(facts, "install --force-reinstall torch"),)),
                     (probe.error or "").splitlines()[-1] if probe.error else "no error text")
-    data, kind = probe.data, accelerator_kind(facts)
+    data, kind = probe.data, facts.accelerator_kind
     ver = data.get("version", "?")
     if kind == "mps" and not data.get("mps_built"):
         return fail("PyTorch", f"torch {ver} was built without MPS",
@@ -62,7 +61,7 @@ def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
 
 
 def cuda_recipe_fits(facts: MachineFacts) -> bool:
-    from macml.recipes import find_recipe, load_all, match
+    from macml.recipes.catalog import find_recipe, load_all, match
 
     return match(find_recipe("pytorch-cuda", load_all()), facts).ok
 

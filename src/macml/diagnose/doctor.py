@@ -1,0 +1,158 @@
+"""`macml doctor`: probe (or replay), run the checks, return a report."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
+
+from rich.console import Console
+
+from macml import __version__, frameworks
+from macml.diagnose import all_checks, describe, run_checks
+from macml.errors import MacmlError
+from macml.diagnose.system import describe_gpu
+from macml.facts import GIB, MachineFacts, to_jsonable
+from macml.findings import LEVELS, Finding
+from macml.probe.collect import collect_snapshot, facts_from_snapshot
+from macml.probe.snapshot import load_snapshot, save_snapshot
+
+JSON_SCHEMA = 1
+ICONS = {"ok": "[green]✓[/]", "info": "[blue]•[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]"}
+AREA_ORDER = ("System", "GPU", "Python") + tuple(f.area for f in frameworks.FRAMEWORKS)
+
+
+def worst(levels: Iterable[str]) -> str:
+    return max(levels, key=LEVELS.index, default="ok")
+
+
+@dataclass(frozen=True)
+class ChecksList:
+    checks: Tuple[Tuple[str, str], ...]
+    exit_code: int = 0
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"checks": [{"name": n, "description": d} for n, d in self.checks]}
+
+    def render_text(self, console: Console, verbose: bool) -> None:
+        width = max(len(n) for n, _ in self.checks)
+        for name, description in self.checks:
+            console.print(f"{name.ljust(width)}  {description}", markup=False)
+
+
+def list_checks() -> ChecksList:
+    return ChecksList(tuple((name, describe(fn)) for name, fn in all_checks().items()))
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    facts: MachineFacts
+    findings: Tuple[Finding, ...]
+    source: str  # "live" or the snapshot path
+    snapshot_saved: Optional[str] = None
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if any(f.level == "fail" for f in self.findings) else 0
+
+    def counts(self) -> Dict[str, int]:
+        return {level: sum(f.level == level for f in self.findings) for level in LEVELS}
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "macml_doctor": JSON_SCHEMA,
+            "macml_version": __version__,
+            "source": self.source,
+            "facts": to_jsonable(self.facts),
+            "findings": [to_jsonable(f) for f in self.findings],
+            "summary": self.counts(),
+            "exit_code": self.exit_code,
+        }
+
+    def render_text(self, console: Console, verbose: bool) -> None:
+        render_doctor(self, console, verbose)
+
+
+def header_line(facts: MachineFacts) -> str:
+    chip = facts.cpu.chip.name if facts.cpu.chip else facts.cpu.brand
+    interp = facts.interpreter
+    python = f"Python {interp.version} ({interp.machine}, {interp.kind})" if interp else "no interpreter facts"
+    return f"{facts.os.name} {facts.os.version} · {chip} · {python}"
+
+
+def render_finding(console: Console, finding: Finding, verbose: bool) -> None:
+    console.print(f"    {ICONS[finding.level]} {finding.message}", highlight=False)
+    if verbose or finding.level in ("warn", "fail"):
+        for line in finding.details:
+            console.print(f"        {line}", markup=False, highlight=False)
+    if finding.fix and (verbose or finding.level != "ok"):
+        console.print(f"        fix: {finding.fix.text}", markup=False, highlight=False)
+        for command in finding.fix.commands:
+            console.print(f"          $ {command}", markup=False, highlight=False)
+
+
+def render_doctor(report: DoctorReport, console: Console, verbose: bool) -> None:
+    console.print(f"[bold]macml doctor[/] · {header_line(report.facts)}", highlight=False)
+    if report.source != "live":
+        console.print(f"(replayed from snapshot {report.source})", markup=False)
+    areas = sorted({f.area for f in report.findings}, key=lambda a: AREA_ORDER.index(a) if a in AREA_ORDER else 99)
+    for area in areas:
+        items = [f for f in report.findings if f.area == area]
+        console.print(f"{ICONS[worst(f.level for f in items)]} {area}", highlight=False)
+        for finding in items:
+            render_finding(console, finding, verbose)
+    if verbose:
+        render_facts(console, report.facts)
+    counts = report.counts()
+    summary = f"{counts['fail']} failing, {counts['warn']} warning(s), {counts['ok']} ok"
+    verdict = "[red]✗ problems found[/]" if report.exit_code else "[green]✓ no failing checks[/]"
+    console.print(f"\n{verdict} · {summary}", highlight=False)
+    if report.snapshot_saved:
+        console.print(f"Snapshot written to {report.snapshot_saved}", markup=False)
+
+
+def fact_lines(facts: MachineFacts) -> Iterable[Tuple[str, str]]:
+    os_facts, cpu, interp = facts.os, facts.cpu, facts.interpreter
+    yield "OS", " ".join(p for p in (os_facts.name, os_facts.version, os_facts.build and f"({os_facts.build})") if p)
+    cores = f"{cpu.cores} cores" if cpu.cores else ""
+    if cpu.performance_cores:
+        cores += f" ({cpu.performance_cores}P + {cpu.efficiency_cores or 0}E)"
+    memory = f"{cpu.memory_bytes / GIB:.0f} GiB" if cpu.memory_bytes else ""
+    yield "CPU", ", ".join(p for p in (cpu.chip.name if cpu.chip else cpu.brand, cpu.hardware_arch, cores, memory) if p)
+    for index, gpu in enumerate(facts.gpus):
+        peak = f", {gpu.peak_fp32_tflops:g} TFLOPS FP32" if gpu.peak_fp32_tflops else ""
+        yield f"GPU {index}", describe_gpu(gpu) + peak
+    if interp:
+        yield "Python", f"{interp.executable} ({interp.version}, {interp.implementation}, {interp.machine}, {interp.kind})"
+        yield "pip", interp.pip_version or "not installed"
+    for name, probe in facts.frameworks.items():
+        data = {k: v for k, v in probe.data.items() if v not in (None, [], "")}
+        yield name, (", ".join(f"{k}={v}" for k, v in data.items()) if probe.ok else f"error: {probe.error}")
+    for key, value in facts.env.items():
+        yield "env", f"{key}={value}"
+
+
+def render_facts(console: Console, facts: MachineFacts) -> None:
+    console.print("\n[bold]Facts[/]")
+    for label, text in fact_lines(facts):
+        console.print(f"  {label:<10} {text}", markup=False, highlight=False)
+
+
+def validate_names(only: Sequence[str]) -> None:
+    known = all_checks()
+    for name in only:
+        if name not in known:
+            close = difflib.get_close_matches(name, list(known), n=3)
+            hint = f"Did you mean: {', '.join(close)}?" if close else "See: macml doctor --list-checks"
+            raise MacmlError(f"Unknown check {name!r}.", hint)
+
+
+def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_in: Optional[Path] = None,
+               snapshot_out: Optional[Path] = None, timeout: float = 20.0, use_cache: bool = True) -> DoctorReport:
+    validate_names(only)
+    snapshot = load_snapshot(snapshot_in) if snapshot_in else collect_snapshot(python, timeout, use_cache)
+    if snapshot_out:
+        save_snapshot(snapshot, snapshot_out)
+    facts = facts_from_snapshot(snapshot)
+    return DoctorReport(facts, tuple(run_checks(facts, only)), str(snapshot_in) if snapshot_in else "live",
+                        str(snapshot_out) if snapshot_out else None)

@@ -1,0 +1,90 @@
+"""Which interpreter an install goes into, the venv it may create, and the guard rails."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+from macml.errors import MacmlError
+from macml.facts import InterpreterFacts
+from macml.probe.runner import run_command
+
+VENV_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class Target:
+    python: str  # the interpreter pip installs into (may not exist yet when create_venv)
+    base_python: str  # the interpreter that creates the venv, or the target itself
+    venv_dir: Optional[Path] = None
+    create_venv: bool = False
+
+    @property
+    def probe_python(self) -> str:
+        """The interpreter whose facts stand for the target before it exists."""
+        return self.base_python if self.create_venv else self.python
+
+
+def venv_python(venv_dir: Path) -> Path:
+    if os.name == "nt":
+        return venv_dir / "Scripts" / "python.exe"
+    return venv_dir / "bin" / "python"
+
+
+def resolve_target(python: Optional[str], venv: Optional[Path]) -> Target:
+    base = python or sys.executable
+    if venv is None:
+        return Target(python=base, base_python=base)
+    venv = Path(venv).expanduser().absolute()
+    existing = venv_python(venv)
+    if existing.exists():
+        return Target(python=str(existing), base_python=str(existing), venv_dir=venv)
+    if venv.exists() and any(venv.iterdir()):
+        raise MacmlError(f"{venv} exists and is not a virtual environment (no {existing.relative_to(venv)}).",
+                         "Pass --venv with a new directory, or an existing venv.")
+    return Target(python=str(existing), base_python=base, venv_dir=venv, create_venv=True)
+
+
+def create_venv(target: Target) -> None:
+    assert target.venv_dir is not None
+    result = run_command([target.base_python, "-m", "venv", str(target.venv_dir)], timeout=VENV_TIMEOUT)
+    if not result.ok:
+        remove_venv(target.venv_dir)
+        raise MacmlError(f"Could not create a venv at {target.venv_dir}: {result.last_error_line}",
+                         "On Debian/Ubuntu install the pythonX.Y-venv package; or pass --python with another interpreter.")
+
+
+def remove_venv(venv_dir: Path) -> None:
+    shutil.rmtree(venv_dir, ignore_errors=True)
+
+
+def guard_problems(interp: Optional[InterpreterFacts], target: Target, allow_system: bool) -> List[str]:
+    """Why installing into this interpreter would be refused (empty: go ahead)."""
+    problems = []
+    if interp is None:
+        return problems
+    # An x86_64 (Rosetta) Python for an arm64-only recipe never gets here: recipes.match refuses it.
+    if target.create_venv or allow_system:
+        return problems
+    if interp.externally_managed:
+        problems.append(f"{interp.executable} is externally managed (PEP 668: the OS package manager owns it). "
+                        f"Fix: add --venv DIR to install into a new virtual environment, or pass --allow-system-python.")
+    elif interp.kind == "system":
+        problems.append(f"{interp.executable} is a system-wide interpreter, not a venv or conda env. "
+                        f"Fix: add --venv DIR, or pass --allow-system-python if you really mean it.")
+    return problems
+
+
+def confirm(question: str, yes: bool) -> None:
+    if yes:
+        return
+    if not sys.stdin or not sys.stdin.isatty():
+        raise MacmlError("Not installing without confirmation, and there is no terminal to ask on.",
+                         "Re-run with --yes to install without asking (or --dry-run to only see the plan).")
+    from rich.prompt import Confirm
+
+    if not Confirm.ask(question, default=False):
+        raise MacmlError("Cancelled; nothing was changed.", exit_code=1)

@@ -1,0 +1,317 @@
+"""Install recipes: TOML data in recipes/, loaded into frozen objects and matched to a host.
+
+A recipe says what a host needs (platform, arch, OS, GPU, Python), and holds a table of
+pinned requirement sets; the first row whose conditions hold for this host is the one
+installed. Matching is a pure function of MachineFacts. The schema: recipes/README.md.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from macml.errors import MacmlError
+from macml.facts import MachineFacts
+from macml.recipes.conditions import Condition, unmet_conditions
+from macml.resources import recipes_dir
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on older Pythons only
+    import tomli as tomllib
+
+CONDITION_KEYS = ("platform", "arch", "native_arm64", "min_os", "below_os", "gpu_vendor", "python",
+                  "min_driver", "compute_capability")
+RECIPE_KEYS = ("name", "summary", "framework", "verify", "requires", "pins", "post_install", "notes")
+PIN_KEYS = ("label", "when", "requirements", "index_url")
+# action -> (required keys, optional keys)
+STEP_KEYS = {
+    "uninstall": (("packages",), ()),
+    "plaidml-configure": ((), ("device",)),
+    "env-hint": (("variable", "value"), ("reason",)),
+    "check-import": (("modules",), ()),
+}
+PLATFORMS = ("darwin", "linux", "win32")
+ARCHES = ("arm64", "x86_64")
+VENDORS = ("Apple", "AMD", "Intel", "NVIDIA")
+
+
+@dataclass(frozen=True)
+class PinSet:
+    label: str
+    when: Condition
+    requirements: Tuple[str, ...]
+    index_url: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class PostStep:
+    action: str  # one of STEP_KEYS
+    packages: Tuple[str, ...] = ()
+    modules: Tuple[str, ...] = ()
+    device: Optional[str] = None
+    variable: str = ""
+    value: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    summary: str
+    framework: str  # the doctor's framework probe that shows it worked
+    verify: Optional[str]  # the `macml verify` workload that proves it, if there is one
+    requires: Condition
+    pins: Tuple[PinSet, ...]
+    post_install: Tuple[PostStep, ...] = ()
+    notes: Tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class RecipeMatch:
+    recipe: str
+    ok: bool
+    reasons: Tuple[str, ...] = ()  # why not, when not ok
+    requirements: Tuple[str, ...] = ()  # the pinned set for this host, when ok
+    index_url: Optional[str] = None
+    pin_label: str = ""
+
+    @property
+    def line(self) -> str:
+        if self.ok:
+            return f"{self.recipe}: {self.pin_label}"
+        return f"{self.recipe}: {'; '.join(self.reasons)}"
+
+
+# ---------------------------------------------------------------- loading and validation
+
+
+class _Checker:
+    """Validates one file's parsed TOML; every error names the file and the key."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> MacmlError:
+        return MacmlError(f"Recipe {self.source}: key '{key}': {problem}",
+                          "Fix the recipe file (its schema is described in recipes/README.md).")
+
+    def table(self, value: Any, key: str, allowed: Sequence[str]) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(key, f"must be a table, got {type(value).__name__}")
+        for name in value:
+            if name not in allowed:
+                prefix = f"{key}." if key else ""
+                raise self.fail(f"{prefix}{name}", f"unknown key (allowed: {', '.join(allowed)})")
+        return value
+
+    def text(self, value: Any, key: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, "must be a non-empty string")
+        return value
+
+    def strings(self, value: Any, key: str, choices: Sequence[str] = ()) -> Tuple[str, ...]:
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(v, str) and v for v in items):
+            raise self.fail(key, "must be a string or a list of strings")
+        for item in items:
+            if choices and item not in choices:
+                raise self.fail(key, f"unknown value {item!r} (one of: {', '.join(choices)})")
+        return tuple(items)
+
+    def specifier(self, value: Any, key: str) -> SpecifierSet:
+        try:
+            return SpecifierSet(self.text(value, key))
+        except InvalidSpecifier:
+            raise self.fail(key, f"not a version specifier: {value!r} (e.g. \">=3.10,<3.14\")") from None
+
+    def requirement(self, value: Any, key: str) -> str:
+        try:
+            Requirement(self.text(value, key))
+        except InvalidRequirement as exc:
+            raise self.fail(key, f"not a valid requirement string: {value!r} ({exc})") from None
+        return value
+
+    def https_url(self, value: Any, key: str) -> str:
+        url = self.text(value, key)
+        if not url.startswith("https://") or len(url) <= len("https://"):
+            raise self.fail(key, f"index URLs must use https, got {url!r}")
+        return url
+
+    def condition(self, value: Any, key: str) -> Condition:
+        data = self.table(value, key, CONDITION_KEYS)
+        get = data.get
+        native = get("native_arm64", False)
+        if not isinstance(native, bool):
+            raise self.fail(f"{key}.native_arm64", "must be true or false")
+        return Condition(
+            platform=self.strings(get("platform", []), f"{key}.platform", PLATFORMS),
+            arch=self.strings(get("arch", []), f"{key}.arch", ARCHES),
+            native_arm64=native,
+            min_os=self._version(get("min_os"), f"{key}.min_os"),
+            below_os=self._version(get("below_os"), f"{key}.below_os"),
+            gpu_vendor=self.strings(get("gpu_vendor", []), f"{key}.gpu_vendor", VENDORS),
+            python=self.specifier(get("python"), f"{key}.python") if "python" in data else None,
+            min_driver=self._version(get("min_driver"), f"{key}.min_driver"),
+            compute_capability=(self.specifier(get("compute_capability"), f"{key}.compute_capability")
+                                if "compute_capability" in data else None),
+        )
+
+    def _version(self, value: Any, key: str) -> Optional[str]:
+        if value is None:
+            return None
+        text = self.text(value, key)
+        if not all(part.isdigit() for part in text.split(".")):
+            raise self.fail(key, f"must be a dotted version like \"14.0\", got {text!r}")
+        return text
+
+    def pin(self, value: Any, key: str) -> PinSet:
+        data = self.table(value, key, PIN_KEYS)
+        reqs = data.get("requirements")
+        if not isinstance(reqs, list) or not reqs:
+            raise self.fail(f"{key}.requirements", "must be a non-empty list of requirement strings")
+        return PinSet(
+            label=self.text(data.get("label"), f"{key}.label"),
+            when=self.condition(data.get("when", {}), f"{key}.when"),
+            requirements=tuple(self.requirement(r, f"{key}.requirements[{i}]") for i, r in enumerate(reqs)),
+            index_url=self.https_url(data["index_url"], f"{key}.index_url") if "index_url" in data else None,
+        )
+
+    def step(self, value: Any, key: str) -> PostStep:
+        if not isinstance(value, Mapping) or value.get("action") not in STEP_KEYS:
+            raise self.fail(f"{key}.action", f"must be one of: {', '.join(STEP_KEYS)}")
+        required, optional = STEP_KEYS[value["action"]]
+        data = self.table(value, key, ("action",) + required + optional)
+        for name in required:
+            if name not in data:
+                raise self.fail(f"{key}.{name}", f"required for action {data['action']!r}")
+        return PostStep(
+            action=data["action"],
+            packages=self.strings(data.get("packages", []), f"{key}.packages"),
+            modules=self.strings(data.get("modules", []), f"{key}.modules"),
+            device=self.text(data["device"], f"{key}.device") if "device" in data else None,
+            variable=str(data.get("variable", "")),
+            value=str(data.get("value", "")),
+            reason=str(data.get("reason", "")),
+        )
+
+    def recipe(self, data: Mapping[str, Any]) -> Recipe:
+        self.table(data, "", RECIPE_KEYS)
+        pins = data.get("pins")
+        if not isinstance(pins, list) or not pins:
+            raise self.fail("pins", "needs at least one [[pins]] table")
+        verify = data.get("verify")
+        return Recipe(
+            name=self.text(data.get("name"), "name"),
+            summary=self.text(data.get("summary"), "summary"),
+            framework=self.text(data.get("framework"), "framework"),
+            verify=self.text(verify, "verify") if verify is not None else None,
+            requires=self.condition(data.get("requires", {}), "requires"),
+            pins=tuple(self.pin(p, f"pins[{i}]") for i, p in enumerate(pins)),
+            post_install=tuple(self.step(s, f"post_install[{i}]") for i, s in enumerate(data.get("post_install", []))),
+            notes=self.strings(data.get("notes", []), "notes"),
+            source=self.source,
+        )
+
+
+def parse_recipe(text: str, source: str) -> Recipe:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MacmlError(f"Recipe {source}: not valid TOML: {exc}", "Fix the TOML syntax at that line.") from None
+    return _Checker(source).recipe(data)
+
+
+def load_recipe_file(path: Path) -> Recipe:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MacmlError(f"Cannot read recipe file {path}: {exc.strerror or exc}",
+                         "Pass --recipe-file with the path of a TOML recipe.") from None
+    return parse_recipe(text, str(path))
+
+
+def load_all(directory: Optional[Path] = None) -> Tuple[Recipe, ...]:
+    """The recipes in directory; by default the shipped ones, read once per process."""
+    return _load_directory(Path(directory)) if directory else _shipped_recipes()
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_recipes() -> Tuple[Recipe, ...]:
+    return _load_directory(recipes_dir())
+
+
+def _load_directory(directory: Path) -> Tuple[Recipe, ...]:
+    found: Dict[str, Recipe] = {}
+    for path in sorted(directory.glob("*.toml")):
+        recipe = load_recipe_file(path)
+        if recipe.name in found:
+            raise MacmlError(f"Recipe {path}: key 'name': {recipe.name!r} is also defined in "
+                             f"{found[recipe.name].source}")
+        found[recipe.name] = recipe
+    return tuple(found.values())
+
+
+def find_recipe(name: str, recipes: Sequence[Recipe]) -> Recipe:
+    for recipe in recipes:
+        if recipe.name == name:
+            return recipe
+    names = [r.name for r in recipes]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    hint = f"Did you mean: {', '.join(close)}?" if close else f"Known recipes: {', '.join(names)}."
+    raise MacmlError(f"No recipe named {name!r}.", hint + " `macml recipes` lists them all.")
+
+
+# ---------------------------------------------------------------- matching
+
+
+def match(recipe: Recipe, facts: MachineFacts) -> RecipeMatch:
+    reasons = unmet_conditions(recipe.requires, facts)
+    if reasons:
+        return RecipeMatch(recipe.name, False, tuple(reasons))
+    misses: List[str] = []
+    for pin in recipe.pins:
+        pin_reasons = unmet_conditions(pin.when, facts)
+        if not pin_reasons:
+            return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label)
+        if not pin.when.platform or facts.platform in pin.when.platform:  # rows for other OSes are noise
+            misses.append(f"{pin.label}: {', '.join(pin_reasons)}")
+    if not misses:
+        return RecipeMatch(recipe.name, False, (f"no pinned set for {facts.platform}",))
+    if len(misses) == 1:
+        return RecipeMatch(recipe.name, False, tuple(misses))
+    return RecipeMatch(recipe.name, False, ("no pinned set fits this host (" + " | ".join(misses) + ")",))
+
+
+def match_all(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[RecipeMatch, ...]:
+    return tuple(match(r, facts) for r in (load_all() if recipes is None else recipes))
+
+
+def preference(facts: MachineFacts) -> Tuple[str, ...]:
+    """Recipe names in the order worth recommending for this kind of machine."""
+    vendors = {g.vendor for g in facts.gpus}
+    if facts.is_mac and facts.cpu.apple_silicon:
+        return ("pytorch-mps", "mlx", "tensorflow-metal", "jax-metal", "pytorch-cpu")
+    if facts.is_mac and "AMD" in vendors:
+        return ("pytorch-mps", "plaidml-amd", "tensorflow-metal", "pytorch-cpu")
+    if facts.platform == "linux" and "NVIDIA" in vendors:
+        return ("pytorch-cuda", "pytorch-cpu")
+    if facts.platform == "linux" and "AMD" in vendors:
+        return ("pytorch-rocm", "pytorch-cpu")
+    return ("pytorch-cpu",)
+
+
+def recommend(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[RecipeMatch]:
+    matches = {m.recipe: m for m in match_all(facts, recipes)}
+    for name in preference(facts):
+        found = matches.get(name)
+        if found is not None and found.ok:
+            return found
+    return None

@@ -1,0 +1,196 @@
+"""`macml verify`: run the MNIST convnet workload in the target interpreter and judge it.
+
+The workloads (checks/verify_*.py) run inside the target interpreter and stream JSON
+lines; this module chooses frameworks, resolves the data, drives a progress bar from the
+events, and turns the events into a VerifyReport with pure functions (verify_result).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import sys
+from pathlib import Path
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from macml import frameworks, resources
+from macml.errors import MacmlError
+from macml.facts import GPU
+from macml.gpu_specs import peak_fp32
+from macml.verify.mnist import MnistFiles, resolve_mnist
+from macml.probe.runner import LiveCommands, run_command
+from macml.verify.report import FrameworkVerify, VerifyReport
+from macml.verify.result import DeviceInfo, collect, judge
+from macml.verify.stream import Event, stream_events
+
+WORKLOAD_TIMEOUT = 1800.0
+
+# Prints, one a line, the modules given as arguments that the target can import.
+_FIND_MODULES = (
+    "import importlib.util as u, sys\n"
+    "for n in sys.argv[1:]:\n"
+    "    try:\n"
+    "        print(n if u.find_spec(n) else '')\n"
+    "    except Exception:\n"
+    "        pass\n"
+)
+
+
+def parse_importable(stdout: str) -> Tuple[str, ...]:
+    """The finder's output -> names of frameworks with a workload, in the finder's order."""
+    by_module = {f.module: f.name for f in frameworks.with_workload()}
+    return tuple(by_module[n] for n in (line.strip() for line in stdout.splitlines()) if n in by_module)
+
+
+def importable_frameworks(python: str) -> Tuple[str, ...]:
+    """Frameworks with a workload that the target interpreter can import (find_spec, no import)."""
+    modules = [f.module for f in frameworks.with_workload()]
+    result = run_command([python, "-c", _FIND_MODULES, *modules], timeout=60)
+    if result.missing:
+        raise MacmlError(f"Cannot run the interpreter {python}.", hint="Pass --python PATH to an existing python.")
+    return parse_importable(result.stdout)
+
+
+def choose_frameworks(requested: Optional[str], installed: Sequence[str]) -> Tuple[str, ...]:
+    if requested:
+        name = frameworks.resolve(requested).name
+        if name not in installed:
+            raise MacmlError(f"{name} is not installed in the target interpreter.",
+                             hint="Install it first (see `macml recipes`), or pass --python PATH to another interpreter.")
+        return (name,)
+    chosen = tuple(n for n in installed if frameworks.BY_NAME[n].verify_by_default)
+    if not chosen:
+        names = ", ".join(f.name for f in frameworks.with_workload() if f.verify_by_default)
+        raise MacmlError(f"No supported ML framework ({names}) is installed in the target interpreter.",
+                         hint="See `macml doctor` and `macml recipes`, or pass --python PATH.")
+    return chosen
+
+
+def workload_args(data: Optional[MnistFiles], device: Optional[str], steps: Optional[int], epochs: int,
+                  cpu_seconds: float) -> List[str]:
+    args = ["--device", device or "auto", "--epochs", str(epochs), "--cpu-seconds", f"{cpu_seconds:g}"]
+    if steps:
+        args += ["--steps", str(steps)]
+    if data is None:
+        return args + ["--synthetic"]
+    return args + ["--train", str(data.train_images), str(data.train_labels),
+                   "--test", str(data.test_images), str(data.test_labels),
+                   "--train-slice", data.train_slice, "--test-slice", data.test_slice]
+
+
+@functools.lru_cache(maxsize=1)
+def mac_gpu() -> Optional[GPU]:
+    """The Metal GPU, read once with the doctor's own probes and parsers (name, cores, peak)."""
+    from macml.probe.macos import build_mac_facts
+
+    _, _, gpus, _ = build_mac_facts(LiveCommands(timeout=30).run)
+    return next((g for g in gpus if g.vendor in ("Apple", "AMD")), None)
+
+
+def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
+    """Add the chip's peak FP32 and bandwidth where macml.gpu_specs knows the chip."""
+    if not info.accelerated:
+        return info
+    if gpu is None and info.backend in ("mps", "metal") and sys.platform == "darwin":
+        gpu = mac_gpu()
+    name = gpu.model if gpu else info.name
+    peak = (gpu.peak_fp32_tflops, gpu.bandwidth_gbs) if gpu and gpu.peak_fp32_tflops else peak_fp32(name)
+    if not peak:
+        return dataclasses.replace(info, name=name)
+    return dataclasses.replace(info, name=name, peak_tflops=peak[0], bandwidth_gbs=peak[1])
+
+
+class _Progress:
+    """A rich progress bar on stderr fed by workload events; a no-op when quiet."""
+
+    def __init__(self, quiet: bool, title: str):
+        self.bar = None
+        if not quiet:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.task = self.bar.add_task(f"{title}: starting", total=100)
+
+    def __enter__(self) -> "_Progress":
+        if self.bar:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar:
+            self.bar.stop()
+
+    def on_event(self, event: Event) -> None:
+        if not self.bar:
+            return
+        if event["event"] == "phase":
+            self.bar.update(self.task, description=str(event.get("name")), completed=0)
+        elif event["event"] == "progress":
+            self.bar.update(self.task, description=str(event.get("phase")), completed=100 * float(event.get("done", 0)))
+
+
+def run_framework(python: str, framework: str, args: List[str], data_text: str, synthetic: bool,
+                  cpu_requested: bool, full: bool, quiet: bool,
+                  stream: Callable = stream_events) -> FrameworkVerify:
+    script = resources.check_script(frameworks.BY_NAME[framework].workload_script)
+    if not script.is_file():
+        raise MacmlError(f"The {framework} verify workload ({script.name}) is not available in this macml.")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
+    with _Progress(quiet, framework) as progress:
+        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, progress.on_event, env)
+    if result.missing:
+        raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}",
+                         hint="Pass --python PATH to an existing python.")
+    measured = collect(result.events)
+    if result.timed_out:
+        measured = dataclasses.replace(measured, error=f"the workload ran past {WORKLOAD_TIMEOUT:g} s and was stopped")
+    elif result.returncode not in (0, None) and not measured.error:
+        measured = dataclasses.replace(measured, error=f"the workload exited with status {result.returncode}")
+    if measured.info is not None:
+        measured = dataclasses.replace(measured, info=with_peak(measured.info))
+    return FrameworkVerify(framework, python, data_text, synthetic, cpu_requested, measured,
+                           judge(measured, cpu_requested, synthetic, full), result.stderr_tail)
+
+
+def _download_progress(quiet: bool):
+    if quiet:
+        return None
+    from rich.console import Console
+
+    err = Console(stderr=True)
+    shown = {}
+
+    def report(name: str, done: int, total: Optional[int]) -> None:
+        step = done * 10 // total if total else done >> 22
+        if shown.get(name) != step:
+            shown[name] = step
+            size = f"{done / 1e6:.1f}/{total / 1e6:.1f} MB" if total else f"{done / 1e6:.1f} MB"
+            err.print(f"downloading {name}: {size}", highlight=False)
+
+    return report
+
+
+def run_verify(python: Optional[str] = None, framework: Optional[str] = None, device: Optional[str] = None,
+               steps: Optional[int] = None, epochs: int = 1, data_dir: Optional[Path] = None,
+               synthetic: bool = False, cpu_seconds: float = 3.0, quiet: bool = False) -> VerifyReport:
+    if steps is not None and steps < 1:
+        raise MacmlError("--steps must be at least 1.")
+    if epochs < 1:
+        raise MacmlError("--epochs must be at least 1.")
+    if cpu_seconds <= 0:
+        raise MacmlError("--cpu-seconds must be positive.")
+    python = python or sys.executable
+    chosen = choose_frameworks(framework, importable_frameworks(python))
+    data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress(quiet))
+    data_text = "random MNIST-shaped images (--synthetic)" if data is None else data.description
+    args = workload_args(data, device, steps, epochs, cpu_seconds)
+    cpu_requested = (device or "").lower() == "cpu"
+    runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full, quiet)
+            for fw in chosen]
+    if framework is None and len(runs) > 1:
+        accelerated = [r for r in runs if r.measurements.info and r.measurements.info.accelerated]
+        runs = accelerated or runs[:1]
+    return VerifyReport(tuple(runs))

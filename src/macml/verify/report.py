@@ -1,0 +1,168 @@
+"""The result of `macml verify`: one FrameworkVerify per framework run, as text or JSON."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Tuple
+
+from rich.console import Console
+from rich.table import Table
+
+from macml.verify.result import Check, Measurements, Timing, parity_tolerance
+
+_MARK = {"pass": "[green]✓[/]", "fail": "[bold red]✗[/]", "warn": "[yellow]![/]", "skip": "[dim]-[/]"}
+
+
+@dataclass(frozen=True)
+class FrameworkVerify:
+    framework: str
+    python: str
+    data: str  # what the accuracy run trained on, in words
+    synthetic: bool
+    cpu_requested: bool
+    measurements: Measurements
+    checks: Tuple[Check, ...]
+    stderr_tail: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not any(c.status == "fail" for c in self.checks)
+
+    @property
+    def verdict(self) -> str:
+        return "PASS" if self.passed else "FAIL"
+
+
+def _timing_json(t: Optional[Timing]) -> Optional[Dict[str, Any]]:
+    if t is None:
+        return None
+    return dict(dataclasses.asdict(t), images_per_s=round(t.images_per_s, 1), epoch_s=round(t.epoch_s, 3),
+                tflops=round(t.tflops, 4))
+
+
+def run_json(run: FrameworkVerify) -> Dict[str, Any]:
+    m = run.measurements
+    parity = [dict(dataclasses.asdict(p), tolerance=parity_tolerance(p)[0], tolerance_for=parity_tolerance(p)[1])
+              for p in m.parity]
+    info = m.info
+    share = None
+    if info and info.peak_tflops and m.accel:
+        share = m.accel.tflops / info.peak_tflops
+    return {
+        "framework": run.framework,
+        "python": run.python,
+        "verdict": run.verdict,
+        "data": run.data,
+        "synthetic": run.synthetic,
+        "accuracy_claim": not run.synthetic,
+        "cpu_only": run.cpu_requested,
+        "device": dataclasses.asdict(info) if info else None,
+        "accelerator": _timing_json(m.accel),
+        "cpu": _timing_json(m.cpu),
+        "speedup": round(m.cpu.median_ms / m.accel.median_ms, 2) if m.cpu and m.accel else None,
+        "achieved_share_of_peak": round(share, 4) if share is not None else None,
+        "matmul_tflops": {"accelerator": m.accel_matmul_tflops, "cpu": m.cpu_matmul_tflops},
+        "parity": parity,
+        "accuracy": dataclasses.asdict(m.accuracy) if m.accuracy else None,
+        "checks": [dataclasses.asdict(c) for c in run.checks],
+        "notes": list(m.notes),
+        "error": m.error,
+    }
+
+
+def _device_line(run: FrameworkVerify) -> str:
+    info = run.measurements.info
+    if info is None:
+        return f"{run.framework}: the workload reported no device"
+    backend = f" ({info.backend})" if info.backend and info.backend != info.device else ""
+    line = f"{info.framework} {info.version} on [bold]{info.device}[/]{backend}: {info.name}"
+    if info.peak_tflops:
+        line += f" — peak {info.peak_tflops:g} TFLOPS FP32"
+        if info.bandwidth_gbs:
+            line += f", {info.bandwidth_gbs:g} GB/s"
+    return line
+
+
+def _timing_table(m: Measurements) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("")
+    cols = [t for t in (m.accel, m.cpu) if t is not None]
+    for t in cols:
+        label = "CPU" if t.device == "cpu" else t.device
+        table.add_column(f"{label} ({t.threads} threads)" if t.device == "cpu" and t.threads else label, justify="right")
+    peak = m.info.peak_tflops if m.info else None
+
+    def tflops(t: Timing) -> str:
+        text = f"{t.tflops:.3f}"
+        return f"{text} ({t.tflops / peak:.1%} of peak)" if peak and t.device != "cpu" else text
+
+    matmul = {"cpu": m.cpu_matmul_tflops}
+    rows = [
+        ("warm-up", lambda t: f"{t.warmup_s:.2f} s ({t.warmup_steps} steps)"),
+        ("  of it setup", lambda t: f"{t.setup_s or 0:.2f} s"),
+        ("steady state", lambda t: f"{t.steps} steps, {t.mode}"),
+        ("median ms/step", lambda t: f"{t.median_ms:.2f}"),
+        ("images/s", lambda t: f"{t.images_per_s:,.0f}"),
+        ("s per 60k epoch", lambda t: f"{t.epoch_s:.2f}"),
+        ("achieved TFLOPS", tflops),
+        ("matmul TFLOPS", lambda t: _fmt(matmul.get(t.device, m.accel_matmul_tflops))),
+    ]
+    for name, cell in rows:
+        table.add_row(name, *(cell(t) for t in cols))
+    return table
+
+
+def _fmt(value: Optional[float]) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
+    m = run.measurements
+    console.print(_device_line(run))
+    console.print(f"data: {run.data}", markup=False)
+    if m.accel or m.cpu:
+        console.print(_timing_table(m))
+    if m.accel and m.cpu:
+        console.print(f"speedup over the CPU: [bold]{m.cpu.median_ms / m.accel.median_ms:.1f}x[/]")
+    if m.accuracy:
+        a = m.accuracy
+        console.print(f"training: {a.steps} steps on {a.device} in {a.train_s:.2f} s "
+                      f"({a.steps * 128 / max(a.train_s, 1e-9):,.0f} images/s over the whole run)")
+    for check in run.checks:
+        console.print(f" {_MARK[check.status]} {check.name}: ", end="")
+        console.print(check.detail, markup=False)
+    for note in m.notes:
+        console.print(f"   note: {note}", markup=False)
+    if run.synthetic:
+        console.print("[yellow]--synthetic: random images; this run makes no accuracy claim.[/]")
+    if run.cpu_requested:
+        console.print("CPU-only run (--device cpu): a PASS means the workload trains correctly on the CPU; "
+                      "it says nothing about acceleration.")
+    if run.stderr_tail and (verbose or not run.passed):
+        console.print("[dim]workload stderr (tail):[/]")
+        console.print(run.stderr_tail.rstrip()[-2000:], markup=False, highlight=False)
+    style = "bold green" if run.passed else "bold red"
+    failed = ", ".join(c.name for c in run.checks if c.status == "fail")
+    console.print(f"[{style}]{run.framework}: {run.verdict}[/]" + (f" (failed: {failed})" if failed else ""))
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    runs: Tuple[FrameworkVerify, ...]
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.runs) and all(r.passed for r in self.runs)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"verdict": "PASS" if self.passed else "FAIL", "runs": [run_json(r) for r in self.runs]}
+
+    def render_text(self, console: Console, verbose: bool) -> None:
+        for i, run in enumerate(self.runs):
+            if i:
+                console.print()
+            render_run(run, console, verbose)

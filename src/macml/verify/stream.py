@@ -1,0 +1,83 @@
+"""Run a workload script and hand over its JSON-line events as they arrive.
+
+The one place macml streams a subprocess (runner.run_command waits for the end, and a
+training run must drive a progress bar while it runs). argv list, no shell, a deadline
+after which the process is killed; stderr is kept (its tail) for error messages.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from macml.probe.runner import kill_tree
+
+Event = Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    argv: Tuple[str, ...]
+    returncode: Optional[int]  # None: could not start, or killed at the deadline
+    events: Tuple[Event, ...]
+    stderr_tail: str = ""
+    timed_out: bool = False
+    missing: bool = False
+
+
+def parse_event(line: str) -> Optional[Event]:
+    """One stdout line -> an event dict; anything else (a library's chatter) -> None."""
+    line = line.strip()
+    if not line.startswith("{"):
+        return None
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) and isinstance(value.get("event"), str) else None
+
+
+def _drain(stream, keep: List[str], limit: int = 200) -> None:
+    for line in iter(stream.readline, ""):
+        keep.append(line)
+        del keep[:-limit]
+
+
+def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event], None],
+                  env: Optional[Dict[str, str]] = None) -> StreamResult:
+    argv = tuple(str(a) for a in argv)
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, encoding="utf-8", errors="replace", bufsize=1, env=env)
+    except OSError as exc:
+        return StreamResult(argv, None, (), str(exc), missing=True)
+    expired = threading.Event()
+
+    def kill_at_deadline() -> None:
+        expired.set()
+        kill_tree(proc)  # DataLoader workers or a framework's helpers would keep stdout open
+
+    timer = threading.Timer(timeout, kill_at_deadline)
+    stderr_lines: List[str] = []
+    drainer = threading.Thread(target=_drain, args=(proc.stderr, stderr_lines), daemon=True)
+    timer.start()
+    drainer.start()
+    events: List[Event] = []
+    try:
+        for line in iter(proc.stdout.readline, ""):
+            event = parse_event(line)
+            if event is not None:
+                events.append(event)
+                on_event(event)
+        proc.wait()
+    finally:
+        timer.cancel()
+        if proc.poll() is None:  # an exception in on_event (Ctrl-C): never leave it running
+            kill_tree(proc)
+            proc.wait()
+        drainer.join(timeout=5)
+    timed_out = expired.is_set()
+    return StreamResult(argv, None if timed_out else proc.returncode, tuple(events),
+                        "".join(stderr_lines[-40:]), timed_out=timed_out)

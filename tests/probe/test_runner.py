@@ -1,0 +1,74 @@
+"""The one subprocess function: hangs, missing tools and bad bytes are results, not crashes."""
+import sys
+
+import pytest
+
+from macml.probe.runner import LiveCommands, ReplayCommands, command_key, run_command
+
+
+def test_hung_command_times_out_quickly():
+    result = run_command([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
+    assert result.timed_out and not result.ok and result.returncode is None
+
+
+def test_missing_tool_is_a_result():
+    result = run_command(["macml-no-such-tool-xyz", "--version"])
+    assert result.missing and not result.ok
+
+
+def test_non_utf8_output_is_decoded_with_replacement():
+    result = run_command([sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'GPU \\xff\\xfe ok')"])
+    assert result.ok
+    assert result.stdout.startswith("GPU ") and result.stdout.endswith(" ok") and "\ufffd" in result.stdout
+
+
+def test_stdout_and_stderr_are_kept_apart():
+    result = run_command([sys.executable, "-c", "import sys; print('out'); print('noise', file=sys.stderr)"])
+    assert (result.stdout.strip(), result.stderr.strip()) == ("out", "noise")
+
+
+def test_live_commands_run_once_and_record_only_present_tools():
+    live = LiveCommands(timeout=5)
+    argv = (sys.executable, "-c", "import random; print(random.random())")
+    first, second = live.run(argv), live.run(argv)
+    assert first.stdout == second.stdout  # cached, not re-run
+    live.run(("macml-no-such-tool-xyz",))
+    assert list(live.recorded) == [command_key(argv)]
+
+
+@pytest.mark.parametrize("record, expected", [
+    ({"returncode": 0, "stdout": "x", "stderr": ""}, (0, "x", False, False)),
+    ({"returncode": None, "stdout": "", "stderr": "", "timed_out": True}, (None, "", True, False)),
+], ids=["ok", "timed-out"])
+def test_replay_answers_from_the_record(record, expected):
+    result = ReplayCommands({"tool -a": record}).run(("tool", "-a"))
+    assert (result.returncode, result.stdout, result.timed_out, result.missing) == expected
+
+
+def test_replay_treats_absent_commands_as_missing_tools():
+    assert ReplayCommands({}).run(("nvidia-smi",)).missing
+
+
+def test_timeout_also_kills_grandchildren_holding_the_pipes():
+    import time
+    script = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)"
+    start = time.monotonic()
+    result = run_command([sys.executable, "-c", script], timeout=1.0)
+    assert result.timed_out and time.monotonic() - start < 15
+
+
+def test_concurrent_requests_for_one_command_run_it_once(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+    counter = tmp_path / "runs"
+    argv = (sys.executable, "-c", f"import time; open({str(counter)!r}, 'a').write('x'); time.sleep(0.5)")
+    live = LiveCommands(timeout=10)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: live.run(argv), range(4)))
+    assert counter.read_text() == "x" and all(r is results[0] for r in results)
+
+
+@pytest.mark.parametrize("stderr, line", [("a\nModuleNotFoundError: x\n", "ModuleNotFoundError: x"), ("", "no output")],
+                         ids=["traceback-tail", "silent"])
+def test_last_error_line(stderr, line):
+    from macml.probe.runner import CommandResult
+    assert CommandResult(("x",), 1, "", stderr).last_error_line == line

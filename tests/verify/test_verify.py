@@ -1,0 +1,162 @@
+"""`macml verify`: the judging rules on literal events, the streaming runner, and helpers."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from macml.errors import MacmlError
+from macml.verify.mnist import MnistFiles
+from macml.facts import GPU
+from macml.verify.command import choose_frameworks, parse_importable, with_peak, workload_args
+from macml.verify.result import DeviceInfo
+from macml.verify.report import FrameworkVerify, VerifyReport
+from macml.verify.result import collect, judge
+from macml.verify.stream import parse_event, stream_events
+
+CUDA = {"event": "device", "framework": "torch", "version": "2.11.0", "device": "cuda", "backend": "cuda",
+        "name": "NVIDIA H200", "parameters": 1199882}
+CPU_ONLY = dict(CUDA, device="cpu", backend="cpu", name="CPU", detail="CPU-only build")
+
+
+def timing(device, ms):
+    return {"event": "timing", "device": device, "mode": "eager", "warmup_steps": 5, "warmup_s": 0.5,
+            "steps": 100, "median_ms": ms, "min_ms": ms, "max_ms": ms, "threads": 16}
+
+
+def parity(precision="tf32", logits=1e-4, grads=1.7e-2, finite=True):
+    return {"event": "parity", "device": "cuda", "precision": precision, "finite": finite,
+            "logits_rel": logits, "grad_rel": grads}
+
+
+def accuracy(acc=0.985, steps=468, device="cuda", images=60000, loss=0.05):
+    return {"event": "accuracy", "device": device, "steps": steps, "train_images": images, "test_images": 10000,
+            "train_s": 0.5, "accuracy": acc, "final_loss": loss}
+
+
+GOOD_RUN = [CUDA, timing("cuda", 0.8), {"event": "matmul", "device": "cuda", "tflops": 50.0}, parity(),
+            parity("fp32", 3e-7, 8e-7), timing("cpu", 44.0), accuracy(), {"event": "done"}]
+
+
+def statuses(events, cpu_requested=False, synthetic=False, full=True):
+    checks = judge(collect(events), cpu_requested, synthetic, full)
+    return {c.name: c.status for c in checks}
+
+
+def replace(events, index, new):
+    return events[:index] + [new] + events[index + 1:]
+
+
+def test_good_accelerated_run_passes():
+    assert set(statuses(GOOD_RUN).values()) == {"pass"}
+
+
+@pytest.mark.parametrize("events, name, status", [
+    (replace(GOOD_RUN, 3, parity(grads=0.05)), "parity", "fail"),
+    (replace(GOOD_RUN, 4, parity("fp32", 1e-7, 2e-4)), "parity", "fail"),
+    (replace(GOOD_RUN, 3, parity(finite=False)), "parity", "fail"),
+    (replace(GOOD_RUN, 3, parity(grads=float("nan"))), "parity", "fail"),
+    (replace(GOOD_RUN, 5, timing("cpu", 0.5)), "speed", "warn"),
+    (replace(GOOD_RUN, 6, accuracy(acc=0.96)), "accuracy", "fail"),
+    (replace(GOOD_RUN, 6, accuracy(loss=float("nan"))), "accuracy", "fail"),
+    (replace(GOOD_RUN, 6, accuracy(acc=0.5, steps=100)), "accuracy", "skip"),
+    (replace(GOOD_RUN, 6, accuracy(device="cpu")), "accelerator", "fail"),
+    (GOOD_RUN[:-2], "workload", "fail"),
+    (GOOD_RUN[:-1] + [{"event": "error", "message": "CUDA out of memory"}], "workload", "fail"),
+], ids=["tf32-over-tolerance", "strict-over-tolerance", "inf", "nan", "gpu-slower-is-a-warning",
+        "accuracy-below-97", "diverged", "short-run-not-judged", "params-on-cpu", "stopped-early", "error-event"])
+def test_rules(events, name, status):
+    assert statuses(events)[name] == status
+
+
+def test_gpu_slower_than_cpu_still_passes_and_explains():
+    run = collect(replace(GOOD_RUN, 5, timing("cpu", 0.5)))
+    speed = [c for c in judge(run, False, False, True) if c.name == "speed"][0]
+    assert "launch" in speed.detail and "SLOWER" in speed.detail
+
+
+def test_no_accelerator_fails_but_keeps_cpu_numbers():
+    events = [CPU_ONLY, timing("cpu", 44.0), accuracy(device="cpu"), {"event": "done"}]
+    run = collect(events)
+    assert statuses(events)["accelerator"] == "fail"
+    assert run.cpu.median_ms == 44.0 and run.accel is None
+    report = VerifyReport((FrameworkVerify("torch", "py", "d", False, False, run, judge(run, False, False, True)),))
+    assert report.exit_code == 1 and report.to_json()["runs"][0]["cpu"]["images_per_s"] == pytest.approx(2909.1, 0.01)
+
+
+def test_cpu_requested_is_a_cpu_only_pass():
+    events = [CPU_ONLY, timing("cpu", 44.0), accuracy(device="cpu", acc=0.94, steps=62, images=8000),
+              {"event": "done"}]
+    assert statuses(events, cpu_requested=True, full=False) == {
+        "accelerator": "skip", "parity": "skip", "speed": "skip", "matmul": "skip", "accuracy": "pass"}
+
+
+def test_synthetic_makes_no_accuracy_claim():
+    events = [e for e in GOOD_RUN if e.get("event") != "accuracy"]
+    checks = {c.name: c for c in judge(collect(events), False, True, True)}
+    assert checks["accuracy"].status == "skip" and "NO accuracy claim" in checks["accuracy"].detail
+
+
+def test_derived_numbers():
+    t = collect(GOOD_RUN).accel
+    assert t.images_per_s == pytest.approx(160000)
+    assert t.epoch_s == pytest.approx(0.8 * 468 / 1000)
+    assert t.tflops == pytest.approx(71.57e6 * 160000 / 1e12)
+
+
+@pytest.mark.parametrize("line, expected", [
+    ('{"event": "done"}', {"event": "done"}),
+    ("I tensorflow/core: chatter", None),
+    ('{"no_event": 1}', None),
+    ("{broken", None),
+], ids=["event", "chatter", "no-event-key", "bad-json"])
+def test_parse_event(line, expected):
+    assert parse_event(line) == expected
+
+
+def test_stream_delivers_events_while_running_and_keeps_stderr():
+    code = ("import json,sys\nfor i in range(3):\n print(json.dumps({'event':'progress','done':i}), flush=True)\n"
+            "print('noise')\nsys.stderr.write('warned\\n')\n")
+    seen = []
+    result = stream_events([sys.executable, "-c", code], 30, seen.append)
+    assert [e["done"] for e in seen] == [0, 1, 2] and result.returncode == 0
+    assert "warned" in result.stderr_tail and not result.timed_out
+
+
+def test_stream_kills_at_the_deadline():
+    code = "import json,time\nprint(json.dumps({'event':'phase'}), flush=True)\ntime.sleep(60)\n"
+    result = stream_events([sys.executable, "-c", code], 1.0, lambda e: None)
+    assert result.timed_out and result.returncode is None and len(result.events) == 1
+
+
+def test_stream_missing_interpreter():
+    assert stream_events(["/nonexistent/python"], 5, lambda e: None).missing
+
+
+@pytest.mark.parametrize("gpu, name, peak", [
+    (GPU("Apple", "Apple M1 Pro", cores=16, peak_fp32_tflops=5.2, bandwidth_gbs=200.0), "Apple M1 Pro", 5.2),
+    (None, "NVIDIA H200", 67.0),
+], ids=["mac-gpu-facts", "name-lookup"])
+def test_device_line_gets_the_chip_peak(gpu, name, peak):
+    info = DeviceInfo(framework="torch", version="2.11", device="cuda" if gpu is None else "mps",
+                      backend="cuda" if gpu is None else "mps", name="NVIDIA H200" if gpu is None else "Apple GPU")
+    got = with_peak(info, gpu)
+    assert (got.name, got.peak_tflops) == (name, peak)
+
+
+def test_frameworks():
+    assert parse_importable("torch\n\nmlx\nrandom\n") == ("torch", "mlx")
+    assert choose_frameworks(None, ("torch", "plaidml")) == ("torch",)
+    assert choose_frameworks("PyTorch", ("torch",)) == ("torch",)
+    with pytest.raises(MacmlError, match="not installed"):
+        choose_frameworks("tf", ("torch",))
+    with pytest.raises(MacmlError, match="Unknown framework"):
+        choose_frameworks("caffe", ("torch",))
+
+
+def test_workload_args_pass_paths_and_slices(tmp_path):
+    t = tmp_path / "t10k"
+    files = MnistFiles(t, t, t, t, ":8000", "8000:", "data-dir", False)
+    args = workload_args(files, None, 20, 1, 2.0)
+    assert args[:2] == ["--device", "auto"] and "--steps" in args and args[-1] == "8000:"
+    assert "--synthetic" in workload_args(None, "cpu", None, 1, 2.0)
