@@ -57,6 +57,16 @@ def isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("MACML_CACHE_DIR", str(tmp_path / "macml-cache"))
 
 
+@pytest.fixture(autouse=True)
+def quiet_progress():
+    """In-process commands print no progress in tests (the CLI subprocess tests still do)."""
+    from macml import progress
+
+    progress.set_quiet(True)
+    yield
+    progress.set_quiet(False)
+
+
 def load_json(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
 

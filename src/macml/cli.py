@@ -12,7 +12,7 @@ from typing import Callable, List, Optional
 import typer
 from rich.console import Console
 
-from macml import frameworks
+from macml import frameworks, progress
 from macml.errors import MacmlError
 from macml.report import Report
 
@@ -30,6 +30,7 @@ JsonOpt = typer.Option(False, "--json", help="Print one JSON document instead of
 def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -> None:
     """The one place a command's result is rendered and the process exits."""
     console = Console(highlight=False, soft_wrap=True)
+    progress.set_quiet(as_json)
     try:
         report = produce()
     except MacmlError as exc:
@@ -123,7 +124,6 @@ def install(
             use_uv=use_uv,
             allow_system=allow_system,
             offline=offline,
-            quiet=as_json,
         ),
         as_json,
     )
@@ -154,7 +154,6 @@ def verify(
             data_dir=data_dir,
             synthetic=synthetic,
             cpu_seconds=cpu_seconds,
-            quiet=as_json,
         ),
         as_json,
     )

@@ -168,8 +168,7 @@ def venv_with_six(tmp_path):
 
 
 def test_install_small_recipe_for_real(venv_with_six):
-    report = install.run_install(recipe_file=TEST_RECIPES / "small-ok.toml", python=str(venv_with_six), yes=True,
-                                 quiet=True)
+    report = install.run_install(recipe_file=TEST_RECIPES / "small-ok.toml", python=str(venv_with_six), yes=True)
     assert report.ok and report.installed, report.failure
     assert report.preflight.ok and len(report.preflight.checks) == 2
     assert ("six", "1.17.0") in report.plan.packages and ("tomli", "2.0.1") in report.plan.packages
@@ -180,8 +179,7 @@ def test_install_small_recipe_for_real(venv_with_six):
 
 def test_failed_post_install_step_rolls_back_to_the_recorded_set(venv_with_six):
     before = _freeze(venv_with_six)
-    report = install.run_install(recipe_file=TEST_RECIPES / "small-fails.toml", python=str(venv_with_six), yes=True,
-                                 quiet=True)
+    report = install.run_install(recipe_file=TEST_RECIPES / "small-fails.toml", python=str(venv_with_six), yes=True)
     assert report.exit_code == 1
     assert "macml_test_no_such_module" in report.failure
     assert report.rollback.uninstalled == ("tomli",)
@@ -194,7 +192,7 @@ def test_failed_post_install_step_rolls_back_to_the_recorded_set(venv_with_six):
 def test_unsatisfiable_requirement_changes_nothing(venv_with_six):
     before = _freeze(venv_with_six)
     report = install.run_install(recipe_file=TEST_RECIPES / "unsatisfiable.toml", python=str(venv_with_six),
-                                 yes=True, offline=True, quiet=True)
+                                 yes=True, offline=True)
     assert report.exit_code == 1
     assert "tomli==0.0.0.999" in report.plan.error
     assert report.install_command is None
@@ -203,7 +201,7 @@ def test_unsatisfiable_requirement_changes_nothing(venv_with_six):
 
 def test_unsatisfiable_requirement_is_caught_by_the_preflight(venv_with_six):
     report = install.run_install(recipe_file=TEST_RECIPES / "unsatisfiable.toml", python=str(venv_with_six),
-                                 yes=True, quiet=True)
+                                 yes=True)
     if report.preflight is None or report.preflight.skipped:
         pytest.skip("PyPI is not reachable from here")
     assert report.exit_code == 1 and report.plan is None
@@ -212,8 +210,7 @@ def test_unsatisfiable_requirement_is_caught_by_the_preflight(venv_with_six):
 
 def test_failed_install_into_a_new_venv_removes_it(tmp_path):
     venv = tmp_path / "fresh"
-    report = install.run_install(recipe_file=TEST_RECIPES / "small-fails.toml", venv=venv, yes=True, offline=True,
-                                 quiet=True)
+    report = install.run_install(recipe_file=TEST_RECIPES / "small-fails.toml", venv=venv, yes=True, offline=True)
     assert report.exit_code == 1 and report.venv_created and report.venv_removed
     assert not venv.exists()
 

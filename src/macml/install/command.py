@@ -12,8 +12,8 @@ import functools
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
-from rich.console import Console
 
+from macml import progress
 from macml.install import pip as install_pip, steps as install_steps
 from macml.recipes import catalog as recipes, index as pypi
 from macml.errors import MacmlError
@@ -34,7 +34,7 @@ def choose_recipe(recipe: Optional[str], recipe_file: Optional[Path]) -> recipes
 
 def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None, python: Optional[str] = None,
                 venv: Optional[Path] = None, dry_run: bool = False, yes: bool = False, use_uv: bool = False,
-                allow_system: bool = False, offline: bool = False, quiet: bool = False,
+                allow_system: bool = False, offline: bool = False,
                 pypi_url: Optional[str] = None) -> InstallReport:
     from macml.probe.collect import collect_snapshot, facts_from_snapshot
 
@@ -52,14 +52,13 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     report.guard = tuple(guard_problems(facts.interpreter, target, allow_system))
     if report.guard and not dry_run:  # a dry run shows the refusal beside the plan instead
         raise MacmlError("Refusing to install: " + " ".join(report.guard), "Nothing was changed.")
-    console = Console(stderr=True, quiet=quiet, highlight=False)
 
     macos = facts.os.version if facts.is_mac else ""
     platform = parse_target(snapshot["interpreter"], macos)  # the same interpreter facts, not probed again
     if offline:
         report.warnings += ("offline: the PyPI wheel pre-flight was skipped",)
     else:
-        with console.status("Pre-flight: asking PyPI for wheels that fit the target…"):
+        with progress.status("Pre-flight: asking PyPI for wheels that fit the target…"):
             report.preflight = pypi.preflight(found.requirements, platform, pypi_url, bool(found.index_url))
         if report.preflight.skipped:
             report.warnings += (report.preflight.skipped,)
@@ -67,20 +66,20 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
             report.failure = "pre-flight: no compatible wheel for a pinned package; nothing was downloaded or changed"
             return report
 
-    report.plan = _plan(target, found, console)
+    report.plan = _plan(target, found)
     if not report.plan.ok:
         report.failure = "pip could not resolve the recipe's requirements; nothing was changed"
     if dry_run or not report.plan.ok:
         return report
     if not yes:
-        console.print(_plan_summary(report.plan), markup=False, soft_wrap=True)
+        progress.say(_plan_summary(report.plan))
     confirm(f"Install {chosen.name} into {target.python}?", yes)
     if target.create_venv:
-        with console.status(f"Creating a venv at {target.venv_dir}…"):
+        with progress.status(f"Creating a venv at {target.venv_dir}…"):
             create_venv(target)
         report.venv_created = True
     try:
-        _apply(report, chosen, found, target, console, use_uv, facts.accelerator_kind)
+        _apply(report, chosen, found, target, use_uv, facts.accelerator_kind)
     finally:
         if report.venv_created and not report.installed:
             remove_venv(target.venv_dir)
@@ -94,22 +93,22 @@ def _target_pip(python: str) -> Optional[str]:
     return install_pip.parse_pip_version(result.stdout) if result.ok else None
 
 
-def _plan(target: Target, found: recipes.RecipeMatch, console: Console) -> install_pip.Plan:
+def _plan(target: Target, found: recipes.RecipeMatch) -> install_pip.Plan:
     """pip's resolver in the target; for a venv still to be made, in its base as if empty."""
     python = target.probe_python
     pip = install_pip.pip_argv(python, _target_pip(python))
-    with console.status("Plan: pip's resolver picks versions (nothing is installed)…"):
+    with progress.status("Plan: pip's resolver picks versions (nothing is installed)…"):
         return install_pip.make_plan(pip, found.requirements, found.index_url, ignore_installed=target.create_venv)
 
 
 def _apply(report: InstallReport, recipe: recipes.Recipe, found: recipes.RecipeMatch, target: Target,
-           console: Console, use_uv: bool, kind: Optional[str]) -> None:
+           use_uv: bool, kind: Optional[str]) -> None:
     pip = install_pip.pip_argv(target.python, _target_pip(target.python))
     before = install_pip.freeze(pip)
     installer = _installer(pip, target.python, use_uv, report)
     argv = install_pip.install_argv(installer, found.requirements, found.index_url)
     report.install_command = " ".join(argv)
-    with console.status(f"Installing {len(report.plan.packages)} package(s) with pip… (this can take minutes)"):
+    with progress.status(f"Installing {len(report.plan.packages)} package(s) with pip… (this can take minutes)"):
         result = run_command(argv, timeout=install_pip.PIP_TIMEOUT)
     if not result.ok:
         report.failure = f"pip install failed: {install_pip.pip_error(result)}"
@@ -120,7 +119,7 @@ def _apply(report: InstallReport, recipe: recipes.Recipe, found: recipes.RecipeM
             report.failure = f"post-install step {failed[0].action} failed: {failed[0].message}"
     if report.failure:
         if not report.venv_created:
-            with console.status("Rolling back to the recorded `pip freeze` set…"):
+            with progress.status("Rolling back to the recorded `pip freeze` set…"):
                 report.rollback = install_pip.roll_back(pip, before)
         return
     report.installed = True

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from macml import frameworks, resources
+from macml import frameworks, progress, resources
 from macml.errors import MacmlError
 from macml.facts import GPU
 from macml.gpu_specs import peak_fp32
@@ -100,47 +100,23 @@ def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
     return dataclasses.replace(info, name=name, peak_tflops=peak[0], bandwidth_gbs=peak[1])
 
 
-class _Progress:
-    """A rich progress bar on stderr fed by workload events; a no-op when quiet."""
-
-    def __init__(self, quiet: bool, title: str):
-        self.bar = None
-        if not quiet:
-            from rich.console import Console
-            from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                                TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-                                console=Console(stderr=True), transient=True)
-            self.task = self.bar.add_task(f"{title}: starting", total=100)
-
-    def __enter__(self) -> "_Progress":
-        if self.bar:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.bar:
-            self.bar.stop()
-
-    def on_event(self, event: Event) -> None:
-        if not self.bar:
-            return
-        if event["event"] == "phase":
-            self.bar.update(self.task, description=str(event.get("name")), completed=0)
-        elif event["event"] == "progress":
-            self.bar.update(self.task, description=str(event.get("phase")), completed=100 * float(event.get("done", 0)))
+def _show_event(bar: progress.Bar, event: Event) -> None:
+    """Workload events that move the progress bar."""
+    if event["event"] == "phase":
+        bar.update(str(event.get("name")), 0.0)
+    elif event["event"] == "progress":
+        bar.update(str(event.get("phase")), float(event.get("done", 0)))
 
 
 def run_framework(python: str, framework: str, args: List[str], data_text: str, synthetic: bool,
-                  cpu_requested: bool, full: bool, quiet: bool,
+                  cpu_requested: bool, full: bool,
                   stream: Callable = stream_events) -> FrameworkVerify:
     script = resources.check_script(frameworks.BY_NAME[framework].workload_script)
     if not script.is_file():
         raise MacmlError(f"The {framework} verify workload ({script.name}) is not available in this macml.")
     env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
-    with _Progress(quiet, framework) as progress:
-        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, progress.on_event, env)
+    with progress.Bar(framework) as bar:
+        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, lambda e: _show_event(bar, e), env)
     if result.missing:
         raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}",
                          hint="Pass --python PATH to an existing python.")
@@ -155,12 +131,7 @@ def run_framework(python: str, framework: str, args: List[str], data_text: str, 
                            judge(measured, cpu_requested, synthetic, full), result.stderr_tail)
 
 
-def _download_progress(quiet: bool):
-    if quiet:
-        return None
-    from rich.console import Console
-
-    err = Console(stderr=True)
+def _download_progress():
     shown = {}
 
     def report(name: str, done: int, total: Optional[int]) -> None:
@@ -168,14 +139,14 @@ def _download_progress(quiet: bool):
         if shown.get(name) != step:
             shown[name] = step
             size = f"{done / 1e6:.1f}/{total / 1e6:.1f} MB" if total else f"{done / 1e6:.1f} MB"
-            err.print(f"downloading {name}: {size}", highlight=False)
+            progress.say(f"downloading {name}: {size}")
 
     return report
 
 
 def run_verify(python: Optional[str] = None, framework: Optional[str] = None, device: Optional[str] = None,
                steps: Optional[int] = None, epochs: int = 1, data_dir: Optional[Path] = None,
-               synthetic: bool = False, cpu_seconds: float = 3.0, quiet: bool = False) -> VerifyReport:
+               synthetic: bool = False, cpu_seconds: float = 3.0) -> VerifyReport:
     if steps is not None and steps < 1:
         raise MacmlError("--steps must be at least 1.")
     if epochs < 1:
@@ -184,11 +155,11 @@ def run_verify(python: Optional[str] = None, framework: Optional[str] = None, de
         raise MacmlError("--cpu-seconds must be positive.")
     python = python or sys.executable
     chosen = choose_frameworks(framework, importable_frameworks(python))
-    data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress(quiet))
+    data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress())
     data_text = "random MNIST-shaped images (--synthetic)" if data is None else data.description
     args = workload_args(data, device, steps, epochs, cpu_seconds)
     cpu_requested = (device or "").lower() == "cpu"
-    runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full, quiet)
+    runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full)
             for fw in chosen]
     if framework is None and len(runs) > 1:
         accelerated = [r for r in runs if r.measurements.info and r.measurements.info.accelerated]
