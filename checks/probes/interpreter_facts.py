@@ -104,7 +104,6 @@ def collect():
         "mac_ver": platform.mac_ver()[0] if sys.platform == "darwin" else None,
         "glibc": glibc_version(),
         "gil_disabled": bool(sysconfig.get_config_var("Py_GIL_DISABLED")),
-        "soabi": sysconfig.get_config_var("SOABI"),
         "markers": environment_markers(),
     }
 

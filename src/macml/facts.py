@@ -82,6 +82,11 @@ class InterpreterFacts:
     packages: Mapping[str, str] = field(default_factory=dict)  # canonical name -> version
     translated: Optional[bool] = None  # sysctl.proc_translated, macOS only
     platform_tag: Optional[str] = None  # sysconfig.get_platform()
+    bits: Optional[int] = None  # pointer size: 64 or 32
+    mac_ver: Optional[str] = None  # platform.mac_ver(): "10.16" from old-SDK builds, so never trusted alone
+    glibc: Optional[str] = None  # "2.36"; None off glibc Linux
+    gil_disabled: bool = False  # a free-threaded (3.13t+) build
+    markers: Mapping[str, str] = field(default_factory=dict)  # PEP 508 environment markers
 
     @property
     def venv(self) -> bool:
@@ -108,6 +113,16 @@ class FrameworkFacts:
     ok: bool  # the probe ran and the framework imported
     data: Mapping[str, Any] = field(default_factory=dict)
     error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class SystemFacts:
+    """What an OS module's build_facts reads from the system commands."""
+
+    os: OSFacts
+    cpu: CPUFacts
+    gpus: Tuple[GPU, ...] = ()
+    problems: Tuple[str, ...] = ()  # what could not be read, in words
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from conftest import lookup
 from macml.diagnose import all_checks
 from macml.facts import GIB, to_jsonable
 from macml.probe.macos import (
-    ARM64, CPU_BRAND, MEMSIZE, PROFILER_JSON, PROFILER_TEXT, SW_VERS, build_mac_facts, normalise_vendor,
+    ARM64, CPU_BRAND, MEMSIZE, PROFILER_JSON, PROFILER_TEXT, SW_VERS, build_facts, normalise_vendor,
     parse_core_counts, parse_metal, parse_size, parse_sw_vers, parse_sysctl_int, parse_system_profiler_json,
     parse_system_profiler_text,
 )
@@ -279,7 +279,11 @@ def test_text_hostile_input(text):
     assert parse_system_profiler_text(text) == (None, [])
 
 
-# ---- build_mac_facts -------------------------------------------------------------------
+# ---- build_facts -----------------------------------------------------------------------
+
+
+def parts(system):
+    return system.os, system.cpu, system.gpus, system.problems
 
 class FakeCommands:
     """Answers from {argv: CommandResult-ish}; records what was asked."""
@@ -307,7 +311,7 @@ def apple_answers(profiler_json=M1_JSON):
 
 def test_runs_exactly_the_snapshot_commands_when_json_is_good():
     fake = FakeCommands(apple_answers())
-    os_facts, cpu, gpus, problems = build_mac_facts(fake.run)
+    os_facts, cpu, gpus, problems = parts(build_facts(fake.run))
     assert fake.asked == [SW_VERS, CPU_BRAND, MEMSIZE, ARM64, PROFILER_JSON]
     assert [command_key(a) for a in fake.asked[-1:]] == ["system_profiler -json SPHardwareDataType SPDisplaysDataType"]
     assert (os_facts.system, os_facts.version, os_facts.build) == ("Darwin", "15.1", "24B83")
@@ -317,7 +321,7 @@ def test_runs_exactly_the_snapshot_commands_when_json_is_good():
 
 def test_truncated_json_falls_back_to_the_text_form():
     fake = FakeCommands(apple_answers(profiler_json=M1_JSON[:200]))
-    _, cpu, gpus, problems = build_mac_facts(fake.run)
+    _, cpu, gpus, problems = parts(build_facts(fake.run))
     assert fake.asked[-1] == PROFILER_TEXT
     assert cpu.chip.name == "Apple M2 Pro" and gpus[0].cores == 16
     assert problems == ("system_profiler -json output was not valid JSON; used the text form",)
@@ -325,14 +329,14 @@ def test_truncated_json_falls_back_to_the_text_form():
 
 def test_everything_timed_out_is_problems_not_an_exception():
     fake = FakeCommands({argv: "timeout" for argv in apple_answers()})
-    os_facts, cpu, gpus, problems = build_mac_facts(fake.run)
+    os_facts, cpu, gpus, problems = parts(build_facts(fake.run))
     assert (os_facts.version, cpu.brand, cpu.hardware_arch, gpus) == ("", "", "unknown", ())
     assert "`sw_vers` timed out" in problems and "`sysctl -n hw.optional.arm64` timed out" in problems
     assert any("-json" in p and "used the text form" in p for p in problems)
 
 
 def test_everything_missing_is_problems_not_an_exception():
-    os_facts, cpu, gpus, problems = build_mac_facts(FakeCommands({}).run)
+    os_facts, cpu, gpus, problems = parts(build_facts(FakeCommands({}).run))
     assert gpus == () and cpu.chip is None
     assert "`sw_vers` is not available" in problems
 
@@ -341,7 +345,7 @@ def test_rosetta_brand_string_with_arm64_sysctl_is_apple_silicon():
     answers = apple_answers(profiler_json='{"SPDisplaysDataType": []}')
     answers[CPU_BRAND] = (0, "VirtualApple @ 2.50GHz processor\n")
     answers[PROFILER_TEXT] = (0, "")
-    _, cpu, _, problems = build_mac_facts(FakeCommands(answers).run)
+    _, cpu, _, problems = parts(build_facts(FakeCommands(answers).run))
     assert (cpu.hardware_arch, cpu.apple_silicon, cpu.chip) == ("arm64", True, None)
     assert any("held no hardware or display data" in p for p in problems)
 
@@ -349,7 +353,7 @@ def test_rosetta_brand_string_with_arm64_sysctl_is_apple_silicon():
 def test_arm64_sysctl_alone_decides_the_hardware_arch():
     answers = apple_answers(profiler_json='{"SPHardwareDataType": [{"machine_model": "Mac14,2"}]}')
     del answers[CPU_BRAND]
-    _, cpu, _, problems = build_mac_facts(FakeCommands(answers).run)
+    _, cpu, _, problems = parts(build_facts(FakeCommands(answers).run))
     assert (cpu.hardware_arch, cpu.apple_silicon, cpu.chip, cpu.brand) == ("arm64", True, None, "")
     assert problems == ("`sysctl -n machdep.cpu.brand_string` is not available",)
 
@@ -357,7 +361,7 @@ def test_arm64_sysctl_alone_decides_the_hardware_arch():
 def test_intel_unknown_oid_for_arm64_is_not_a_problem():
     answers = {SW_VERS: (0, "ProductVersion:\t12.7.6\n"), CPU_BRAND: (0, "Intel(R) Core(TM) i7-8850H CPU @ 2.60GHz\n"),
                MEMSIZE: (0, "17179869184\n"), ARM64: (1, ""), PROFILER_JSON: (0, '{"SPHardwareDataType": [{}]}')}
-    _, cpu, _, problems = build_mac_facts(FakeCommands(answers).run)
+    _, cpu, _, problems = parts(build_facts(FakeCommands(answers).run))
     assert (cpu.hardware_arch, cpu.apple_silicon) == ("x86_64", False)
     assert problems == ()
 
@@ -368,7 +372,7 @@ def test_vm_with_unknown_future_virtual_chip():
            "SPDisplaysDataType": [{"sppci_model": "Apple Paravirtual device", "spdisplays_vendor": "sppci_vendor_Apple"}]}
     answers = apple_answers(profiler_json=json.dumps(doc))
     answers[CPU_BRAND], answers[MEMSIZE] = (0, "Apple M7 Max (Virtual)\n"), "timeout"
-    _, cpu, gpus, problems = build_mac_facts(FakeCommands(answers).run)
+    _, cpu, gpus, problems = parts(build_facts(FakeCommands(answers).run))
     assert (cpu.chip.generation, cpu.chip.virtual, cpu.cores, cpu.performance_cores) == (7, True, 6, None)
     assert cpu.memory_bytes == 12 * GIB and gpus[0].memory_bytes == 12 * GIB
     assert problems == ("`sysctl -n hw.memsize` timed out",)
@@ -400,7 +404,7 @@ def test_fixture_is_a_version_1_snapshot_with_sane_expectations(path):
 @pytest.mark.parametrize("path", MAC_FIXTURES, ids=lambda p: p.stem)
 def test_fixture_os_cpu_gpu_facts(path):
     snapshot = load(path)
-    os_facts, cpu, gpus, _ = build_mac_facts(ReplayCommands(snapshot["commands"]).run)
+    os_facts, cpu, gpus, _ = parts(build_facts(ReplayCommands(snapshot["commands"]).run))
     facts = {"os": to_jsonable(os_facts), "cpu": to_jsonable(cpu), "gpus": to_jsonable(gpus)}
     expected = {k: v for k, v in snapshot["expect"]["facts"].items() if k.split(".")[0] in facts}
     assert expected, "every recorded Mac states something about its hardware"
@@ -416,7 +420,7 @@ EXPECTED_PROBLEMS = {
 
 @pytest.mark.parametrize("path", MAC_FIXTURES, ids=lambda p: p.stem)
 def test_fixture_probe_problems(path):
-    *_, problems = build_mac_facts(ReplayCommands(load(path)["commands"]).run)
+    problems = build_facts(ReplayCommands(load(path)["commands"]).run).problems
     fragments = EXPECTED_PROBLEMS.get(path.stem, [])
     assert len(problems) == len(fragments), problems
     for fragment in fragments:

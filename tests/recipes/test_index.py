@@ -12,7 +12,7 @@ from packaging import tags
 from conftest import local_http_server
 from macml.recipes import index as pypi
 from macml.recipes import tags as target_platform
-from macml.probe.interpreter import probe_interpreter_raw
+from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw
 from macml.recipes.tags import TargetPlatform
 
 from conftest import RECIPE_FIXTURES
@@ -110,15 +110,16 @@ def test_base_url_from_environment(monkeypatch):
 
 
 def test_parse_target_prefers_sw_vers_over_mac_ver():
-    facts = {"implementation": "cpython", "version": "3.11.7", "platform_tag": "macosx-10.9-universal2",
-             "machine": "arm64", "glibc": None, "mac_ver": "10.16", "markers": {"sys_platform": "darwin"}}
-    target = target_platform.parse_target(facts, macos_version="14.4.1")
+    raw = {"executable": "/usr/bin/python3", "implementation": "cpython", "version": "3.11.7",
+           "platform_tag": "macosx-10.9-universal2", "machine": "arm64", "glibc": None, "mac_ver": "10.16",
+           "markers": {"sys_platform": "darwin"}}
+    target = target_platform.parse_target(parse_interpreter(raw), macos_version="14.4.1")
     assert (target.os, target.arch, target.os_version, target.python) == ("macOS", "arm64", (14, 4), (3, 11))
     assert "macosx_14_0_arm64" in target_platform.target_platforms(target)
 
 
 def test_live_target_tags_cover_this_interpreter():
-    target = target_platform.parse_target(probe_interpreter_raw(sys.executable))
+    target = target_platform.parse_target(parse_interpreter(probe_interpreter_raw(sys.executable)))
     assert set(tags.sys_tags()) <= target_platform.target_tags(target)
 
 

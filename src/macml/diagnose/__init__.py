@@ -1,18 +1,23 @@
-"""The doctor's checks: each is a function `check_<name>(facts) -> Finding | None`.
+"""Diagnose: the doctor's checks, and the `macml doctor` command (`doctor`).
 
-The set is discovered from the names, so `--list-checks` and `macml doctor NAME...`
-need no separate registry. Order of modules and definitions is the report's order.
+Takes: a machine's facts and the loaded recipes. Gives: findings. Each check is a function
+`check_<name>(facts) -> Finding | None`, or `check_<name>(facts, recipes)` where it needs the
+recipes (they are loaded once by the caller, never read mid-diagnosis). The set is discovered from
+the names, so `--list-checks` and `macml doctor NAME...` need no separate registry. Order of
+modules and definitions is the report's order.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, Iterable, List, Optional
+import inspect
+from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
 from macml.diagnose import framework_checks, plaidml_checks, python_env, system, tensorflow_checks, torch_checks
 from macml.facts import MachineFacts
 from macml.findings import Finding, Fix
+from macml.recipes.catalog import Recipe
 
-Check = Callable[[MachineFacts], Optional[Finding]]
+Check = Callable[..., Optional[Finding]]
 _MODULES = (system, python_env, torch_checks, tensorflow_checks, plaidml_checks, framework_checks)
 PREFIX = "check_"
 
@@ -30,13 +35,18 @@ def describe(check: Check) -> str:
     return (check.__doc__ or "").strip().splitlines()[0] if check.__doc__ else ""
 
 
-def run_checks(facts: MachineFacts, only: Iterable[str] = ()) -> List[Finding]:
+def wants_recipes(check: Check) -> bool:
+    return "recipes" in inspect.signature(check).parameters
+
+
+def run_checks(facts: MachineFacts, recipes: Sequence[Recipe], only: Iterable[str] = ()) -> List[Finding]:
     checks = all_checks()
     names = list(only) or list(checks)
     findings = []
     for name in names:
+        check = checks[name]
         try:
-            finding = checks[name](facts)
+            finding = check(facts, recipes) if wants_recipes(check) else check(facts)
         except Exception as exc:  # one broken check must not take the report down
             finding = Finding("System", "warn", f"check {name} crashed: {type(exc).__name__}: {exc}",
                               Fix("This is a macml bug: please report it with `macml doctor --save-snapshot snap.json`."))

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from macml import __version__, frameworks
 from macml.diagnose import all_checks, describe, run_checks
+from macml.recipes.catalog import load_all
 from macml.errors import MacmlError
 from macml.diagnose.system import describe_gpu
 from macml.facts import GIB, MachineFacts, to_jsonable
@@ -154,5 +155,5 @@ def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_
     if snapshot_out:
         save_snapshot(snapshot, snapshot_out)
     facts = facts_from_snapshot(snapshot)
-    return DoctorReport(facts, tuple(run_checks(facts, only)), str(snapshot_in) if snapshot_in else "live",
+    return DoctorReport(facts, tuple(run_checks(facts, load_all(), only)), str(snapshot_in) if snapshot_in else "live",
                         str(snapshot_out) if snapshot_out else None)

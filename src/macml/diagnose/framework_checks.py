@@ -1,10 +1,11 @@
 """Cross-framework checks: does each installed framework actually see the GPU?"""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from macml.facts import FrameworkFacts, MachineFacts
 from macml import frameworks
+from macml.recipes.catalog import Recipe, find_recipe, match, preference, recommend
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
 WHY_NOT = {
@@ -45,11 +46,8 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
     return None
 
 
-def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
+def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """The install recipe that fits this machine and interpreter best."""
-    from macml.recipes.catalog import find_recipe, load_all, preference, recommend
-
-    recipes = load_all()
     if facts.rosetta:
         first = preference(facts)[0]
         return info("Python", f"Recommended recipe: {first}, once this runs in a native arm64 Python "
@@ -76,14 +74,11 @@ def check_recommended_recipe(facts: MachineFacts) -> Optional[Finding]:
                 Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.recipe}",)))
 
 
-def check_python_wheels(facts: MachineFacts) -> Optional[Finding]:
+def check_python_wheels(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """A Python version with no wheel for the framework this hardware wants."""
-    from macml.recipes.catalog import find_recipe, load_all, match, preference
-
     interp = facts.interpreter
     if interp is None:
         return None
-    recipes = load_all()
     preferred = find_recipe(preference(facts)[0], recipes)
     result = match(preferred, facts)
     python_reasons = [r for r in result.reasons if "no wheel for Python" in r]

@@ -1,12 +1,13 @@
 """PyTorch checks: the build against the hardware, the driver, the GPU architecture."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import pip_cmd
 from macml.facts import FrameworkFacts, MachineFacts
+from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
 
@@ -60,13 +61,11 @@ def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
     return ok("PyTorch", f"torch {ver} is built with {backend[kind]}")
 
 
-def cuda_recipe_fits(facts: MachineFacts) -> bool:
-    from macml.recipes.catalog import find_recipe, load_all, match
-
-    return match(find_recipe("pytorch-cuda", load_all()), facts).ok
+def cuda_recipe_fits(facts: MachineFacts, recipes: Sequence[Recipe]) -> bool:
+    return match(find_recipe("pytorch-cuda", recipes), facts).ok
 
 
-def check_nvidia_driver(facts: MachineFacts) -> Optional[Finding]:
+def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """NVIDIA driver older than the installed torch's CUDA needs."""
     nvidia = facts.gpus_by_vendor("NVIDIA")
     probe = torch_facts(facts)
@@ -79,7 +78,7 @@ def check_nvidia_driver(facts: MachineFacts) -> Optional[Finding]:
     needed = min_driver_for_cuda(cuda)
     if needed and driver_tuple(driver) < driver_tuple(needed):
         upgrade = "sudo ubuntu-drivers install  # or your distribution's newest NVIDIA driver"
-        if cuda_recipe_fits(facts):
+        if cuda_recipe_fits(facts, recipes):
             fix = Fix("Upgrade the driver, or install the torch build this driver can run "
                       "(the recipe picks the CUDA index from the driver):", (upgrade, "macml install --recipe pytorch-cuda"))
         else:

@@ -54,7 +54,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
         raise MacmlError("Refusing to install: " + " ".join(report.guard), "Nothing was changed.")
 
     macos = facts.os.version if facts.is_mac else ""
-    platform = parse_target(snapshot["interpreter"], macos)  # the same interpreter facts, not probed again
+    platform = parse_target(facts.interpreter, macos)  # the same interpreter facts, not probed again
     if offline:
         report.warnings += ("offline: the PyPI wheel pre-flight was skipped",)
     else:

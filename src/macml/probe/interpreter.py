@@ -53,6 +53,8 @@ def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
         return None
     packages = raw.get("packages")
     packages = packages if isinstance(packages, Mapping) else {}
+    markers = raw.get("markers")
+    markers = markers if isinstance(markers, Mapping) else {}
     return InterpreterFacts(
         executable=str(raw["executable"]),
         version=str(raw.get("version", "")),
@@ -66,4 +68,13 @@ def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
         packages={str(k).lower(): str(v) for k, v in packages.items()},
         translated=raw.get("translated"),
         platform_tag=raw.get("platform_tag"),
+        bits=raw.get("bits") if isinstance(raw.get("bits"), int) else None,
+        mac_ver=_text_or_none(raw.get("mac_ver")),
+        glibc=_text_or_none(raw.get("glibc")),
+        gil_disabled=bool(raw.get("gil_disabled")),
+        markers={str(k): str(v) for k, v in markers.items()},
     )
+
+
+def _text_or_none(value: Any) -> Optional[str]:
+    return str(value) if value else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from macml.facts import CPUFacts, GPU, OSFacts
+from macml.facts import CPUFacts, GPU, OSFacts, SystemFacts
 from macml.probe.runner import CommandResult
 
 MIB = 1024**2
@@ -18,6 +18,8 @@ NVIDIA_QUERY = ("nvidia-smi", "--query-gpu=name,driver_version,memory.total,comp
 ROCM_SMI = ("rocm-smi",)
 ROCM_PRODUCT = ("rocm-smi", "--showproductname")
 COMMANDS = (OS_RELEASE, UNAME, LSCPU, MEMINFO, NVIDIA_SMI, NVIDIA_QUERY, ROCM_SMI, ROCM_PRODUCT)
+# What a framework's cached answer depends on: kernel, GPU driver and GPU list (no temperatures).
+FINGERPRINT = (UNAME, NVIDIA_QUERY, ROCM_PRODUCT)
 
 
 def parse_os_release(text: str) -> Dict[str, str]:
@@ -152,9 +154,7 @@ def amd_gpus(smi: CommandResult, product: CommandResult) -> Tuple[GPU, ...]:
     return tuple(gpus)
 
 
-def build_linux_facts(
-    run: Callable[[Sequence[str]], CommandResult],
-) -> Tuple[OSFacts, CPUFacts, Tuple[GPU, ...], Tuple[str, ...]]:
+def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
     release = parse_os_release(run(OS_RELEASE).stdout)
     uname = run(UNAME).stdout.split()
     kernel, arch = (uname + ["", ""])[:2] if len(uname) >= 2 else ("", "")
@@ -173,4 +173,4 @@ def build_linux_facts(
         memory_bytes=parse_meminfo_total(run(MEMINFO).stdout),
     )
     nvidia, problems = nvidia_gpus(run(NVIDIA_SMI), run(NVIDIA_QUERY))
-    return os_facts, cpu, nvidia + amd_gpus(run(ROCM_SMI), run(ROCM_PRODUCT)), problems
+    return SystemFacts(os_facts, cpu, nvidia + amd_gpus(run(ROCM_SMI), run(ROCM_PRODUCT)), problems)

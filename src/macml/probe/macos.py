@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from macml.facts import GIB, GPU, CPUFacts, OSFacts
+from macml.facts import GIB, GPU, CPUFacts, OSFacts, SystemFacts
 from macml.gpu_specs import identify_apple_chip, peak_fp32
 from macml.probe.runner import CommandResult, command_key
 
@@ -21,6 +21,10 @@ MEMSIZE = ("sysctl", "-n", "hw.memsize")
 ARM64 = ("sysctl", "-n", "hw.optional.arm64")
 PROFILER_JSON = ("system_profiler", "-json", "SPHardwareDataType", "SPDisplaysDataType")
 PROFILER_TEXT = ("system_profiler", "SPHardwareDataType", "SPDisplaysDataType")
+# Run up front, concurrently; PROFILER_TEXT only when the JSON form fails.
+COMMANDS = (SW_VERS, CPU_BRAND, MEMSIZE, ARM64, PROFILER_JSON)
+# What a framework's cached answer depends on: the OS build.
+FINGERPRINT = (SW_VERS,)
 
 Hardware = Dict[str, Any]  # SPHardwareDataType keys: chip_type, machine_model, ...
 RunCommand = Callable[[tuple], CommandResult]
@@ -273,7 +277,7 @@ def _hardware_arch(arm64: Optional[int], apple_chip: bool, brand: str) -> str:
     return "unknown"
 
 
-def build_mac_facts(run: RunCommand) -> Tuple[OSFacts, CPUFacts, Tuple[GPU, ...], Tuple[str, ...]]:
+def build_facts(run: RunCommand) -> SystemFacts:
     """Run the macOS probe commands through `run` and assemble OS, CPU and GPU facts."""
     problems: List[str] = []
     sw_vers = _stdout(run, SW_VERS, problems)
@@ -298,4 +302,4 @@ def build_mac_facts(run: RunCommand) -> Tuple[OSFacts, CPUFacts, Tuple[GPU, ...]
     )
     gpus = [dataclasses.replace(g, memory_bytes=memory) if g.unified_memory and memory else g for g in gpus]
     os_facts = OSFacts(system="Darwin", name=name, version=version, build=build)
-    return os_facts, cpu, tuple(gpus), tuple(problems)
+    return SystemFacts(os_facts, cpu, tuple(gpus), tuple(problems))

@@ -7,6 +7,8 @@ from typing import Any, FrozenSet, List, Mapping, Optional, Tuple
 
 from packaging import tags
 
+from macml.facts import InterpreterFacts
+
 # glibc 2.x minor -> the older manylinux alias (2014 also covers aarch64/ppc64le/s390x).
 LEGACY_MANYLINUX = {17: "manylinux2014", 12: "manylinux2010", 5: "manylinux1"}
 
@@ -34,24 +36,23 @@ def parse_pair(text: str) -> Optional[Tuple[int, int]]:
     return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
 
 
-def parse_target(facts: Mapping[str, Any], macos_version: str = "") -> TargetPlatform:
-    """interpreter_facts.py's JSON to a TargetPlatform; macos_version (from sw_vers) beats mac_ver()."""
-    plat = str(facts.get("platform_tag") or "")
-    machine = str(facts.get("machine") or "")
+def parse_target(interp: InterpreterFacts, macos_version: str = "") -> TargetPlatform:
+    """The interpreter's own facts to a TargetPlatform; macos_version (from sw_vers) beats mac_ver()."""
+    plat = interp.platform_tag or ""
+    machine = interp.machine
     os_name = "macOS" if plat.startswith("macosx") else "Windows" if plat.startswith("win") else "Linux"
-    os_version = parse_pair(macos_version or facts.get("mac_ver") or "") if os_name == "macOS" else None
+    os_version = parse_pair(macos_version or interp.mac_ver or "") if os_name == "macOS" else None
     if os_name == "Windows":
         machine = {"win-amd64": "AMD64", "win32": "x86", "win-arm64": "ARM64"}.get(plat, machine)
-    python = parse_pair(str(facts.get("version") or "3.0")) or (3, 0)
     return TargetPlatform(
-        implementation=str(facts.get("implementation") or "cpython"),
-        python=python,
+        implementation=interp.implementation or "cpython",
+        python=parse_pair(interp.version or "3.0") or (3, 0),
         os=os_name,
         arch=machine,
         os_version=os_version,
-        glibc=parse_pair(facts.get("glibc") or "") if os_name == "Linux" else None,
-        gil_disabled=bool(facts.get("gil_disabled")),
-        markers={str(k): str(v) for k, v in (facts.get("markers") or {}).items()},
+        glibc=parse_pair(interp.glibc or "") if os_name == "Linux" else None,
+        gil_disabled=interp.gil_disabled,
+        markers=dict(interp.markers),
     )
 
 

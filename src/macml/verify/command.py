@@ -81,9 +81,9 @@ def workload_args(data: Optional[MnistFiles], device: Optional[str], steps: Opti
 @functools.lru_cache(maxsize=1)
 def mac_gpu() -> Optional[GPU]:
     """The Metal GPU, read once with the doctor's own probes and parsers (name, cores, peak)."""
-    from macml.probe.macos import build_mac_facts
+    from macml.probe import macos
 
-    _, _, gpus, _ = build_mac_facts(LiveCommands(timeout=30).run)
+    gpus = macos.build_facts(LiveCommands(timeout=30).run).gpus
     return next((g for g in gpus if g.vendor in ("Apple", "AMD")), None)
 
 
