@@ -32,10 +32,6 @@ class CommandResult:
         lines = self.stderr.strip().splitlines()
         return lines[-1] if lines else "no output"
 
-    @property
-    def key(self) -> str:
-        return command_key(self.argv)
-
 
 def command_key(argv: Sequence[str]) -> str:
     return " ".join(argv)
@@ -103,8 +99,6 @@ class LiveCommands:
     threads and the parsers ask concurrently), waits for that run instead of starting another.
     """
 
-    live = True
-
     def __init__(self, timeout: float = DEFAULT_TIMEOUT):
         self.timeout = timeout
         self._results: Dict[str, CommandResult] = {}
@@ -132,8 +126,6 @@ class ReplayCommands:
 
     A command absent from the snapshot is a tool that is not there.
     """
-
-    live = False
 
     def __init__(self, commands: Mapping[str, Mapping]):
         self.commands = commands
