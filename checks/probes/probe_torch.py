@@ -25,6 +25,8 @@ def collect():
         facts["capabilities"] = ["%d.%d" % torch.cuda.get_device_capability(i) for i in range(count)]
         facts["arch_list"] = list(torch.cuda.get_arch_list())
         facts["cudnn_version"] = torch.backends.cudnn.version()
+        nccl = torch.cuda.nccl.version() if hasattr(torch.cuda, "nccl") else None
+        facts["nccl_version"] = ".".join(str(v) for v in nccl) if isinstance(nccl, tuple) else nccl
     elif torch.version.cuda or getattr(torch.version, "hip", None):
         facts["arch_list"] = list(torch.cuda.get_arch_list())
     return facts

@@ -139,9 +139,20 @@ def verify(
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Use MNIST IDX files (gz or raw) from DIR."),
     synthetic: bool = typer.Option(False, "--synthetic", help="Random MNIST-shaped data: speed only, no accuracy."),
     cpu_seconds: float = typer.Option(3.0, "--cpu-seconds", help="Time budget for the CPU timing run."),
+    nproc: Optional[str] = typer.Option(None, "--nproc", help="Data-parallel over N processes (or 'all' GPUs): "
+                                        "DDP with NCCL on GPUs, gloo on the CPU."),
+    nnodes: int = typer.Option(1, "--nnodes", help="Machines in the data-parallel job (torchrun c10d rendezvous)."),
+    node_rank: int = typer.Option(0, "--node-rank", help="This machine's rank among --nnodes (0 hosts the rendezvous)."),
+    rdzv_endpoint: Optional[str] = typer.Option(None, "--rdzv-endpoint", help="HOST:PORT of node rank 0."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Train the MNIST convnet on the accelerator and the CPU; prove acceleration works."""
+    if nproc is not None or nnodes > 1:
+        from macml.verify import distributed
+
+        _emit(lambda: distributed.run_distributed(
+            python=str(python) if python else None, nproc=nproc or "1", nnodes=nnodes, node_rank=node_rank,
+            endpoint=rdzv_endpoint, device=device, steps=steps, data_dir=data_dir, synthetic=synthetic), as_json)
     from macml.verify import command as verify_mod
 
     _emit(

@@ -123,6 +123,7 @@ class SystemFacts:
     cpu: CPUFacts
     gpus: Tuple[GPU, ...] = ()
     problems: Tuple[str, ...] = ()  # what could not be read, in words
+    gpu_links: Mapping[str, str] = field(default_factory=dict)  # "0-1" -> "NV18", "PHB", ... (topo -m)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class MachineFacts:
     frameworks: Mapping[str, FrameworkFacts] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     problems: Tuple[str, ...] = ()  # probe problems worth showing (unparseable output, timeouts)
+    gpu_links: Mapping[str, str] = field(default_factory=dict)  # "0-1" -> "NV18", "PHB", ... (topo -m)
 
     @property
     def is_mac(self) -> bool:

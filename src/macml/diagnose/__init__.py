@@ -12,13 +12,14 @@ import dataclasses
 import inspect
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
-from macml.diagnose import framework_checks, plaidml_checks, python_env, system, tensorflow_checks, torch_checks
+from macml.diagnose import (framework_checks, multi_gpu_checks, plaidml_checks, python_env, system, tensorflow_checks,
+                            torch_checks)
 from macml.facts import MachineFacts
 from macml.findings import Finding, Fix
 from macml.recipes.catalog import Recipe
 
 Check = Callable[..., Optional[Finding]]
-_MODULES = (system, python_env, torch_checks, tensorflow_checks, plaidml_checks, framework_checks)
+_MODULES = (system, python_env, torch_checks, tensorflow_checks, plaidml_checks, multi_gpu_checks, framework_checks)
 PREFIX = "check_"
 
 

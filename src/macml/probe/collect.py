@@ -53,7 +53,8 @@ def system_fingerprint(module: ModuleType, run: Callable[[Sequence[str]], Comman
 
 
 def relevant_env() -> Dict[str, str]:
-    return {k: os.environ[k] for k in RELEVANT_ENV if k in os.environ}
+    """The variables above, and every NCCL_* one (they change how multi-GPU training talks)."""
+    return {k: v for k, v in os.environ.items() if k in RELEVANT_ENV or k.startswith("NCCL_")}
 
 
 def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_cache: bool = True,
@@ -106,6 +107,7 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
         frameworks=parse_frameworks(snapshot.get("frameworks") or {}),
         env={str(k): str(v) for k, v in env.items()},
         problems=system.problems,
+        gpu_links=system.gpu_links,
     )
 
 

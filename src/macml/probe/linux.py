@@ -5,6 +5,7 @@ import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from macml.facts import CPUFacts, GPU, OSFacts, SystemFacts
+from macml.probe.nvidia_topology import TOPOLOGY, parse_topology
 from macml.probe.runner import CommandResult
 
 MIB = 1024**2
@@ -17,7 +18,7 @@ NVIDIA_SMI = ("nvidia-smi",)
 NVIDIA_QUERY = ("nvidia-smi", "--query-gpu=name,driver_version,memory.total,compute_cap", "--format=csv,noheader")
 ROCM_SMI = ("rocm-smi",)
 ROCM_PRODUCT = ("rocm-smi", "--showproductname")
-COMMANDS = (OS_RELEASE, UNAME, LSCPU, MEMINFO, NVIDIA_SMI, NVIDIA_QUERY, ROCM_SMI, ROCM_PRODUCT)
+COMMANDS = (OS_RELEASE, UNAME, LSCPU, MEMINFO, NVIDIA_SMI, NVIDIA_QUERY, ROCM_SMI, ROCM_PRODUCT, TOPOLOGY)
 # What a framework's cached answer depends on: kernel, GPU driver and GPU list (no temperatures).
 FINGERPRINT = (UNAME, NVIDIA_QUERY, ROCM_PRODUCT)
 
@@ -173,4 +174,11 @@ def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
         memory_bytes=parse_meminfo_total(run(MEMINFO).stdout),
     )
     nvidia, problems = nvidia_gpus(run(NVIDIA_SMI), run(NVIDIA_QUERY))
-    return SystemFacts(os_facts, cpu, nvidia + amd_gpus(run(ROCM_SMI), run(ROCM_PRODUCT)), problems)
+    links = gpu_links(run(TOPOLOGY)) if len(nvidia) > 1 else {}
+    return SystemFacts(os_facts, cpu, nvidia + amd_gpus(run(ROCM_SMI), run(ROCM_PRODUCT)), problems, links)
+
+
+def gpu_links(result: CommandResult) -> Dict[str, str]:
+    """`nvidia-smi topo -m` -> {"0-1": "NV18", ...}; empty where it did not answer."""
+    topology = parse_topology(result.stdout) if result.ok else None
+    return {f"{i}-{j}": word for (i, j), word in sorted(topology.links.items())} if topology else {}

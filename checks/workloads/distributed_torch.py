@@ -1,0 +1,210 @@
+"""macml verify --nproc: the mnist_cnn trained data-parallel with torch.distributed (DDP).
+
+Started once per rank by torchrun (its c10d rendezvous; env:// variables), inside the TARGET
+interpreter: stdlib + torch only, no macml imports. NCCL on CUDA, gloo on the CPU. Global rank 0
+writes the JSON-line events; the other ranks report to it through collectives, so one stream
+describes the whole job.
+"""
+import os
+import socket
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:  # loaded by file path (tests), not run as a script
+    sys.path.insert(0, HERE)
+from _workload_common import BATCH, emit, missing_framework, run_workload, workload_parser  # noqa: E402
+from workload_torch import build_model, load_split  # noqa: E402
+
+WARMUP_STEPS = 3
+# Message sizes for the all-reduce bandwidth probe (bytes): large on GPUs, small on the CPU.
+GPU_SIZES = (1 << 20, 16 << 20, 128 << 20)
+CPU_SIZES = (64 << 10, 1 << 20, 8 << 20)
+
+
+class Job:
+    """This rank's place in the job: device, backend, rank and world size."""
+
+    def __init__(self, torch, dist, wanted):
+        self.torch, self.dist = torch, dist
+        self.local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+        cuda = torch.cuda.is_available() and wanted in ("auto", "cuda")
+        if wanted == "cuda" and not torch.cuda.is_available():
+            raise RuntimeError("--device cuda, but torch.cuda.is_available() is False on %s" % socket.gethostname())
+        if cuda and self.local_rank >= torch.cuda.device_count():
+            raise RuntimeError("local rank %d has no GPU: this node sees %d (CUDA_VISIBLE_DEVICES=%s)" % (
+                self.local_rank, torch.cuda.device_count(), os.environ.get("CUDA_VISIBLE_DEVICES", "unset")))
+        self.device = torch.device("cuda", self.local_rank) if cuda else torch.device("cpu")
+        if cuda:
+            torch.cuda.set_device(self.device)
+        self.backend = "nccl" if cuda else "gloo"
+        dist.init_process_group(self.backend)
+        self.rank, self.world = dist.get_rank(), dist.get_world_size()
+
+    @property
+    def leader(self):
+        return self.rank == 0
+
+    def sync(self):
+        if self.device.type == "cuda":
+            self.torch.cuda.synchronize(self.device)
+
+    def emit(self, event, **fields):
+        if self.leader:
+            emit(event, **fields)
+
+
+def report_ranks(job):
+    """Every rank's host and device, gathered on all ranks; rank 0 reports them."""
+    torch = job.torch
+    name = torch.cuda.get_device_name(job.device) if job.device.type == "cuda" else "CPU"
+    mine = {"rank": job.rank, "local_rank": job.local_rank, "host": socket.gethostname(),
+            "device": str(job.device), "name": name, "pid": os.getpid()}
+    everyone = [None] * job.world
+    job.dist.all_gather_object(everyone, mine)
+    nccl = torch.cuda.nccl.version() if job.backend == "nccl" else None
+    job.emit("ranks", backend=job.backend, world_size=job.world, ranks=everyone, torch=torch.__version__,
+             nccl=".".join(str(v) for v in nccl) if isinstance(nccl, tuple) else nccl)
+
+
+def check_allreduce(job):
+    """All-reduce known integers (exact in float32): every element must be the exact sum."""
+    torch = job.torch
+    pattern = torch.arange(4096, dtype=torch.float32, device=job.device) % 7 + 1
+    mine = pattern * (job.rank + 1)
+    job.dist.all_reduce(mine)
+    expected = pattern * (job.world * (job.world + 1) / 2)
+    error = float((mine - expected).abs().max())
+    errors = [None] * job.world
+    job.dist.all_gather_object(errors, error)
+    job.emit("allreduce", world_size=job.world, elements=int(pattern.numel()), max_error=max(errors),
+             exact=all(e == 0.0 for e in errors))
+
+
+def shard(job, x, y):
+    """This rank's share of the training images (every world-th one), as DistributedSampler does."""
+    return x[job.rank::job.world], y[job.rank::job.world]
+
+
+def make_trainer(job, x_u8, y, ddp):
+    torch = job.torch
+    torch.manual_seed(0)  # the same initial weights on every rank (DDP also broadcasts rank 0's)
+    model = build_model(torch.nn).to(job.device).train()
+    if ddp:
+        ids = [job.device.index] if job.device.type == "cuda" else None
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=ids)
+    opt = torch.optim.Adadelta(model.parameters(), lr=1.0)
+    x = x_u8.to(job.device).float().div_(255.0)
+    y = y.to(job.device)
+    gen = torch.Generator(device="cpu").manual_seed(1000 + job.rank)
+
+    def step():
+        idx = torch.randint(0, x.shape[0], (BATCH,), generator=gen).to(job.device)
+        opt.zero_grad(set_to_none=False)
+        loss = torch.nn.functional.cross_entropy(model(x[idx]), y[idx])
+        loss.backward()
+        opt.step()
+        return loss
+    return model, step
+
+
+def timed_steps(job, step, steps, label):
+    """Warm-up, then `steps` synchronised steps -> (seconds per step, first loss, last loss).
+    Every rank runs the same count: a rank that stopped early would hang the others."""
+    first = float(step().detach())
+    for _ in range(WARMUP_STEPS - 1):
+        step()
+    job.sync()
+    start = time.perf_counter()
+    loss = None
+    for i in range(steps):
+        loss = step()
+        if job.leader and (i + 1) % max(1, steps // 10) == 0:
+            emit("progress", phase=label, done=(i + 1) / steps)
+    job.sync()
+    return (time.perf_counter() - start) / steps, first, float(loss.detach())
+
+
+def single_process_baseline(job, x, y, steps):
+    """Rank 0 alone, no DDP, on its own device, while the others wait: the 1-process throughput."""
+    if job.leader:
+        _, step = make_trainer(job, x, y, ddp=False)
+        per_step, _, _ = timed_steps(job, step, steps, "1-process timing")
+        emit("baseline", processes=1, device=str(job.device), ms_per_step=1000 * per_step,
+             images_per_s=BATCH / per_step)
+    job.dist.barrier()
+
+
+def data_parallel_run(job, x, y, steps):
+    torch = job.torch
+    model, step = make_trainer(job, *shard(job, x, y), ddp=True)
+    per_step, first, last = timed_steps(job, step, steps, "%d-process timing" % job.world)
+    flat = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+    high, low = flat.clone(), flat.clone()
+    job.dist.all_reduce(high, op=job.dist.ReduceOp.MAX)
+    job.dist.all_reduce(low, op=job.dist.ReduceOp.MIN)
+    losses = torch.tensor([first, last], dtype=torch.float64, device=job.device)
+    job.dist.all_reduce(losses)
+    losses /= job.world
+    job.emit("data_parallel", processes=job.world, steps=steps, ms_per_step=1000 * per_step,
+             images_per_s=job.world * BATCH / per_step, param_max_diff=float((high - low).abs().max()),
+             parameters=int(flat.numel()), first_loss=float(losses[0]), final_loss=float(losses[1]))
+
+
+def bus_bandwidth(job, reps):
+    """nccl-tests' all-reduce bus bandwidth: algbw * 2(n-1)/n, at a few message sizes."""
+    torch = job.torch
+    sizes = GPU_SIZES if job.device.type == "cuda" else CPU_SIZES
+    for size in sizes:
+        buf = torch.ones(size // 4, dtype=torch.float32, device=job.device)
+        for _ in range(2):
+            job.dist.all_reduce(buf)
+        job.sync()
+        job.dist.barrier()
+        start = time.perf_counter()
+        for _ in range(reps):
+            job.dist.all_reduce(buf)
+        job.sync()
+        seconds = (time.perf_counter() - start) / reps
+        algbw = size / seconds / 1e9
+        job.emit("busbw", bytes=size, seconds=seconds, algbw_gbs=algbw,
+                 busbw_gbs=algbw * 2 * (job.world - 1) / job.world)
+
+
+def load_data(args, torch):
+    if args.synthetic or not args.train:
+        gen = torch.Generator().manual_seed(0)
+        return (torch.randint(0, 256, (4096, 1, 28, 28), dtype=torch.uint8, generator=gen),
+                torch.randint(0, 10, (4096,), generator=gen))
+    return load_split(args.train[0], args.train[1], args.train_slice, torch)
+
+
+def main(argv=None):
+    ap = workload_parser()
+    ap.add_argument("--bus-reps", type=int, default=10)
+    args = ap.parse_args(argv)
+    try:
+        import torch
+        import torch.distributed as dist
+    except ImportError as exc:
+        return missing_framework("torch", exc)
+    job = Job(torch, dist, args.device)
+    try:
+        report_ranks(job)
+        check_allreduce(job)
+        x, y = load_data(args, torch)
+        steps = args.steps or 30
+        job.emit("phase", name="1-process timing")
+        single_process_baseline(job, x, y, steps)
+        job.emit("phase", name="%d-process timing" % job.world)
+        data_parallel_run(job, x, y, steps)
+        job.emit("phase", name="all-reduce bandwidth")
+        bus_bandwidth(job, args.bus_reps)
+        job.emit("done")
+    finally:
+        dist.destroy_process_group()
+    return 0
+
+
+if __name__ == "__main__":
+    run_workload(main)
