@@ -56,6 +56,22 @@ GB200 = "GPU 0: NVIDIA GB200 (UUID: GPU-d1b93026-6d5b-03bd-3a71-f85b47a61bde)\n"
     f"         Link {i}: 53.125 GB/s\n" for i in range(18))
 
 
+# `nvidia-smi topo -m` on the one-H200 device machine, driver 580 (benchmarks/results/h200-nvidia-smi-topo.txt):
+# the header is underlined with ANSI escapes even into a pipe.
+H200_ONE = "\t\x1b[4mGPU0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\x1b[0m\nGPU0\t X \t0-15\t0\t\tN/A\n"
+
+
+def test_ansi_header_of_a_single_gpu():
+    topo = parse_topology(H200_ONE)
+    assert topo.gpus == (0,) and topo.links == {}
+
+
+def test_ansi_header_with_two_gpus():
+    topo = parse_topology(H200_ONE.replace("GPU0\tCPU", "GPU0\tGPU1\tCPU").replace(" X \t0-15", " X \tNV18\t0-15")
+                          + "GPU1\tNV18\t X \t0-15\t0\t\tN/A\n")
+    assert topo.links == {(0, 1): "NV18"}
+
+
 def test_nvlink_matrix_ignores_nic_rows_and_affinity():
     topo = parse_topology(H100_NV6)
     assert topo.gpus == (0, 1, 2, 3)

@@ -145,3 +145,10 @@ def test_two_nodes_on_loopback():
     assert full[0]["measurements"]["world_size"] == 2 and full[0]["verdict"] == "PASS"
     (other,) = [r for r in reports if r is not full[0]]
     assert [c["name"] for c in other["checks"]] == ["this node"] and other["verdict"] == "PASS"
+
+
+def test_one_rank_judges_no_scaling_or_bandwidth():
+    one = [dict(e, world_size=1, ranks=e["ranks"][:1]) if e["event"] == "ranks" else e for e in GOOD]
+    found = statuses(one)
+    assert found["scaling"] == "skip" and found["all-reduce bandwidth"] == "skip"
+    assert found["devices"] == found["parameters in sync"] == "pass"

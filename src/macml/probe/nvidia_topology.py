@@ -19,6 +19,7 @@ LINK_WORDS = {
     "PIX": "at most one PCIe bridge",
 }
 _GPU = re.compile(r"^GPU(\d+)$")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # recent drivers underline the header even into a pipe
 _NVLINK_GPU = re.compile(r"^GPU (\d+):")
 _NVLINK_LINK = re.compile(r"^\s*Link (\d+):\s*(?:([\d.]+)\s*GB/s|<inactive>)")
 
@@ -61,7 +62,7 @@ def parse_topology(text: str) -> Optional[Topology]:
 
     '        GPU0    GPU1    CPU Affinity' / 'GPU0     X      NV6     0-9' -> links {(0, 1): 'NV6'}.
     """
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in _ANSI.sub("", text).splitlines() if line.strip()]
     header = next((line for line in lines if re.match(r"^\s+GPU0\b", line)), None)
     if header is None:
         return None

@@ -149,6 +149,10 @@ def _loss(m: DistributedMeasurements, synthetic: bool) -> Check:
 
 def _scaling(m: DistributedMeasurements) -> Check:
     eff = m.scaling_efficiency
+    if m.world_size == 1:
+        return Check("scaling", "skip", "one process: nothing to scale (the DDP wrapper's cost: "
+                     f"{m.images_per_s:,.0f} img/s vs {m.baseline_images_per_s:,.0f} without it)"
+                     if eff is not None else "one process: nothing to scale")
     if eff is None:
         return Check("scaling", "skip", "no throughput at 1 and N processes")
     text = (f"{m.images_per_s:,.0f} img/s with {m.world_size} processes vs {m.baseline_images_per_s:,.0f} with 1: "
@@ -159,6 +163,8 @@ def _scaling(m: DistributedMeasurements) -> Check:
 
 
 def _bandwidth(m: DistributedMeasurements, link_peak_gbs: Optional[float], link: str) -> Check:
+    if m.world_size == 1:
+        return Check("all-reduce bandwidth", "skip", "one rank: nothing crosses a link")
     if not m.busbw:
         return Check("all-reduce bandwidth", "skip", "not measured")
     best = max(m.busbw, key=lambda b: b.busbw_gbs)
