@@ -60,7 +60,8 @@ def doctor(
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Show every fact and passing check."),
     list_checks: bool = typer.Option(False, "--list-checks", help="List the checks and exit."),
     save_snapshot: Optional[Path] = typer.Option(None, "--save-snapshot", help="Write raw probe outputs to FILE."),
-    from_snapshot: Optional[Path] = typer.Option(None, "--from", help="Diagnose a snapshot FILE, not this machine."),
+    from_snapshot: Optional[List[Path]] = typer.Option(
+        None, "--from", help="Diagnose a snapshot FILE or pasted report text, not this machine (repeatable)."),
     timeout: float = typer.Option(20.0, "--timeout", help="Seconds allowed for each probe command."),
     refresh: bool = typer.Option(False, "--refresh", help="Re-run every framework probe (ignore the cache)."),
 ) -> None:
@@ -73,7 +74,7 @@ def doctor(
         lambda: doctor_mod.run_doctor(
             only=checks or (),
             python=str(python) if python else None,
-            snapshot_in=from_snapshot,
+            snapshot_in=from_snapshot or (),
             snapshot_out=save_snapshot,
             timeout=timeout,
             use_cache=not refresh,
@@ -86,13 +87,30 @@ def doctor(
 @app.command()
 def recipes(
     python: Optional[Path] = PythonOpt,
-    from_snapshot: Optional[Path] = typer.Option(None, "--from", help="Match against a snapshot FILE."),
+    from_snapshot: Optional[List[Path]] = typer.Option(
+        None, "--from", help="Match against a snapshot FILE or pasted report text (repeatable)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """List the install recipes and whether each fits this machine."""
     from macml.recipes import command as recipes_cmd
 
-    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot), as_json)
+    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot or ()), as_json)
+
+
+snapshot_app = typer.Typer(help="Snapshots: build one from pasted reports.", no_args_is_help=True)
+app.add_typer(snapshot_app, name="snapshot")
+
+
+@snapshot_app.command("import")
+def snapshot_import(
+    files: List[Path] = typer.Argument(..., help="Text files holding pasted outputs (collect_env, nvidia-smi, ...)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the snapshot to FILE (default: print it)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Build a version-1 snapshot from pasted command outputs, recognised by their content."""
+    from macml.probe import import_command
+
+    _emit(lambda: import_command.run_import(files, output), as_json)
 
 
 @app.command()

@@ -28,10 +28,11 @@ def test_unknown_check_is_a_usage_error_with_a_suggestion():
 
 @pytest.mark.parametrize("content, message", [
     ('{"macml_snapshot": 2, "platform": "linux", "commands": {}}', "format version 2"),
-    ("this is not json", "not valid JSON"),
+    ("this is not json", "nothing macml can read"),
+    ('{"macml_snapshot": 1, "platform": "linux", ', "not valid JSON"),
     ('{"platform": "linux"}', "not a macml snapshot"),
     ('{"macml_snapshot": 1, "platform": "beos"}', "'platform' must be one of"),
-], ids=["future-version", "not-json", "no-marker", "bad-platform"])
+], ids=["future-version", "not-json-nor-paste", "damaged", "no-marker", "bad-platform"])
 def test_bad_snapshots_are_clear_errors(tmp_path, content, message):
     path = tmp_path / "snap.json"
     path.write_text(content)

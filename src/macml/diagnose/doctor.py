@@ -16,7 +16,8 @@ from macml.diagnose.system import describe_gpu
 from macml.facts import GIB, MachineFacts, to_jsonable
 from macml.findings import LEVELS, Finding
 from macml.probe.collect import collect_snapshot, facts_from_snapshot
-from macml.probe.snapshot import load_snapshot, save_snapshot
+from macml.probe.inputs import evidence_lines, load_inputs
+from macml.probe.snapshot import save_snapshot
 
 JSON_SCHEMA = 1
 ICONS = {"ok": "[green]✓[/]", "info": "[blue]•[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]"}
@@ -49,8 +50,9 @@ def list_checks() -> ChecksList:
 class DoctorReport:
     facts: MachineFacts
     findings: Tuple[Finding, ...]
-    source: str  # "live" or the snapshot path
+    source: str  # "live" or the --from file names
     snapshot_saved: Optional[str] = None
+    evidence: Tuple[str, ...] = ()  # what an imported paste held: "collect_env (issue.txt lines 3-40)"
 
     @property
     def exit_code(self) -> int:
@@ -64,6 +66,7 @@ class DoctorReport:
             "macml_doctor": JSON_SCHEMA,
             "macml_version": __version__,
             "source": self.source,
+            "evidence": list(self.evidence),
             "facts": to_jsonable(self.facts),
             "findings": [to_jsonable(f) for f in self.findings],
             "summary": self.counts(),
@@ -95,7 +98,10 @@ def render_finding(console: Console, finding: Finding, verbose: bool) -> None:
 def render_doctor(report: DoctorReport, console: Console, verbose: bool) -> None:
     console.print(f"[bold]macml doctor[/] · {header_line(report.facts)}", highlight=False)
     if report.source != "live":
-        console.print(f"(replayed from snapshot {report.source})", markup=False)
+        kind = "pasted reports" if report.evidence else "snapshot"
+        console.print(f"(replayed from {kind} {report.source})", markup=False)
+    if report.evidence:
+        console.print(f"Evidence read: {'; '.join(report.evidence)}. What these do not show is unknown.", markup=False)
     areas = sorted({f.area for f in report.findings}, key=lambda a: AREA_ORDER.index(a) if a in AREA_ORDER else 99)
     for area in areas:
         items = [f for f in report.findings if f.area == area]
@@ -148,12 +154,14 @@ def validate_names(only: Sequence[str]) -> None:
             raise MacmlError(f"Unknown check {name!r}.", hint)
 
 
-def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_in: Optional[Path] = None,
+def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_in: Sequence[Path] = (),
                snapshot_out: Optional[Path] = None, timeout: float = 20.0, use_cache: bool = True) -> DoctorReport:
+    """snapshot_in: --from files, macml snapshots or pasted reports (several merge)."""
     validate_names(only)
-    snapshot = load_snapshot(snapshot_in) if snapshot_in else collect_snapshot(python, timeout, use_cache)
+    snapshot = load_inputs(snapshot_in).snapshot if snapshot_in else collect_snapshot(python, timeout, use_cache)
     if snapshot_out:
         save_snapshot(snapshot, snapshot_out)
     facts = facts_from_snapshot(snapshot)
-    return DoctorReport(facts, tuple(run_checks(facts, load_all(), only)), str(snapshot_in) if snapshot_in else "live",
-                        str(snapshot_out) if snapshot_out else None)
+    source = ", ".join(str(p) for p in snapshot_in) if snapshot_in else "live"
+    return DoctorReport(facts, tuple(run_checks(facts, load_all(), only)), source,
+                        str(snapshot_out) if snapshot_out else None, tuple(evidence_lines(snapshot)))

@@ -18,7 +18,7 @@ from macml.facts import CPUFacts, MachineFacts, OSFacts, SystemFacts
 from macml.probe.frameworks import parse_frameworks, probe_frameworks_raw
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw, target_python
 from macml.probe.runner import CommandResult, LiveCommands, ReplayCommands, command_key
-from macml.probe.snapshot import FORMAT_VERSION, load_snapshot, result_record
+from macml.probe.snapshot import FORMAT_VERSION, result_record
 
 RELEVANT_ENV = (
     "PYTORCH_ENABLE_MPS_FALLBACK",
@@ -98,6 +98,9 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
                              CPUFacts(brand="unknown", hardware_arch="unknown"),
                              problems=(f"could not read the system probes: {type(exc).__name__}: {exc}",))
     env = snapshot.get("env") or {}
+    problems = system.problems
+    if snapshot.get("evidence") is not None:  # imported from pastes: absent means not pasted, not "not there"
+        problems = tuple(p.replace("is not available", "is not in the pasted evidence") for p in problems)
     return MachineFacts(
         platform=platform,
         os=system.os,
@@ -106,12 +109,16 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
         interpreter=parse_interpreter(snapshot.get("interpreter") or {}),
         frameworks=parse_frameworks(snapshot.get("frameworks") or {}),
         env={str(k): str(v) for k, v in env.items()},
-        problems=system.problems,
+        problems=problems,
         gpu_links=system.gpu_links,
     )
 
 
-def collect_facts(python: Optional[str] = None, snapshot_in: Optional[Path] = None, timeout: float = 20.0,
+def collect_facts(python: Optional[str] = None, snapshot_in: Sequence[Path] = (), timeout: float = 20.0,
                   use_cache: bool = True, frameworks: bool = True) -> MachineFacts:
-    snapshot = load_snapshot(snapshot_in) if snapshot_in else collect_snapshot(python, timeout, use_cache, frameworks)
+    """snapshot_in: --from files (snapshots or pasted reports); none probes this machine."""
+    from macml.probe.inputs import load_inputs
+
+    snapshot = (load_inputs(snapshot_in).snapshot if snapshot_in
+                else collect_snapshot(python, timeout, use_cache, frameworks))
     return facts_from_snapshot(snapshot)

@@ -49,14 +49,15 @@ def probe_interpreter_raw(python: str, timeout: float = 20.0) -> Dict[str, Any]:
 
 
 def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
-    if not raw or not raw.get("executable"):
+    # An interpreter imported from a pasted report has no executable path: a version or a package list.
+    if not raw or not (raw.get("executable") or raw.get("version") or raw.get("packages")):
         return None
     packages = raw.get("packages")
     packages = packages if isinstance(packages, Mapping) else {}
     markers = raw.get("markers")
     markers = markers if isinstance(markers, Mapping) else {}
     return InterpreterFacts(
-        executable=str(raw["executable"]),
+        executable=str(raw.get("executable") or "unknown"),
         version=str(raw.get("version", "")),
         implementation=str(raw.get("implementation", "")),
         machine=str(raw.get("machine", "")),

@@ -49,7 +49,7 @@ def parse_meminfo_total(text: str) -> Optional[int]:
 
 _SMI_DRIVER = re.compile(r"Driver Version:\s*([\d.]+)")
 _SMI_CUDA = re.compile(r"CUDA Version:\s*([\d.]+)")
-_SMI_GPU_ROW = re.compile(r"^\|\s+(\d+)\s+(.+?)\s+(On|Off)\s*\|")
+_SMI_GPU_ROW = re.compile(r"^\|\s+(\d+)\s+(.+?)\s+(On|Off|TCC|WDDM)\s*\|")  # TCC/WDDM: Windows
 _SMI_MEMORY = re.compile(r"(\d+)\s*MiB\s*/\s*(\d+)\s*MiB")
 
 
@@ -119,14 +119,16 @@ def parse_rocm_product(text: str) -> Dict[str, Dict[str, str]]:
 def nvidia_gpus(smi: CommandResult, query: CommandResult) -> Tuple[Tuple[GPU, ...], Tuple[str, ...]]:
     from macml.gpu_specs import peak_fp32
 
-    if smi.missing:
+    detail = parse_nvidia_query(query.stdout) if query.ok else []
+    if smi.missing and not detail:
         return (), ()
-    if not smi.ok:
+    if not smi.ok and not smi.missing:
         first = (smi.stderr or smi.stdout).strip().splitlines()[:1]
         why = "timed out" if smi.timed_out else (first[0] if first else f"exit code {smi.returncode}")
         return (), (f"nvidia-smi is installed but failed: {why}",)
     driver, cuda, rows = parse_nvidia_smi(smi.stdout)
-    detail = parse_nvidia_query(query.stdout) if query.ok else []
+    if smi.missing:  # only the query answered (imported from a pasted CSV or collect_env): its rows are the GPUs
+        rows = [(row["name"], None) for row in detail]
     gpus = []
     for index, (name, memory) in enumerate(rows):
         extra = detail[index] if index < len(detail) else {}
@@ -144,11 +146,13 @@ def nvidia_gpus(smi: CommandResult, query: CommandResult) -> Tuple[Tuple[GPU, ..
 
 
 def amd_gpus(smi: CommandResult, product: CommandResult) -> Tuple[GPU, ...]:
-    if not smi.ok:
-        return ()
     cards = parse_rocm_product(product.stdout) if product.ok else {}
+    if not smi.ok and not (smi.missing and cards):
+        return ()
+    # Only the product list (a snapshot imported from pasted rocminfo / --csv output): its cards are the GPUs.
+    indices = parse_rocm_smi(smi.stdout) if smi.ok else sorted(cards, key=int)
     gpus = []
-    for index in parse_rocm_smi(smi.stdout):
+    for index in indices:
         info = cards.get(index, {})
         model = info.get("card series") or info.get("card sku") or f"AMD GPU {index}"
         gpus.append(GPU(vendor="AMD", model=model, compute_capability=info.get("gfx version")))

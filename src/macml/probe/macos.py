@@ -222,7 +222,8 @@ def parse_system_profiler_text(text: str) -> Tuple[Optional[Hardware], List[GPU]
     gpus: List[GPU] = []
     for block in _text_blocks(text):
         labels = {key.lower(): value for key, value in block.items() if key}
-        if "chipset model" in labels:
+        # A GPU macOS has no driver for (an unsupported eGPU) is listed without a Chipset Model.
+        if "chipset model" in labels or {"vendor", "device id"} <= labels.keys():
             gpus.append(_text_gpu(block))
         elif hardware is None and {"chip", "model identifier", "processor name"} & labels.keys():
             hardware = {key: labels[label] for label, key in _TEXT_HARDWARE_KEYS.items() if label in labels}

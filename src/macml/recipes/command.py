@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from rich.console import Console
 
@@ -59,7 +59,7 @@ class RecipesReport:
                           markup=False)
 
 
-def run_recipes(python: Optional[str] = None, snapshot_in: Optional[Path] = None) -> RecipesReport:
+def run_recipes(python: Optional[str] = None, snapshot_in: Sequence[Path] = ()) -> RecipesReport:
     from macml.probe.collect import collect_facts
 
     facts = collect_facts(python=python, snapshot_in=snapshot_in, frameworks=False)

@@ -1,0 +1,76 @@
+"""What every paste shape shares: the Part a detector finds, and small pure text helpers.
+
+A detector takes the pasted text's lines and returns the Parts it recognises. A Part carries
+its 1-based line range and what it adds to a snapshot: command outputs keyed by the argv the
+live probe would have run, interpreter fields, framework data, packages and CPU flags.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+# Shell prompts people paste with their commands: "$ ", "% ", "> ", "# ", "user@host:~$ ", "PS C:\> ".
+PROMPT = re.compile(r"^\s*(?:\([^)]*\)\s*)?(?:[\w.@~:/-]*[$%#>]|PS [A-Z]:\\[^>]*>|>>)\s+")
+
+
+@dataclass
+class Part:
+    shape: str  # "collect_env", "nvidia_smi", ...
+    start: int  # 1-based first line
+    end: int  # 1-based last line
+    platform: Optional[str] = None  # "darwin" / "linux" / "win32" when the shape says so
+    commands: Dict[str, str] = field(default_factory=dict)  # command key -> stdout
+    interpreter: Dict[str, object] = field(default_factory=dict)
+    frameworks: Dict[str, Dict[str, object]] = field(default_factory=dict)
+    packages: Dict[str, str] = field(default_factory=dict)
+    cpu_flags: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+
+
+def strip_prompt(line: str) -> str:
+    return PROMPT.sub("", line, count=1)
+
+
+def is_prompt_for(line: str, command: str) -> bool:
+    """A pasted shell line that ran `command` (with or without a prompt)."""
+    text = strip_prompt(line).strip()
+    return text == command or text.startswith(command + " ")
+
+
+def key_values(lines: Sequence[str], sep: str = ":") -> Dict[str, str]:
+    """'Key: value' lines -> {key: value}, first one wins, keys as written (stripped)."""
+    values: Dict[str, str] = {}
+    for line in lines:
+        key, found, value = line.partition(sep)
+        if found and key.strip():
+            values.setdefault(key.strip(), value.strip())
+    return values
+
+
+def runs(lines: Sequence[str], accept, start: int = 0, gap: int = 0) -> List[Tuple[int, int]]:
+    """(first, last) 0-based index ranges of consecutive lines `accept` says yes to,
+    allowing up to `gap` unaccepted lines inside a run."""
+    found: List[Tuple[int, int]] = []
+    first = last = None
+    misses = 0
+    for index in range(start, len(lines)):
+        if accept(lines[index]):
+            first = index if first is None else first
+            last, misses = index, 0
+        elif first is not None:
+            misses += 1
+            if misses > gap:
+                found.append((first, last))
+                first = last = None
+                misses = 0
+    if first is not None:
+        found.append((first, last))
+    return found
+
+
+def dedent(lines: Sequence[str]) -> List[str]:
+    """Remove the indent every non-blank line shares (a markdown code block's 4 spaces)."""
+    widths = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
+    cut = min(widths) if widths else 0
+    return [line[cut:] for line in lines]

@@ -1,0 +1,174 @@
+"""Real pasted outputs (tests/captures/*.txt, with their sources) imported and diagnosed.
+
+test_capture_import: what the importer reads (platform, evidence, GPUs, drivers, OS and
+interpreter versions, torch, memory, packages). test_capture_conclusions: what the doctor
+concludes from it (hardware, chip, Apple silicon, Rosetta, VM, recipe recommendation).
+A null in a capture's `expect` means the paste does not say: nothing is asserted for it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from macml.diagnose import run_checks
+from macml.facts import GIB
+from macml.probe.collect import facts_from_snapshot
+from macml.probe.paste import import_pastes
+from macml.recipes.catalog import load_all, recommend
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+CASES = sorted(CAPTURES.glob("*.txt"))
+MIB = 1024**2
+# A capture's shape name -> the importer shapes that read it (collect_env holds lscpu and library lists).
+READ_AS = {
+    "collect_env": {"collect_env"}, "system_profiler_text": {"system_profiler_text"},
+    "system_profiler_json": {"system_profiler_json"}, "nvidia_smi": {"nvidia_smi"},
+    "nvidia_smi_csv": {"nvidia_smi_csv"}, "rocm_smi": {"rocm_smi", "rocm_smi_csv"}, "rocminfo": {"rocminfo"},
+    "lscpu": {"lscpu", "collect_env"}, "sysctl": {"sysctl"}, "uname": {"uname"}, "sw_vers": {"sw_vers"},
+    "os_release": {"os_release"}, "pip_list": {"pip_list", "pip_freeze", "collect_env"},
+    "conda_list": {"conda_list"}, "system_software_overview": {"system_software_overview"},
+    "tensorflow_metal_log": {"tensorflow_metal_log"},
+}
+
+
+def load(case: Path):
+    expect = json.loads(case.with_suffix(".json").read_text(encoding="utf-8"))
+    expect["text"] = case.read_text(encoding="utf-8")
+    return expect, import_pastes([(case.name, expect["text"])])
+
+
+def given(expect: dict, key: str):
+    value = expect.get(key)
+    if value is None:
+        return None
+    return value
+
+
+@pytest.fixture(params=CASES, ids=[c.stem for c in CASES])
+def capture(request):
+    expect, snapshot = load(request.param)
+    facts = facts_from_snapshot(snapshot) if snapshot["platform"] else None
+    return expect, snapshot, facts
+
+
+def test_there_are_captures_of_every_machine_kind():
+    kinds = Counter(case.name.split("-")[0] for case in CASES)
+    assert len(CASES) >= 30 and kinds["mac"] and kinds["linux"] and kinds["win"]
+
+
+def stated_gpus(expected, text):
+    """The expected GPUs the paste names itself: an Apple GPU known only from the chip name, a GPU
+    without a model, and compute capabilities are conclusions (test_capture_conclusions)."""
+    displays = any(mark in text for mark in ("Chipset Model", "SPDisplaysDataType", "Metal device set to"))
+    return [{k: v for k, v in entry.items() if k != "compute_capability"} for entry in expected
+            if entry.get("model") and entry["model"] in text and (entry.get("vendor") != "Apple" or displays)]
+
+
+def check_gpus(expected, gpus):
+    models = Counter(g.model for g in gpus)
+    wanted, unknown_count = Counter(), set()
+    for entry in expected:
+        if entry.get("model"):
+            if "count" in entry and entry["count"] is None:
+                unknown_count.add(entry["model"])
+            wanted[entry["model"]] += entry.get("count") or 1
+    for model, count in wanted.items():
+        found = models[model]
+        assert (found >= 1 if model in unknown_count else found == count), \
+            f"GPU {model!r}: {found} found, {count} expected; have {dict(models)}"
+    for entry in expected:
+        matching = [g for g in gpus if g.model == entry["model"]] if entry.get("model") else \
+                   [g for g in gpus if g.vendor == entry.get("vendor")]
+        assert matching, f"no GPU for {entry}; have {[(g.vendor, g.model) for g in gpus]}"
+        if entry.get("memory_mib"):
+            assert any(g.memory_bytes == entry["memory_mib"] * MIB for g in matching)
+        for gpu in matching:
+            if entry.get("vendor"):
+                assert gpu.vendor == entry["vendor"]
+            if entry.get("compute_capability"):
+                assert gpu.compute_capability == entry["compute_capability"]
+            if entry.get("memory_mib"):  # a cut-off table may lose a later GPU's memory row
+                assert gpu.memory_bytes in (None, entry["memory_mib"] * MIB)
+            if entry.get("cores") is not None:
+                assert gpu.cores == entry["cores"]
+            if entry.get("external") is not None:
+                assert gpu.external == entry["external"]
+
+
+def test_capture_import(capture):
+    expect, snapshot, facts = capture
+    meta_shapes, text = expect.get("shapes") or [], expect["text"]
+    expect = expect["expect"]
+    assert snapshot["platform"] == expect["platform"]
+    read = {e["shape"] for e in snapshot["evidence"]}
+    for shape in meta_shapes:
+        if shape in READ_AS:
+            assert READ_AS[shape] & read, f"shape {shape} not recognised; read {sorted(read)}"
+    if given(expect, "gpus") is not None:
+        check_gpus(stated_gpus(expect["gpus"], text), facts.gpus)
+    for key in ("driver_version", "cuda_driver_version"):
+        if given(expect, key):
+            vendor_gpus = [g for g in facts.gpus if g.vendor in ("NVIDIA", "AMD")]
+            assert vendor_gpus and {getattr(g, key) for g in vendor_gpus} == {expect[key]}
+    if given(expect, "macos_version"):
+        assert facts.os.version == expect["macos_version"]
+    if given(expect, "os_name"):
+        assert facts.os.name and facts.os.name in expect["os_name"]
+        if any(ch.isdigit() for ch in expect["os_name"]) and facts.platform != "win32":  # "Windows 11" vs 10.0.22621
+            assert facts.os.version and facts.os.version in expect["os_name"]
+    if given(expect, "interpreter_machine") and "collect_env" in meta_shapes:
+        assert facts.interpreter and facts.interpreter.machine == expect["interpreter_machine"]
+    if given(expect, "memory_gb") and re.search(r"Memory:|hw\.memsize|systemMemory", text):
+        assert facts.cpu.memory_bytes and round(facts.cpu.memory_bytes / GIB) == expect["memory_gb"]
+    torch = given(expect, "torch")
+    if torch:
+        data = facts.frameworks["torch"].data
+        assert data["version"] == torch["version"]
+        if "cuda_build" in torch:
+            assert data["cuda_version"] == torch["cuda_build"]
+        if torch.get("cuda_available") is not None:
+            assert data["cuda_available"] == torch["cuda_available"]
+    for name, version in (given(expect, "frameworks") or {}).items():
+        assert facts.interpreter and facts.interpreter.packages.get(name) == version, name
+
+
+def _is_vm(facts):
+    if facts.cpu.chip:
+        return facts.cpu.chip.virtual
+    return True if (facts.cpu.model or "").startswith("VirtualMac") else None
+
+
+def test_capture_conclusions(capture):
+    expect, snapshot, facts = capture
+    expect = expect["expect"]
+    assert facts is not None, "the importer could not tell the platform"
+    if given(expect, "hardware_arch"):
+        assert facts.cpu.hardware_arch == expect["hardware_arch"]
+    if given(expect, "chip"):
+        assert facts.cpu.chip and facts.cpu.chip.name == expect["chip"]
+    if given(expect, "apple_silicon") is not None:
+        assert facts.cpu.apple_silicon == expect["apple_silicon"]
+    if given(expect, "rosetta") is not None:
+        assert facts.rosetta == expect["rosetta"]
+    if given(expect, "vm") is not None:
+        assert _is_vm(facts) == expect["vm"]
+    if given(expect, "gpus") is not None:
+        check_gpus(expect["gpus"], facts.gpus)
+    if given(expect, "interpreter_machine"):
+        assert facts.interpreter and facts.interpreter.machine == expect["interpreter_machine"]
+    if given(expect, "memory_gb"):
+        assert facts.cpu.memory_bytes and round(facts.cpu.memory_bytes / GIB) == expect["memory_gb"]
+    recipes = load_all()
+    best = recommend(facts, recipes)
+    if given(expect, "should_recommend"):
+        assert best and best.recipe == expect["should_recommend"]
+    forbidden = set(expect.get("must_not_recommend") or ())
+    assert not (best and best.recipe in forbidden), f"recommended {best.recipe}"
+    text = "\n".join(" ".join((f.message, *f.details, f.fix.text if f.fix else "", *(f.fix.commands if f.fix else ())))
+                     for f in run_checks(facts, recipes))
+    for name in forbidden:
+        assert f"--recipe {name}" not in text
