@@ -88,11 +88,17 @@ def recipes(
     python: Optional[Path] = PythonOpt,
     from_snapshot: Optional[Path] = typer.Option(None, "--from", help="Match against a snapshot FILE."),
     as_json: bool = JsonOpt,
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Show each recipe's summary and audit date."),
+    audit: bool = typer.Option(False, "--audit", help="Check every row of every recipe against the package indexes "
+                                                      "(exit 1 when a row is wrong)."),
 ) -> None:
     """List the install recipes and whether each fits this machine."""
     from macml.recipes import command as recipes_cmd
 
-    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot), as_json)
+    if audit:
+        _emit(recipes_cmd.run_audit, as_json, verbose)
+    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot), as_json,
+          verbose)
 
 
 @app.command()
