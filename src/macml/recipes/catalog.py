@@ -19,7 +19,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
-from macml.recipes.conditions import Condition, unmet_conditions
+from macml.recipes.conditions import Condition, effective_arch, unmet_conditions
 from macml.resources import recipes_dir
 
 if sys.version_info >= (3, 11):
@@ -305,13 +305,18 @@ def match(recipe: Recipe, facts: MachineFacts) -> RecipeMatch:
         pin_reasons = unmet_conditions(pin.when, facts)
         if not pin_reasons:
             return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label)
-        if not pin.when.platform or facts.platform in pin.when.platform:  # rows for other OSes are noise
+        if _same_kind(pin.when, facts):  # rows for other OSes or CPUs are noise
             misses.append(f"{pin.label}: {', '.join(pin_reasons)}")
     if not misses:
         return RecipeMatch(recipe.name, False, (f"no pinned set for {facts.platform}",))
     if len(misses) == 1:
         return RecipeMatch(recipe.name, False, tuple(misses))
     return RecipeMatch(recipe.name, False, ("no pinned set fits this host (" + " | ".join(misses) + ")",))
+
+
+def _same_kind(when: Condition, facts: MachineFacts) -> bool:
+    return ((not when.platform or facts.platform in when.platform)
+            and (not when.arch or effective_arch(facts) in when.arch))
 
 
 def match_all(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[RecipeMatch, ...]:
