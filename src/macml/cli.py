@@ -90,11 +90,17 @@ def recipes(
     from_snapshot: Optional[List[Path]] = typer.Option(
         None, "--from", help="Match against a snapshot FILE or pasted report text (repeatable)."),
     as_json: bool = JsonOpt,
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Show each recipe's summary and audit date."),
+    audit: bool = typer.Option(False, "--audit", help="Check every row of every recipe against the package indexes "
+                                                      "(exit 1 when a row is wrong)."),
 ) -> None:
     """List the install recipes and whether each fits this machine."""
     from macml.recipes import command as recipes_cmd
 
-    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot or ()), as_json)
+    if audit:
+        _emit(recipes_cmd.run_audit, as_json, verbose)
+    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot or ()),
+          as_json, verbose)
 
 
 snapshot_app = typer.Typer(help="Snapshots: build one from pasted reports.", no_args_is_help=True)

@@ -1,38 +1,160 @@
-"""Compatibility facts the checks decide with (sources: ../shared/FACTS.md, vendors' notes).
+"""Compatibility facts, each with its source beside it, and pure lookups over them.
 
-Pure data and pure lookups; versions are compared with packaging.version.
+THE one place for what is true of releases and hardware: the doctor (diagnose/) and the
+recipes (recipes/, `macml recipes --audit`) both read it. A source is a URL, an issue
+(`pytorch#175253` = github.com/pytorch/pytorch/issues/175253) or a PyPI file name; "UNVERIFIED"
+marks what comes from an issue or RFC because the index itself (download.pytorch.org)
+could not be read when the entry was written. Audited 2026-12-02.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-# CUDA toolkit (major.minor) -> minimum Linux driver.
-CUDA_MIN_DRIVER = (
-    ("13.2", "595.45.04"),
-    ("13.1", "590.44.01"),
-    ("13.0", "580.65.06"),
-    ("12.9", "575.51.03"),
-    ("12.8", "570.26"),
-    ("12.6", "560.28.03"),
-    ("12.4", "550.54.14"),
-    ("12.1", "530.30.02"),
-    ("12.0", "525.60.13"),
-    ("11.8", "520.61.05"),
-    ("11.0", "450.80.02"),
-)
-# Minor-version compatibility: a 12.x build runs (without new features) on any driver >= 525.60.13.
-MINOR_COMPAT_DRIVER = {"11": "450.80.02", "12": "525.60.13", "13": "580.65.06"}
+NVIDIA_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (Table 3: toolkit and driver versions)"
+NVIDIA_MINOR = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html (Table 1)"
 
-# TensorFlow minor -> the tensorflow-metal release built for it (Apple's table).
+
+@dataclass(frozen=True)
+class DriverMinimum:
+    cuda: str  # toolkit major.minor
+    linux: str
+    windows: Optional[str]  # None: not recorded
+    source: str
+
+
+# The driver each CUDA toolkit's GA release shipped with.
+CUDA_DRIVERS = (
+    DriverMinimum("13.2", "595.45.04", None, NVIDIA_NOTES),
+    DriverMinimum("13.1", "590.44.01", None, NVIDIA_NOTES),
+    DriverMinimum("13.0", "580.65.06", "580.88", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("12.9", "575.51.03", "576.02", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("12.8", "570.26", "570.65", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("12.6", "560.28.03", "560.76", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("12.4", "550.54.14", "551.61", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("12.1", "530.30.02", "531.14", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("12.0", "525.60.13", "527.41", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("11.8", "520.61.05", "520.06", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
+    DriverMinimum("11.0", "450.80.02", "452.39", NVIDIA_NOTES),
+)
+# Minor-version compatibility: any 11.x/12.x/13.x build runs (without features newer than the
+# driver, and without JIT-compiling newer PTX) on a driver of the major's first release.
+MINOR_COMPAT = (
+    DriverMinimum("11", "450.80.02", "452.39", NVIDIA_MINOR),
+    DriverMinimum("12", "525.60.13", "528.33", NVIDIA_MINOR + "; exact patch levels from the 12.0 GA notes"),
+    DriverMinimum("13", "580.65.06", "580.88", NVIDIA_MINOR + " (>= 580); 13.0 GA driver; Windows UNVERIFIED"),
+)
+# Kept for callers that read the Linux table as pairs.
+CUDA_MIN_DRIVER = tuple((d.cuda, d.linux) for d in CUDA_DRIVERS)
+MINOR_COMPAT_DRIVER = {d.cuda: d.linux for d in MINOR_COMPAT}
+
+
+@dataclass(frozen=True)
+class TorchCudaBuild:
+    torch: str  # specifier of torch releases
+    build: str  # index name: "cu128"
+    machine: str  # "x86_64" (Linux x86_64 and Windows) or "aarch64" (Linux sbsa)
+    arches: Tuple[str, ...]  # torch.cuda.get_arch_list(); compute_XY = PTX
+    source: str
+
+
+_TURING_UP = ("sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120")
+_MAXWELL_TO_HOPPER = ("sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90")
+# The CUDA builds on download.pytorch.org/whl/cuXYZ, per torch release range (UNVERIFIED at the index).
+TORCH_CUDA_BUILDS = (
+    TorchCudaBuild(">=2.0,<2.8", "cu118", "x86_64", _MAXWELL_TO_HOPPER,
+                   "pytorch#147383 (11.8 dropped in 2.8: 2.7.x is the last cu118); no aarch64 cu118 (pytorch#134790)"),
+    TorchCudaBuild(">=2.6,<2.15", "cu126", "x86_64", _MAXWELL_TO_HOPPER,
+                   "pytorch#172663, pytorch#175253, pytorch#190355 (2.14 is the last 12.x); 2.15 drops it (pytorch#190385)"),
+    TorchCudaBuild(">=2.7,<2.8", "cu128", "x86_64", _TURING_UP, "EutropicAI/vs-playground#59 (2.7 cu128 has no sm_70)"),
+    TorchCudaBuild(">=2.8,<2.11", "cu128", "x86_64", ("sm_70",) + _TURING_UP,
+                   "pytorch#160269 ('Volta is still supported for both CUDA 12.8 and 12.9'); Whisper-WebUI#653"),
+    TorchCudaBuild(">=2.11,<2.12", "cu128", "x86_64", _TURING_UP,
+                   "pytorch#175253, pytorch#172352 (Volta dropped from cu128 in 2.11); FBGEMM#5976 (2.11 is cu128's last)"),
+    TorchCudaBuild(">=2.9", "cu130", "x86_64", _TURING_UP + ("compute_120",),
+                   "pytorch#172663 (cu130: sm_75..sm_120 + PTX); CUDA 13 builds nothing below sm_75 (pytorch#190385)"),
+    TorchCudaBuild(">=2.12", "cu132", "x86_64", _TURING_UP + ("compute_120",),
+                   "pytorch#179072, pytorch#194367 (cu132 from 2.12 experimental, 2.14 stable); arch list UNVERIFIED"),
+    TorchCudaBuild(">=2.15", "cu132", "aarch64", ("sm_80", "sm_90", "sm_100", "sm_110", "sm_120", "compute_120"),
+                   "torch-2.15.0-*-manylinux_2_28_aarch64.whl requires cuda-toolkit 13.2.2 (PyPI JSON); arch list "
+                   "as cu130 sbsa (pytorch#172663): UNVERIFIED"),
+    TorchCudaBuild(">=2.8,<2.15", "cu126", "aarch64", ("sm_80", "sm_90"), "pytorch#172663 (sbsa cu126: sm_80, sm_90)"),
+    TorchCudaBuild(">=2.8,<2.12", "cu128", "aarch64", ("sm_80", "sm_90", "sm_100", "sm_120"), "pytorch#172663"),
+    TorchCudaBuild(">=2.9", "cu130", "aarch64", ("sm_80", "sm_90", "sm_100", "sm_110", "sm_120", "compute_120"),
+                   "pytorch#172663; pytorch#162455 ('sm50-70 should not be added to sbsa build')"),
+)
+
+# The CUDA that the plain PyPI torch wheel for Linux bundles (its Requires-Dist).
+PYPI_TORCH_CUDA = (
+    (">=2.15", "13.2", "torch-2.15.0 metadata: cuda-toolkit[...]==13.2.2"),
+    (">=2.11,<2.15", "13.0", "torch-2.11.0..2.14.0 metadata: cuda-toolkit[...]==13.0.x (x86_64 and aarch64)"),
+    (">=2.8,<2.11", "12.8", "torch-2.8.0 metadata: nvidia-cuda-runtime-cu12==12.8.90; x86_64 only"),
+    (">=2.7,<2.8", "12.6", "torch-2.7.1 metadata: nvidia-cuda-runtime-cu12==12.6.77; x86_64 only"),
+    (">=2.6,<2.7", "12.4", "torch-2.6.0 metadata: nvidia-cuda-runtime-cu12==12.4.127; x86_64 only"),
+)
+
+# MPS at run time (the wheel tag is NOT the minimum: 2.9-2.11 ship macosx_11_0 but need 14.0 for MPS).
+TORCH_MPS_MIN_MACOS = (
+    (">=2.9", (14, 0), "pytorch#162921 ('in 2.9+ MPS is only supported on MacOS Sonoma+'), pytorch#163515"),
+    (">=2.5,<2.9", (13, 0), "pytorch#139425; 2.8 release notes: 'the last release that will support GPU "
+                            "acceleration on MacOS Ventura'"),
+    ("<2.5", (12, 3), "PyTorch MPS backend docs (macOS 12.3+)"),
+)
+INTEL_MAC_LAST_TORCH = "2.2.2"  # torch-2.2.2-cp312-none-macosx_10_9_x86_64.whl; pytorch#114602 (also AMD MPS, #141182)
+
+# ROCm version of download.pytorch.org/whl/rocmX.Y per torch release.
+TORCH_ROCM = (
+    (">=2.14", "7.14", "pytorch#194367 (TheRock wheel-based ROCm, pytorch#191688)"),
+    (">=2.11,<2.14", "7.2", "ROCm/pytorch#3111; unsloth#7280 (2.11.0+rocm7.2); 2.12/2.13 UNVERIFIED at the index"),
+    (">=2.10,<2.11", "7.1", "InvokeAI#9297 (torch 2.10.0+rocm7.1)"),
+    (">=2.9,<2.10", "6.4", "pytorch#168268"),
+)
+
+
+@dataclass(frozen=True)
+class RocmTargets:
+    rocm: str
+    gfx: Tuple[str, ...]  # PYTORCH_ROCM_ARCH the wheels carry kernels for, and that run
+    unsupported: Tuple[Tuple[str, str], ...]  # (gfx, why) known not to work with these wheels
+    source: str
+
+
+_NO_KERNELS = "in no PYTORCH_ROCM_ARCH list of the wheels"
+_ROCM_UNSUPPORTED = (
+    ("gfx803", "Polaris: " + _NO_KERNELS),
+    ("gfx900", "Vega 10: ROCm 6.4+/7.x rocBLAS ships no kernels for it (unsloth#7354, TheRock#1844)"),
+    ("gfx906", "Vega 20 / MI50: ROCm 6.4+/7.x wheels fail (rocBLAS TensileLibrary missing; unsloth#7354)"),
+    ("gfx940", "removed from the build (pytorch#147394)"), ("gfx941", "removed from the build (pytorch#147394)"),
+    ("gfx1010", "RDNA1: " + _NO_KERNELS), ("gfx1012", "RDNA1: " + _NO_KERNELS),
+    ("gfx1031", "not built; HSA_OVERRIDE_GFX_VERSION workarounds only (unsloth#9829)"),
+    ("gfx1032", "not built; HSA_OVERRIDE_GFX_VERSION workarounds only (unsloth#9829)"),
+    ("gfx1033", "not built; HSA_OVERRIDE_GFX_VERSION gives wrong results (unsloth#8412)"),
+    ("gfx1034", "not built (unsloth#9829)"), ("gfx1035", "not built (unsloth#9829)"), ("gfx1036", "not built (unsloth#9829)"),
+    ("gfx1103", "not built; the 11.0.0 override page-faults (pytorch#179653 via unsloth#9829)"),
+)
+ROCM_GFX = (
+    RocmTargets("7.2", ("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1101", "gfx1102",
+                        "gfx1200", "gfx1201"), _ROCM_UNSUPPORTED,
+                "pytorch .ci/docker/manywheel/build.sh PYTORCH_ROCM_ARCH (main); gfx1101 pytorch#141394, gfx1102 "
+                "pytorch#147761, gfx1200/1201 pytorch#148562; per-release list UNVERIFIED (unsloth#9829)"),
+)
+
+# TensorFlow minor -> the tensorflow-metal release built for it.
+TF_METAL_SOURCE = "https://pypi.org/project/tensorflow-metal/ (Apple's table in the description)"
 TF_METAL = (
     ("2.5", "0.1.2"), ("2.6", "0.2.0"), ("2.7", "0.3.0"), ("2.8", "0.4.0"), ("2.9", "0.5.0"),
     ("2.10", "0.6.0"), ("2.11", "0.7.0"), ("2.12", "0.8.0"), ("2.13", "1.0.0"), ("2.14", "1.1.0"),
-    ("2.15", "1.1.0"), ("2.16", "1.1.0"), ("2.17", "1.1.0"), ("2.18", "1.2.0"),
+    ("2.15", "1.1.0"), ("2.16", "1.1.0"), ("2.17", "1.1.0"),
+    ("2.18", "1.2.0"),  # the table's last row reads "v1.1.0 | Fixes compatibility with 2.18+": 1.2.0's own row
 )
+# tensorflow-metal-1.0.0-cp311-cp311-macosx_12_0_x86_64.whl is the last x86_64 (Intel Mac + AMD GPU) wheel.
+TF_METAL_LAST_X86_64 = "1.0.0"
 
-INTEL_MAC_LAST_TORCH = "2.2.2"
+
+# ---------------------------------------------------------------- lookups
 
 
 def version(text: Optional[str]) -> Optional[Version]:
@@ -48,13 +170,39 @@ def driver_tuple(text: Optional[str]) -> Tuple[int, ...]:
     return tuple(int(p) for p in (text or "").split(".") if p.isdigit())
 
 
-def min_driver_for_cuda(cuda: str) -> Optional[str]:
-    """Minimum driver for a CUDA build, allowing minor-version compatibility."""
-    major = cuda.split(".")[0]
-    exact = dict(CUDA_MIN_DRIVER).get(".".join(cuda.split(".")[:2]))
-    compat = MINOR_COMPAT_DRIVER.get(major)
-    candidates = [d for d in (exact, compat) if d]
+def _in(spec: str, v: Optional[Version]) -> bool:
+    return v is not None and SpecifierSet(spec).contains(v, prereleases=True)
+
+
+def min_driver_for_cuda(cuda: str, os: str = "linux") -> Optional[str]:
+    """Minimum driver for a CUDA build ("12.8", "cu128"), allowing minor-version compatibility."""
+    cuda = cuda_of_build(cuda) or cuda
+    pick = (lambda d: d.windows) if os == "win32" else (lambda d: d.linux)
+    exact = [pick(d) for d in CUDA_DRIVERS if d.cuda == ".".join(cuda.split(".")[:2])]
+    compat = [pick(d) for d in MINOR_COMPAT if d.cuda == cuda.split(".")[0]]
+    candidates = [d for d in exact + compat if d]
     return min(candidates, key=driver_tuple) if candidates else None
+
+
+def cuda_of_build(build: str) -> Optional[str]:
+    """"cu128" -> "12.8", "cu118" -> "11.8"; anything else -> None."""
+    digits = build[2:] if build.startswith("cu") else ""
+    return f"{digits[:-1]}.{digits[-1]}" if len(digits) >= 3 and digits.isdigit() else None
+
+
+def torch_cuda_arches(torch_version: str, build: str, machine: str = "x86_64") -> Optional[Tuple[str, ...]]:
+    """The arch list of torch==torch_version+build on machine, or None when no such build is recorded."""
+    v = version(torch_version)
+    machine = "aarch64" if machine in ("aarch64", "arm64") else "x86_64"
+    for entry in TORCH_CUDA_BUILDS:
+        if entry.build == build and entry.machine == machine and _in(entry.torch, v):
+            return entry.arches
+    return None
+
+
+def pypi_torch_cuda(torch_version: str) -> Optional[str]:
+    v = version(torch_version)
+    return next((cuda for spec, cuda, _ in PYPI_TORCH_CUDA if _in(spec, v)), None)
 
 
 def tf_metal_for(tf_version: str) -> Optional[str]:
@@ -71,13 +219,28 @@ def tf_for_metal(metal_version: str) -> Tuple[str, ...]:
 
 
 def mps_min_macos(torch_version: Optional[str]) -> Tuple[int, int]:
-    """The macOS a torch release needs for MPS at run time."""
+    """The macOS a torch release needs for MPS at run time (unknown release: the newest rule)."""
     v = version(torch_version)
-    if v is None or v >= Version("2.12"):
-        return (14, 0)
-    if v >= Version("2.5"):
-        return (13, 0)
-    return (12, 3)
+    if v is None:
+        return TORCH_MPS_MIN_MACOS[0][1]
+    return next(macos for spec, macos, _ in TORCH_MPS_MIN_MACOS if _in(spec, v))
+
+
+def torch_rocm(torch_version: str) -> Optional[str]:
+    v = version(torch_version)
+    return next((rocm for spec, rocm, _ in TORCH_ROCM if _in(spec, v)), None)
+
+
+def rocm_gfx_verdict(gfx: Optional[str], rocm: str) -> Tuple[Optional[bool], str]:
+    """(True, "") when the ROCm build's torch runs on gfx, (False, why) when known not to, (None, "") unknown."""
+    targets = next((t for t in ROCM_GFX if t.rocm == rocm), None)
+    name = (gfx or "").strip().lower()
+    if targets is None or not name.startswith("gfx"):
+        return None, ""
+    if name in targets.gfx:
+        return True, ""
+    why = dict(targets.unsupported).get(name)
+    return (False, why) if why else (None, "")
 
 
 def cuda_arch_supported(capability: str, arch_list: Tuple[str, ...]) -> bool:

@@ -97,13 +97,13 @@ def test_python_tags_span(spec, text):
 # (machine file, recipe) -> matches?, a phrase of the pin label or of the reason
 TABLE = [
     ("mac-m3-max", "pytorch-mps", True, "torch 2.15.0"),
-    ("mac-m3-max", "mlx", True, "mlx 0.31.0"),
+    ("mac-m3-max", "mlx", True, "mlx 0.32.4"),
     ("mac-m3-max", "jax-metal", True, "jax-metal 0.1.1"),
     ("mac-m3-max", "tensorflow-metal", True, "TF 2.18.1 + tensorflow-metal 1.2.0"),
-    ("mac-m3-max", "pytorch-cuda", False, "needs Linux; this is macOS"),
+    ("mac-m3-max", "pytorch-cuda", False, "needs Linux or Windows; this is macOS"),
     ("mac-m3-max", "plaidml-amd", False, "needs an Intel Mac"),
     ("mac-m4-pro", "tensorflow-metal", False, "no wheel for Python 3.13; supported cp38–cp312"),
-    ("mac-m1-pro", "pytorch-mps", True, "torch 2.5.1 (macOS 13"),
+    ("mac-m1-pro", "pytorch-mps", True, "torch 2.8.0 (macOS 13"),
     ("mac-m1-pro", "mlx", True, "mlx 0.29.3"),
     ("mac-m1-pro", "jax-metal", False, "needs macOS 14.4 or newer; this is macOS 13.6.7"),
     ("mac-m2-rosetta", "pytorch-mps", False, "runs under Rosetta"),
@@ -116,13 +116,13 @@ TABLE = [
     ("mac-imac-pro-vega56", "mlx", False, "needs Apple silicon (arm64)"),
     ("mac-intel-uhd630", "pytorch-mps", False, "needs an Apple or AMD GPU; found: Intel UHD Graphics 630"),
     ("mac-intel-uhd630", "pytorch-cpu", True, "torch 2.2.2"),
-    ("linux-h200-real", "pytorch-cuda", True, "CUDA 13.0"),
-    ("linux-pascal-cu128", "pytorch-cuda", True, "CUDA 12.6 (last build for Maxwell/Pascal"),
-    ("linux-nvidia-old-driver", "pytorch-cuda", False, "NVIDIA driver 470.82.01 is older than 520.61.05"),
+    ("linux-h200-real", "pytorch-cuda", True, "CUDA 13"),
+    ("linux-pascal-cu128", "pytorch-cuda", True, "torch 2.14.1 + CUDA 12.6 (the last 12.x release"),
+    ("linux-nvidia-old-driver", "pytorch-cuda", False, "compute capability of NVIDIA GeForce ... unknown"),
     ("linux-nvidia-cpu-torch", "pytorch-cpu", True, "torch 2.8.0 CPU build (Linux, Python 3.9)"),
     ("linux-amd-rocm", "pytorch-rocm", True, "ROCm 7.2"),
     ("linux-amd-rocm", "pytorch-cuda", False, "needs an NVIDIA GPU"),
-    ("linux-no-gpu", "pytorch-cpu", True, "torch 2.13.0 CPU build (Linux)"),
+    ("linux-no-gpu", "pytorch-cpu", True, "torch 2.15.0 CPU build (Linux)"),
     ("linux-no-gpu", "mlx", False, "needs macOS; this is Linux"),
 ]
 
@@ -173,15 +173,16 @@ def _nvidia(driver, capability, model="NVIDIA GPU"):
     return GPU(vendor="NVIDIA", model=model, driver_version=driver, compute_capability=capability)
 
 
-CUDA_CASES = [
-    ("580.65.06", "9.0", "cu130"),
-    ("580.95.05", "12.0", "cu130"),
+CUDA_CASES = [  # Python 3.11, Linux x86_64; None = PyPI's own wheel (CUDA 13.2)
+    ("580.65.06", "9.0", None),
+    ("580.95.05", "12.0", None),
     ("575.51.03", "12.0", "cu128"),
-    ("570.26", "7.0", "cu128"),
-    ("580.65.06", "7.0", "cu128"),  # Volta: cu130 dropped sm_70
+    ("570.26", "7.0", "cu126"),  # Volta: 2.11 cu128 dropped sm_70
+    ("580.65.06", "7.0", "cu126"),  # and cu130 has no sm_70
     ("565.57.01", "8.6", "cu126"),
     ("580.65.06", "6.1", "cu126"),  # Pascal: cu128+ dropped sm_6x
-    ("535.104.05", "8.9", "cu118"),
+    ("535.104.05", "8.9", "cu126"),  # CUDA 12 minor-version compatibility
+    ("470.82.01", "8.6", "cu118"),  # CUDA 11 minor-version compatibility
 ]
 
 
@@ -189,14 +190,14 @@ CUDA_CASES = [
 def test_cuda_index_from_driver_and_capability(driver, capability, index):
     found = recipes.match(recipes.find_recipe("pytorch-cuda", recipes.load_all()), _linux([_nvidia(driver, capability)]))
     assert found.ok
-    assert found.index_url == f"https://download.pytorch.org/whl/{index}"
+    assert found.index_url == (f"https://download.pytorch.org/whl/{index}" if index else None)
 
 
 @pytest.mark.parametrize("driver, capability, phrase", [
     ("565.57.01", "12.0", "sm_120"),  # Blackwell needs cu128+, hence driver >= 570.26
-    ("470.82.01", "8.6", "older than 520.61.05"),
+    ("440.33", "8.6", "older than 450.80.02"),
     (None, "8.6", "driver version unknown"),
-], ids=["blackwell-old-driver", "driver-470", "driver-unknown"])
+], ids=["blackwell-old-driver", "driver-440", "driver-unknown"])
 def test_cuda_no_fitting_build_says_why(driver, capability, phrase):
     found = recipes.match(recipes.find_recipe("pytorch-cuda", recipes.load_all()), _linux([_nvidia(driver, capability)]))
     assert not found.ok
@@ -214,4 +215,4 @@ def test_recommend_on_linux(gpus, best):
 
 def test_linux_aarch64_interpreter_counts_as_arm64():
     found = recipes.match(recipes.find_recipe("pytorch-cpu", recipes.load_all()), _linux(machine="aarch64"))
-    assert found.ok and found.requirements == ("torch==2.13.0",)
+    assert found.ok and found.requirements == ("torch==2.15.0",)

@@ -64,8 +64,8 @@ CASES = [
     ("torch==2.13.0", LINUX_OLD_GLIBC, "glibc", "needs glibc 2.28 or newer; the target has 2.17"),
     ("torch==2.13.0", LINUX_311, None, "cp311-cp311-manylinux_2_28_x86_64"),
     ("six==1.17.0", MAC_ARM_313, None, "py2.py3-none-any"),
-    ("macml-no-such-project==1.0", LINUX_311, "PyPI", "is not on"),
-    ("six==9.9.9", LINUX_311, "PyPI", "is not on"),
+    ("macml-no-such-project==1.0", LINUX_311, "index", "is not on"),
+    ("six==9.9.9", LINUX_311, "index", "is not on"),
 ]
 
 
@@ -80,12 +80,9 @@ def test_preflight_names_the_blocking_constraint(pypi_server, requirement, targe
     assert phrase in check.detail
 
 
-def test_missing_release_is_only_a_warning_with_a_custom_index(pypi_server):
-    result = pypi.preflight(["torch==2.13.0+cpu", "macml-no-such-project==1.0"], LINUX_311, base_url=pypi_server,
-                            custom_index=True)
-    assert result.ok
-    assert "cp311" in result.checks[0].detail  # the local version label is ignored on PyPI
-    assert "the recipe's index may have it" in result.checks[1].detail
+def test_local_version_label_is_ignored_on_pypi(pypi_server):
+    result = pypi.preflight(["torch==2.13.0+cpu"], LINUX_311, base_url=pypi_server)
+    assert result.ok and "cp311" in result.checks[0].detail
 
 
 def test_markers_are_evaluated_for_the_target(pypi_server):

@@ -59,7 +59,7 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
         report.warnings += ("offline: the PyPI wheel pre-flight was skipped",)
     else:
         with progress.status("Pre-flight: asking PyPI for wheels that fit the target…"):
-            report.preflight = pypi.preflight(found.requirements, platform, pypi_url, bool(found.index_url))
+            report.preflight = pypi.preflight(found.requirements, platform, pypi_url, index_url=found.index_url)
         if report.preflight.skipped:
             report.warnings += (report.preflight.skipped,)
         if not report.preflight.ok:

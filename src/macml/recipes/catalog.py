@@ -9,7 +9,8 @@ from __future__ import annotations
 import difflib
 import functools
 import sys
-from dataclasses import dataclass
+import datetime
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -18,7 +19,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
-from macml.recipes.conditions import Condition, unmet_conditions
+from macml.recipes.conditions import Condition, effective_arch, unmet_conditions
 from macml.resources import recipes_dir
 
 if sys.version_info >= (3, 11):
@@ -27,8 +28,8 @@ else:  # pragma: no cover - exercised on older Pythons only
     import tomli as tomllib
 
 CONDITION_KEYS = ("platform", "arch", "native_arm64", "min_os", "below_os", "gpu_vendor", "python",
-                  "min_driver", "compute_capability")
-RECIPE_KEYS = ("name", "summary", "framework", "verify", "requires", "pins", "post_install", "notes")
+                  "min_driver", "compute_capability", "rocm_gfx", "vm")
+RECIPE_KEYS = ("name", "summary", "framework", "verify", "audited", "requires", "pins", "post_install", "notes", "holds")
 PIN_KEYS = ("label", "when", "requirements", "index_url")
 # action -> (required keys, optional keys)
 STEP_KEYS = {
@@ -72,6 +73,8 @@ class Recipe:
     post_install: Tuple[PostStep, ...] = ()
     notes: Tuple[str, ...] = ()
     source: str = ""
+    audited: Optional[str] = None  # ISO date the pin table was last checked against the indexes
+    holds: Mapping[str, str] = field(default_factory=dict)  # package -> why a newer release is not taken
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,8 @@ class _Checker:
         native = get("native_arm64", False)
         if not isinstance(native, bool):
             raise self.fail(f"{key}.native_arm64", "must be true or false")
+        if not isinstance(get("vm", False), bool):
+            raise self.fail(f"{key}.vm", "must be true or false")
         return Condition(
             platform=self.strings(get("platform", []), f"{key}.platform", PLATFORMS),
             arch=self.strings(get("arch", []), f"{key}.arch", ARCHES),
@@ -162,6 +167,8 @@ class _Checker:
             min_driver=self._version(get("min_driver"), f"{key}.min_driver"),
             compute_capability=(self.specifier(get("compute_capability"), f"{key}.compute_capability")
                                 if "compute_capability" in data else None),
+            rocm_gfx=self._version(get("rocm_gfx"), f"{key}.rocm_gfx"),
+            vm=get("vm"),
         )
 
     def _version(self, value: Any, key: str) -> Optional[str]:
@@ -218,7 +225,24 @@ class _Checker:
             post_install=tuple(self.step(s, f"post_install[{i}]") for i, s in enumerate(data.get("post_install", []))),
             notes=self.strings(data.get("notes", []), "notes"),
             source=self.source,
+            audited=self._date(data.get("audited")),
+            holds=self._holds(data.get("holds", {})),
         )
+
+    def _date(self, value: Any) -> Optional[str]:
+        if value is None:
+            return None
+        if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            return value.isoformat()
+        try:
+            return datetime.date.fromisoformat(self.text(value, "audited")).isoformat()
+        except ValueError:
+            raise self.fail("audited", f"must be a date like 2026-12-02, got {value!r}") from None
+
+    def _holds(self, value: Any) -> Mapping[str, str]:
+        if not isinstance(value, Mapping):
+            raise self.fail("holds", "must be a table of package = \"why the pin is held\"")
+        return {str(k): self.text(v, f"holds.{k}") for k, v in value.items()}
 
 
 def parse_recipe(text: str, source: str) -> Recipe:
@@ -281,13 +305,18 @@ def match(recipe: Recipe, facts: MachineFacts) -> RecipeMatch:
         pin_reasons = unmet_conditions(pin.when, facts)
         if not pin_reasons:
             return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label)
-        if not pin.when.platform or facts.platform in pin.when.platform:  # rows for other OSes are noise
+        if _same_kind(pin.when, facts):  # rows for other OSes or CPUs are noise
             misses.append(f"{pin.label}: {', '.join(pin_reasons)}")
     if not misses:
         return RecipeMatch(recipe.name, False, (f"no pinned set for {facts.platform}",))
     if len(misses) == 1:
         return RecipeMatch(recipe.name, False, tuple(misses))
     return RecipeMatch(recipe.name, False, ("no pinned set fits this host (" + " | ".join(misses) + ")",))
+
+
+def _same_kind(when: Condition, facts: MachineFacts) -> bool:
+    return ((not when.platform or facts.platform in when.platform)
+            and (not when.arch or effective_arch(facts) in when.arch))
 
 
 def match_all(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[RecipeMatch, ...]:
@@ -301,7 +330,7 @@ def preference(facts: MachineFacts) -> Tuple[str, ...]:
         return ("pytorch-mps", "mlx", "tensorflow-metal", "jax-metal", "pytorch-cpu")
     if facts.is_mac and "AMD" in vendors:
         return ("pytorch-mps", "plaidml-amd", "tensorflow-metal", "pytorch-cpu")
-    if facts.platform == "linux" and "NVIDIA" in vendors:
+    if facts.platform in ("linux", "win32") and "NVIDIA" in vendors:
         return ("pytorch-cuda", "pytorch-cpu")
     if facts.platform == "linux" and "AMD" in vendors:
         return ("pytorch-rocm", "pytorch-cpu")

@@ -10,6 +10,7 @@ from typing import List, Optional, Tuple
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from macml.compat import rocm_gfx_verdict
 from macml.facts import GPU, MachineFacts
 
 PLATFORM_NAMES = {"darwin": "macOS", "linux": "Linux", "win32": "Windows"}
@@ -27,6 +28,8 @@ class Condition:
     python: Optional[SpecifierSet] = None
     min_driver: Optional[str] = None  # NVIDIA driver
     compute_capability: Optional[SpecifierSet] = None  # every NVIDIA GPU must satisfy it
+    rocm_gfx: Optional[str] = None  # ROCm release: every AMD GPU's gfx target must be one its torch wheels run on
+    vm: Optional[bool] = None  # False: not offered inside a virtual machine
 
 
 def normalize_arch(arch: str) -> str:
@@ -170,8 +173,40 @@ def _capability_reason(cond: Condition, facts: MachineFacts) -> List[str]:
     return reasons
 
 
-CHECKS = (_platform_reason, _arch_reason, _rosetta_reason, _os_reason, _gpu_reason, _python_reason,
-          _driver_reason, _capability_reason)
+def _gfx_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    if cond.rocm_gfx is None:
+        return []
+    reasons = []
+    for gpu in facts.gpus_by_vendor("AMD"):
+        fits, why = rocm_gfx_verdict(gpu.compute_capability, cond.rocm_gfx)
+        if fits is False:  # unknown or unlisted targets are not refused
+            reasons.append(f"{_gpu_name(gpu)} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "
+                           f"{cond.rocm_gfx} wheels: {why}")
+    return reasons
+
+
+def is_virtual_machine(facts: MachineFacts) -> Optional[bool]:
+    """True/False when the facts say so, None when nothing was measured.
+
+    Reads MachineFacts.vm when the probe provides it, else the Apple chip's "(Virtual)" name."""
+    stated = getattr(facts, "vm", None)
+    if isinstance(stated, bool):
+        return stated
+    chip = facts.cpu.chip
+    if chip is not None and getattr(chip, "virtual", None):
+        return True
+    return None
+
+
+def _vm_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+    if cond.vm is not False or not is_virtual_machine(facts):
+        return []
+    name = facts.cpu.chip.name if facts.cpu.chip else "this machine"
+    return [f"not for virtual machines ({name}): a VM's paravirtual GPU gives no usable Metal compute"]
+
+
+CHECKS = (_platform_reason, _arch_reason, _rosetta_reason, _os_reason, _vm_reason, _gpu_reason, _python_reason,
+          _driver_reason, _capability_reason, _gfx_reason)
 
 
 def unmet_conditions(cond: Condition, facts: MachineFacts) -> List[str]:

@@ -1,25 +1,24 @@
-"""Pre-flight: does PyPI have a wheel of each pinned package for the TARGET interpreter?
+"""Pre-flight: does the index have a wheel of each pinned package for the TARGET interpreter?
 
 The target's tags come from macml.recipes.tags (facts reported by the target itself,
-expanded with packaging.tags); PyPI answers through its JSON API.
+expanded with packaging.tags). The index is the recipe row's own (simple API) or PyPI (JSON API),
+asked through macml.recipes.client, the same client `macml recipes --audit` uses.
 When no wheel fits, the blocking constraint is named: Python, OS, arch, macOS or glibc.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-import requests
 from packaging import tags
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
-from packaging.version import InvalidVersion, Version
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 
+from macml.recipes.client import DEFAULT_PYPI_URL, IndexClient, IndexUnreachable, pypi_url
 from macml.recipes.tags import TargetPlatform, parse_pair, target_tags
 
-DEFAULT_PYPI_URL = "https://pypi.org"
-PYPI_TIMEOUT = 20.0
+__all__ = ["DEFAULT_PYPI_URL", "IndexClient", "IndexUnreachable", "PackageCheck", "Preflight", "check_files",
+           "explain_no_wheel", "pinned_version", "preflight", "pypi_url"]
 
 # ---------------------------------------------------------------- why no wheel fits
 
@@ -90,7 +89,7 @@ def explain_no_wheel(wheel_tags: Sequence[FrozenSet[tags.Tag]], target: TargetPl
     return "tags", "no wheel matches this interpreter's tags"
 
 
-# ---------------------------------------------------------------- PyPI
+# ---------------------------------------------------------------- one requirement
 
 
 @dataclass(frozen=True)
@@ -98,7 +97,7 @@ class PackageCheck:
     requirement: str
     ok: bool
     detail: str
-    blocker: Optional[str] = None  # "Python", "OS", "arch", "macOS version", "glibc", "PyPI"
+    blocker: Optional[str] = None  # "Python", "OS", "arch", "macOS version", "glibc", "index", "sdist"
     wheel: Optional[str] = None  # a wheel that fits
 
 
@@ -112,45 +111,6 @@ class Preflight:
         return all(c.ok for c in self.checks)
 
 
-def pypi_url(base: Optional[str] = None) -> str:
-    return (base or os.environ.get("MACML_PYPI_URL") or DEFAULT_PYPI_URL).rstrip("/")
-
-
-class PyPIUnreachable(Exception):
-    pass
-
-
-def release_files(session: requests.Session, base: str, name: str, version: str) -> Optional[List[Mapping[str, Any]]]:
-    """The files of name==version, or None when PyPI has no such project or release."""
-    data = _get_json(session, f"{base}/pypi/{canonicalize_name(name)}/json")
-    if data is None:
-        return None
-    wanted = Version(version)
-    for key, files in (data.get("releases") or {}).items():
-        try:
-            if Version(key) == wanted:
-                return list(files)
-        except InvalidVersion:
-            continue
-    exact = _get_json(session, f"{base}/pypi/{canonicalize_name(name)}/{version}/json")
-    return list(exact.get("urls") or []) if exact else None
-
-
-def _get_json(session: requests.Session, url: str) -> Optional[Dict[str, Any]]:
-    try:
-        response = session.get(url, timeout=PYPI_TIMEOUT, headers={"Accept": "application/json"})
-    except requests.RequestException as exc:
-        raise PyPIUnreachable(f"{type(exc).__name__}: {exc}") from None
-    if response.status_code == 404:
-        return None
-    if response.status_code != 200:
-        raise PyPIUnreachable(f"HTTP {response.status_code} from {url}")
-    try:
-        return response.json()
-    except ValueError:
-        raise PyPIUnreachable(f"{url} did not answer JSON") from None
-
-
 def pinned_version(requirement: Requirement) -> Optional[str]:
     specs = list(requirement.specifier)
     if len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version:
@@ -158,60 +118,70 @@ def pinned_version(requirement: Requirement) -> Optional[str]:
     return None
 
 
-def check_files(requirement: str, files: Sequence[Mapping[str, Any]], target: TargetPlatform,
-                compatible: FrozenSet[tags.Tag]) -> PackageCheck:
-    wheels: List[Tuple[str, FrozenSet[tags.Tag]]] = []
+def _wheels(files: Iterable[Mapping[str, Any]]) -> List[Tuple[str, FrozenSet[tags.Tag]]]:
+    found = []
     for item in files:
         filename = str(item.get("filename", ""))
         if not filename.endswith(".whl") or item.get("yanked"):
             continue
         try:
-            wheels.append((filename, parse_wheel_filename(filename)[3]))
+            found.append((filename, parse_wheel_filename(filename)[3]))
         except InvalidWheelFilename:
             continue
+    return found
+
+
+def check_files(requirement: str, files: Sequence[Mapping[str, Any]], target: TargetPlatform,
+                compatible: FrozenSet[tags.Tag], sdist_ok: bool = True) -> PackageCheck:
+    """Does one of a release's files install on the target? sdist_ok: a source build counts as yes."""
+    wheels = _wheels(files)
     for filename, wheel_tags in wheels:
         if wheel_tags & compatible:
             return PackageCheck(requirement, True, f"wheel {filename}", wheel=filename)
     if not wheels:
-        has_sdist = any(str(f.get("filename", "")).endswith((".tar.gz", ".zip")) for f in files)
-        if has_sdist:
-            return PackageCheck(requirement, True, "no wheel: pip would build it from source (slow, may need a compiler)")
-        return PackageCheck(requirement, False, "no files on PyPI for this release", blocker="PyPI")
+        if any(str(f.get("filename", "")).endswith((".tar.gz", ".zip")) for f in files):
+            return PackageCheck(requirement, sdist_ok, "no wheel: pip would build it from source (slow, may need "
+                                "a compiler)", blocker=None if sdist_ok else "sdist")
+        return PackageCheck(requirement, False, "no files on the index for this release", blocker="index")
     blocker, sentence = explain_no_wheel([w for _, w in wheels], target, compatible)
     return PackageCheck(requirement, False, sentence, blocker=blocker)
 
 
-def preflight(requirements: Sequence[str], target: TargetPlatform, base_url: Optional[str] = None,
-              custom_index: bool = False) -> Preflight:
-    """Check each pinned requirement (markers evaluated for the target) against PyPI.
+def applies(req: Requirement, markers: Mapping[str, str]) -> bool:
+    """Is the requirement's marker true for the target? Unknown markers: assume it applies."""
+    return req.marker is None or not markers or req.marker.evaluate(dict(markers))
 
-    custom_index: the recipe installs from another index, so a release missing on PyPI is
-    only a warning there.
-    """
-    base = pypi_url(base_url)
+
+def check_requirement(client: IndexClient, text: str, target: TargetPlatform, index_url: Optional[str],
+                      compatible: FrozenSet[tags.Tag], sdist_ok: bool = True) -> Optional[PackageCheck]:
+    """One requirement on one target; None when its marker excludes the target. May raise IndexUnreachable."""
+    try:
+        req = Requirement(text)
+    except InvalidRequirement:
+        return PackageCheck(text, False, "not a valid requirement string", blocker="recipe")
+    if not applies(req, target.markers):
+        return None
+    version = pinned_version(req)
+    if version is None:
+        return PackageCheck(text, True, "not pinned: not checked")
+    files = client.release_files(req.name, version, index_url)
+    if files is None:
+        return PackageCheck(text, False, f"{req.name} {version} is not on {client.where(index_url)}", blocker="index")
+    return check_files(text, files, target, compatible, sdist_ok)
+
+
+def preflight(requirements: Sequence[str], target: TargetPlatform, base_url: Optional[str] = None,
+              index_url: Optional[str] = None, client: Optional[IndexClient] = None) -> Preflight:
+    """Check each pinned requirement (markers evaluated for the target) against the index pip will use:
+    index_url (the recipe row's own) when given, else PyPI at base_url."""
+    client = client or IndexClient(base_url)
     compatible = target_tags(target)
     checks: List[PackageCheck] = []
-    with requests.Session() as session:
-        for text in requirements:
-            try:
-                req = Requirement(text)
-            except InvalidRequirement:
-                checks.append(PackageCheck(text, False, "not a valid requirement string", blocker="recipe"))
-                continue
-            if req.marker is not None and target.markers and not req.marker.evaluate(dict(target.markers)):
-                continue
-            version = pinned_version(req)
-            if version is None:
-                checks.append(PackageCheck(text, True, "not pinned: not checked"))
-                continue
-            try:
-                files = release_files(session, base, req.name, version)
-            except PyPIUnreachable as exc:
-                return Preflight(tuple(checks), skipped=f"cannot reach {base} ({exc}); pre-flight skipped")
-            if files is None:
-                detail = f"{req.name} {version} is not on {base}"
-                checks.append(PackageCheck(text, custom_index, detail + (" (the recipe's index may have it)" if custom_index else ""),
-                                           blocker=None if custom_index else "PyPI"))
-                continue
-            checks.append(check_files(text, files, target, compatible))
+    for text in requirements:
+        try:
+            found = check_requirement(client, text, target, index_url, compatible)
+        except IndexUnreachable as exc:
+            return Preflight(tuple(checks), skipped=f"cannot reach {client.where(index_url)} ({exc}); pre-flight skipped")
+        if found is not None:
+            checks.append(found)
     return Preflight(tuple(checks))
