@@ -7,6 +7,7 @@ When no wheel fits, the blocking constraint is named: Python, OS, arch, macOS or
 from __future__ import annotations
 
 import os
+from urllib.parse import urlparse
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -100,6 +101,7 @@ class PackageCheck:
     detail: str
     blocker: Optional[str] = None  # "Python", "OS", "arch", "macOS version", "glibc", "PyPI"
     wheel: Optional[str] = None  # a wheel that fits
+    checked: bool = True  # False: PyPI was not asked (a direct URL, or not pinned)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,14 @@ class Preflight:
     @property
     def ok(self) -> bool:
         return all(c.ok for c in self.checks)
+
+    @property
+    def checked(self) -> Tuple[PackageCheck, ...]:
+        return tuple(c for c in self.checks if c.checked)
+
+    @property
+    def unchecked(self) -> Tuple[PackageCheck, ...]:
+        return tuple(c for c in self.checks if not c.checked)
 
 
 def pypi_url(base: Optional[str] = None) -> str:
@@ -200,14 +210,19 @@ def preflight(requirements: Sequence[str], target: TargetPlatform, base_url: Opt
                 continue
             if req.marker is not None and target.markers and not req.marker.evaluate(dict(target.markers)):
                 continue
+            if req.url is not None:
+                checks.append(PackageCheck(text, True, "a direct URL: not checked", checked=False))
+                continue
             version = pinned_version(req)
             if version is None:
-                checks.append(PackageCheck(text, True, "not pinned: not checked"))
+                checks.append(PackageCheck(text, True, "not pinned: not checked", checked=False))
                 continue
             try:
                 files = release_files(session, base, req.name, version)
             except PyPIUnreachable as exc:
-                return Preflight(tuple(checks), skipped=f"cannot reach {base} ({exc}); pre-flight skipped")
+                host = urlparse(base).netloc or base
+                return Preflight(tuple(checks), skipped=f"cannot reach {host} ({exc}); pre-flight skipped "
+                                                        "(pass --offline to skip it without trying)")
             if files is None:
                 detail = f"{req.name} {version} is not on {base}"
                 checks.append(PackageCheck(text, custom_index, detail + (" (the recipe's index may have it)" if custom_index else ""),
