@@ -46,6 +46,22 @@ def test_parse_freeze_keys_by_canonical_name_and_skips_editables():
                       "local-thing": "local-thing @ file:///tmp/local_thing-1.0-py3-none-any.whl"}
 
 
+def test_parse_state_writes_lines_as_pip_freeze_does():
+    out = json.dumps({"dirs": ["/v/lib/python3.11/site-packages", "/v/bin"],
+                      "freeze": ["six==1.17.0", "Tomli==2.0.1", "six==1.16.0", "local-thing @ file:///w/l.whl"]})
+    dirs, packages = install_rollback.parse_state(out)
+    assert dirs == ("/v/lib/python3.11/site-packages", "/v/bin")
+    assert packages == {"six": "six==1.17.0", "tomli": "Tomli==2.0.1", "local-thing": "local-thing @ file:///w/l.whl"}
+    assert install_rollback.parse_state(json.dumps({"dirs": [], "freeze": None})) == ((), None)
+
+
+def test_recorded_state_matches_pip_freeze(tmp_path):
+    venv = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    assert install_rollback.record(python).packages == _freeze(venv / "bin" / "python")
+
+
 def test_diff_freeze():
     before = {"six": "six==1.16.0", "pip": "pip==23.2.1", "gone": "gone==1.0"}
     after = {"six": "six==1.17.0", "pip": "pip==23.2.1", "tomli": "tomli==2.0.1"}

@@ -91,7 +91,10 @@ def make_venv(where: Path, wheelhouse: Path) -> Path:
 
 
 def state(python: Path) -> install_rollback.EnvState:
-    return install_rollback.record(install_pip.pip_argv(str(python), None), str(python))
+    """What `pip freeze --all` lists, and the listing of the install directories."""
+    dirs = install_rollback.install_dirs(str(python))
+    return install_rollback.EnvState(install_pip.freeze(install_pip.pip_argv(str(python), None)),
+                                     install_rollback.list_dirs(dirs))
 
 
 def site_packages(python: Path) -> Path:
@@ -195,6 +198,7 @@ def test_full_disk_leaves_no_debris(tmp_path, wheelhouse, recipes, local_index):
         report = install.run_install(recipe_file=recipes / "big.toml", python=str(python), yes=True, offline=True)
         assert report.exit_code == 1 and "pip install failed" in report.reason
         assert report.applied.rollback.restored, report.applied.rollback
+        assert any(Path(p).name == "bigpkg" for p in report.applied.rollback.removed)  # the half-written package
         after = state(python)
         assert after.packages == before.packages and after.listing == before.listing
     finally:

@@ -42,8 +42,8 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
             doing = "recording the installed packages"
             pip = install_pip.pip_installer(target.python)
             installer, warnings = choose_installer(pip, target.python, installer_name)
-            with progress.status("Recording the installed packages (pip freeze) for a rollback…"):
-                before = install_rollback.record(pip.base, target.python)
+            with progress.status("Recording the installed packages and files for a rollback…"):
+                before = install_rollback.record(target.python)
             argv = installer.install(found.requirements, found.index_url)
             command = " ".join(argv)
             doing = f"{installer.name} install"
@@ -73,7 +73,7 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
             remove_venv(target)
             restored = None
         else:
-            restored = install_rollback.roll_back(installer, pip.base, before) if before is not None else None
+            restored = install_rollback.roll_back(installer, target.python, before) if before is not None else None
     code = interrupts.exit_code(stopped) if stopped else 1
     return Applied(command, done, restored, None, failure, interrupts.signal_name(stopped), code,
                    target.create_venv, target.create_venv), warnings
