@@ -316,3 +316,12 @@ def test_cli_dry_run_pytorch_cpu_shows_a_real_plan(tmp_path):
     assert "--index-url https://download.pytorch.org/whl/cpu torch==2.13.0" in data["plan"]["command"]
     assert {"name": "torch", "version": "2.13.0+cpu"} in data["plan"]["packages"]
     assert not venv.exists()  # a dry run creates nothing
+
+
+@pytest.mark.parametrize("promises_gpu, ok", [(False, True), (True, False)], ids=["cpu-recipe", "gpu-recipe"])
+def test_after_is_judged_against_the_recipe_promise_on_a_machine_without_gpu(promises_gpu, ok):
+    from macml.facts import FrameworkFacts
+    from macml.install.steps import acceleration
+
+    after = acceleration(FrameworkFacts(name="torch", ok=True, data={}), None, promises_gpu)
+    assert after.ok is ok and not after.accelerated
