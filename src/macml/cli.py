@@ -127,11 +127,12 @@ def install(
     venv: Optional[Path] = typer.Option(None, "--venv", help="Create (or reuse) a venv at DIR and install there."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan and stop."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask before installing."),
-    use_uv: bool = typer.Option(False, "--uv", help="Resolve and install with uv when it is available."),
+    use_uv: bool = typer.Option(False, "--uv", help="Plan, install and roll back with `uv pip` (uv on PATH or installed beside macml)."),
     allow_system: bool = typer.Option(
         False, "--allow-system-python", help="Install into a system or externally managed interpreter anyway."
     ),
     offline: bool = typer.Option(False, "--offline", help="Skip the PyPI pre-flight check."),
+    no_wait: bool = typer.Option(False, "--no-wait", help="Fail at once if another install into the target runs."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Install a recipe into an interpreter or a new venv: plan, pre-flight, apply, roll back on failure."""
@@ -148,6 +149,7 @@ def install(
             use_uv=use_uv,
             allow_system=allow_system,
             offline=offline,
+            wait=not no_wait,
         ),
         as_json,
     )

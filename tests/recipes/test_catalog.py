@@ -44,6 +44,8 @@ def test_shipped_recipes_load_with_pins_and_https_indexes():
         pytest.param("name = 'x'\nsummary = [", None, "not valid TOML", id="bad-toml"),
         pytest.param(GOOD.replace("https://example.org", "http://example.org"), "pins[0].index_url", "https",
                      id="http-index-url"),
+        pytest.param(GOOD.replace('"six==1.17.0;', '"six @ http://example.org/six-1.17.0-py2.py3-none-any.whl ;'),
+                     "pins[0].requirements[0]", "direct URLs must use https", id="http-direct-url"),
         pytest.param(GOOD.replace("six==1.17.0", "six 1.17.0"), "pins[0].requirements[0]", "not a valid requirement",
                      id="bad-requirement"),
         pytest.param(GOOD.replace('framework = "torch"', 'framework = "torch"\ncolour = "blue"'), "colour",

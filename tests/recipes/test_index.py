@@ -97,7 +97,15 @@ def test_unreachable_pypi_skips_with_a_warning():
         port = sock.getsockname()[1]
     result = pypi.preflight(["six==1.17.0"], LINUX_311, base_url=f"http://127.0.0.1:{port}")
     assert result.skipped and "pre-flight skipped" in result.skipped
+    assert f"cannot reach 127.0.0.1:{port}" in result.skipped and "--offline" in result.skipped
     assert result.ok
+
+
+def test_only_pinned_index_requirements_count_as_checked(pypi_server):
+    reqs = ["six==1.17.0", "six @ https://example.org/six-1.17.0-py2.py3-none-any.whl", "tomli>=2"]
+    result = pypi.preflight(reqs, LINUX_311, base_url=pypi_server)
+    assert [c.requirement for c in result.checked] == ["six==1.17.0"]
+    assert [c.detail for c in result.unchecked] == ["a direct URL: not checked", "not pinned: not checked"]
 
 
 def test_base_url_from_environment(monkeypatch):

@@ -1,15 +1,21 @@
-"""pip in the target interpreter: plan (dry-run report), freeze, install, and roll back.
+"""pip and uv as installers: which one and how to run it, their plans, freeze, and their errors.
 
-Every pip run goes through macml.probe.runner.run_command with a long timeout; parsing pip's
-output is done by pure functions tested on literal strings.
+Every run goes through macml.probe.runner.run_command in its own process group (a Ctrl-C reaches
+macml, which stops the installer and rolls back); parsing their output is done by pure functions
+tested on literal strings.
 """
 from __future__ import annotations
 
+import functools
 import json
+import os
+import re
 import shutil
+import signal
 import sys
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from urllib.parse import urlparse
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -22,6 +28,10 @@ PIP_TIMEOUT = 3600.0  # torch wheels are gigabytes on slow links
 QUICK_TIMEOUT = 120.0
 PIP_PYTHON_OPTION = Version("22.3")  # first pip with --python TARGET
 PIP_REPORT = Version("22.2")  # first pip with `install --dry-run --report`
+# An unreachable index fails in seconds, not after pip's default 5 retries with backoff (~80 s).
+NET_RETRIES = 1
+NET_TIMEOUT = 15  # seconds per connection attempt
+DEFAULT_INDEX = "https://pypi.org/simple"
 
 
 def running_pip_version() -> Optional[str]:
@@ -41,6 +51,12 @@ def parse_pip_version(stdout: str) -> Optional[str]:
     return parts[1] if len(parts) > 1 and parts[0] == "pip" else None
 
 
+@functools.lru_cache(maxsize=None)  # plan and apply ask about the same interpreter
+def target_pip_version(python: str) -> Optional[str]:
+    result = run_command([python, "-m", "pip", "--version"], timeout=QUICK_TIMEOUT)
+    return parse_pip_version(result.stdout) if result.ok else None
+
+
 def pip_argv(target: str, target_pip: Optional[str], runner_pip: Optional[str] = None) -> Tuple[str, ...]:
     """How to run pip for target: its own pip when it can plan (>= 22.2), else this
     interpreter's pip with --python (old venvs ship pip 18-22), else its own old pip."""
@@ -55,25 +71,69 @@ def pip_argv(target: str, target_pip: Optional[str], runner_pip: Optional[str] =
                      f"Run `{target} -m ensurepip --upgrade`, then try again.")
 
 
-def uv_argv(target: str) -> Optional[Tuple[str, ...]]:
-    uv = shutil.which("uv")
-    return (uv, "pip", "--python", target) if uv else None
+def find_uv() -> Optional[str]:
+    """uv on PATH, else the binary of the `uv` wheel installed beside macml (`pip install uv`)."""
+    found = shutil.which("uv")
+    if found:
+        return found
+    try:
+        from uv import find_uv_bin
+    except ImportError:
+        return None
+    try:
+        return find_uv_bin()
+    except FileNotFoundError:
+        return None
+
+
+@dataclass(frozen=True)
+class Installer:
+    """pip (`python -m pip ...`) or uv (`uv pip ... --python TARGET`), with bounded network retries."""
+
+    name: str  # "pip" or "uv"
+    base: Tuple[str, ...]  # the command up to the subcommand
+
+    def _run(self, sub: str, *args: str) -> List[str]:
+        if self.name == "uv":  # uv pip SUB ... --python TARGET
+            return [self.base[0], "pip", sub, *self.base[1:], *args]
+        return [*self.base, sub, "--retries", str(NET_RETRIES), "--timeout", str(NET_TIMEOUT), *args]
+
+    @property
+    def env(self) -> Mapping[str, str]:
+        if self.name == "uv":
+            return dict(os.environ, UV_HTTP_TIMEOUT=str(NET_TIMEOUT), UV_HTTP_RETRIES=str(NET_RETRIES))
+        return dict(os.environ)
+
+    def install(self, requirements: Sequence[str], index_url: Optional[str]) -> List[str]:
+        return self._run("install", *index_options(index_url), *requirements)
+
+    def uninstall(self, names: Sequence[str]) -> List[str]:
+        return self._run("uninstall", *(() if self.name == "uv" else ("--yes",)), *names)
+
+    def reinstall(self, lines: Sequence[str]) -> List[str]:
+        return self._run("install", "--no-deps", *lines)
+
+    def plan(self, requirements: Sequence[str], index_url: Optional[str], ignore_installed: bool = False) -> List[str]:
+        if self.name == "uv":  # a new venv: the whole resolution; else what would change in the target
+            if ignore_installed:
+                return self._run("compile", "--quiet", *index_options(index_url), "-")
+            return self._run("install", "--dry-run", *index_options(index_url), *requirements)
+        extra = ("--ignore-installed",) if ignore_installed else ()  # for a venv that does not exist yet
+        return self._run("install", "--dry-run", "--report", "-", "--quiet", *extra, *index_options(index_url),
+                         *requirements)
+
+
+def pip_installer(python: str) -> Installer:
+    return Installer("pip", pip_argv(python, target_pip_version(python)))
+
+
+def uv_installer(python: str) -> Optional[Installer]:
+    uv = find_uv()
+    return Installer("uv", (uv, "--python", python)) if uv else None
 
 
 def index_options(index_url: Optional[str]) -> List[str]:
     return ["--index-url", index_url] if index_url else []
-
-
-def plan_argv(pip: Sequence[str], requirements: Sequence[str], index_url: Optional[str],
-              ignore_installed: bool = False) -> List[str]:
-    argv = list(pip) + ["install", "--dry-run", "--report", "-", "--quiet"]
-    if ignore_installed:  # planning for a venv that does not exist yet: assume nothing is installed
-        argv.append("--ignore-installed")
-    return argv + index_options(index_url) + list(requirements)
-
-
-def install_argv(pip: Sequence[str], requirements: Sequence[str], index_url: Optional[str]) -> List[str]:
-    return list(pip) + ["install"] + index_options(index_url) + list(requirements)
 
 
 def parse_report(stdout: str) -> Tuple[Tuple[str, str], ...]:
@@ -89,15 +149,55 @@ def parse_report(stdout: str) -> Tuple[Tuple[str, str], ...]:
     return tuple(picked)
 
 
-def pip_error(result: CommandResult) -> str:
-    """The lines of pip's stderr worth showing (ERROR lines, else the tail)."""
+_PINNED_LINE = re.compile(r"^\s*(?:\+\s*)?([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)")
+
+
+def parse_uv_plan(output: str) -> Tuple[Tuple[str, str], ...]:
+    """uv's ` + six==1.17.0` (install --dry-run) or `six==1.17.0` (compile) lines -> ((name, version), ...).
+    `- six==1.16.0` (what would be replaced) and `#` comments are skipped."""
+    picked = []
+    for line in output.splitlines():
+        found = _PINNED_LINE.match(line)
+        if found:
+            picked.append((found.group(1), found.group(2)))
+    return tuple(picked)
+
+
+_HOST = re.compile(r"host='([^']+)'|https?://([^/\s:'\"]+)")
+_NETWORK = ("NewConnectionError", "Failed to establish a new connection", "ConnectTimeout", "ConnectionError",
+            "Temporary failure in name resolution", "Name or service not known", "Network is unreachable",
+            "Max retries exceeded", "Connection refused", "error sending request", "dns error", "tcp connect error")
+
+
+def unreachable_host(stderr: str, index_url: Optional[str]) -> Optional[str]:
+    """The host a failed pip/uv run could not reach, or None when the failure was not the network.
+    pip's retry warnings name the path but not always the host: then it is the index's."""
+    if not any(marker in stderr for marker in _NETWORK):
+        return None
+    for line in stderr.splitlines():
+        if any(marker in line for marker in _NETWORK):
+            found = _HOST.search(line)
+            if found:
+                return found.group(1) or found.group(2)
+    return urlparse(index_url or os.environ.get("PIP_INDEX_URL") or DEFAULT_INDEX).netloc or None
+
+
+def tool_error(result: CommandResult, tool: str = "pip", index_url: Optional[str] = None) -> str:
+    """Why pip or uv failed, in one sentence or a few of its ERROR lines."""
     if result.timed_out:
-        return f"pip timed out: {result.stderr.strip()}"
+        return f"{tool} timed out: {result.stderr.strip()}"
     if result.missing:
         return f"cannot run {result.argv[0]}"
+    if result.returncode is not None and result.returncode < 0:
+        return f"{tool} was killed by {signal.Signals(-result.returncode).name}"
+    host = unreachable_host(result.stderr, index_url)
+    if host:
+        return (f"cannot reach {host} (no network, a proxy, or the index is down). "
+                f"Check the connection; --offline skips macml's own PyPI check")
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    errors = [ln for ln in lines if ln.startswith("ERROR")]
-    return "\n".join(errors or lines[-8:]) or f"pip exited with status {result.returncode}"
+    errors = [ln for ln in lines if ln.startswith(("ERROR", "error:", "  ×", "  ╰"))]
+    return "\n".join(errors or lines[-8:]) or f"{tool} exited with status {result.returncode}"
+
 
 
 @dataclass(frozen=True)
@@ -105,6 +205,7 @@ class Plan:
     argv: Tuple[str, ...]
     packages: Tuple[Tuple[str, str], ...] = ()
     error: Optional[str] = None
+    tool: str = "pip"
 
     @property
     def ok(self) -> bool:
@@ -115,19 +216,23 @@ class Plan:
         return " ".join(self.argv)
 
 
-def make_plan(pip: Sequence[str], requirements: Sequence[str], index_url: Optional[str],
+def make_plan(installer: Installer, requirements: Sequence[str], index_url: Optional[str],
               ignore_installed: bool = False) -> Plan:
-    argv = plan_argv(pip, requirements, index_url, ignore_installed)
-    result = run_command(argv, timeout=PIP_TIMEOUT)
+    argv = installer.plan(requirements, index_url, ignore_installed)
+    stdin = "\n".join(requirements) + "\n" if argv[-1] == "-" and installer.name == "uv" else None
+    result = run_command(argv, timeout=PIP_TIMEOUT, env=installer.env, input_text=stdin, new_session=True)
+    shown = tuple(argv) if stdin is None else tuple(argv) + ("<<", *requirements)
     if not result.ok:
-        return Plan(tuple(argv), error=pip_error(result))
+        return Plan(shown, error=tool_error(result, installer.name, index_url), tool=installer.name)
+    if installer.name == "uv":
+        return Plan(shown, parse_uv_plan(result.stdout + "\n" + result.stderr), tool="uv")
     try:
-        return Plan(tuple(argv), parse_report(result.stdout))
+        return Plan(shown, parse_report(result.stdout))
     except ValueError as exc:
-        return Plan(tuple(argv), error=f"could not read pip's report: {exc}")
+        return Plan(shown, error=f"could not read pip's report: {exc}")
 
 
-# ---------------------------------------------------------------- freeze and rollback
+# ---------------------------------------------------------------- freeze
 
 
 def parse_freeze(stdout: str) -> Dict[str, str]:
@@ -145,65 +250,8 @@ def parse_freeze(stdout: str) -> Dict[str, str]:
 
 
 def freeze(pip: Sequence[str]) -> Dict[str, str]:
-    result = run_command(list(pip) + ["freeze", "--all"], timeout=QUICK_TIMEOUT)
+    result = run_command(list(pip) + ["freeze", "--all"], timeout=QUICK_TIMEOUT, new_session=True)
     if not result.ok:
-        raise MacmlError(f"`pip freeze` failed in the target: {pip_error(result)}",
+        raise MacmlError(f"`pip freeze` failed in the target: {tool_error(result)}",
                          "Nothing was changed. Check that the interpreter's pip works.")
     return parse_freeze(result.stdout)
-
-
-@dataclass(frozen=True)
-class FreezeDiff:
-    added: Tuple[str, ...] = ()  # names now present that were not
-    changed: Tuple[Tuple[str, str, str], ...] = ()  # (name, before line, after line)
-    removed: Tuple[str, ...] = ()  # names gone (their before lines restore them)
-
-    @property
-    def empty(self) -> bool:
-        return not (self.added or self.changed or self.removed)
-
-
-def diff_freeze(before: Dict[str, str], after: Dict[str, str]) -> FreezeDiff:
-    return FreezeDiff(
-        added=tuple(sorted(set(after) - set(before))),
-        changed=tuple((n, before[n], after[n]) for n in sorted(set(before) & set(after)) if before[n] != after[n]),
-        removed=tuple(sorted(set(before) - set(after))),
-    )
-
-
-@dataclass(frozen=True)
-class Rollback:
-    uninstalled: Tuple[str, ...] = ()
-    reinstalled: Tuple[str, ...] = ()  # the before lines put back
-    restored: bool = False  # pip freeze equals the recorded set again
-    remaining: Tuple[str, ...] = ()  # differences left, as sentences
-    errors: Tuple[str, ...] = ()
-
-
-def roll_back(pip: Sequence[str], before: Dict[str, str]) -> Rollback:
-    """Return the target to the recorded `pip freeze` set, and say how far that got."""
-    try:
-        diff = diff_freeze(before, freeze(pip))
-    except MacmlError as exc:  # keep the install's own failure report; say the rollback could not start
-        return Rollback((), (), False, (), (f"could not read the installed set to roll back: {exc.message}",))
-    errors = []
-    if diff.added:
-        result = run_command(list(pip) + ["uninstall", "--yes"] + list(diff.added), timeout=QUICK_TIMEOUT * 5)
-        if not result.ok:
-            errors.append(f"uninstall failed: {pip_error(result)}")
-    restore = [before_line for _, before_line, _ in diff.changed] + [before[n] for n in diff.removed]
-    if restore:
-        result = run_command(list(pip) + ["install", "--no-deps"] + restore, timeout=PIP_TIMEOUT)
-        if not result.ok:
-            errors.append(f"reinstall failed: {pip_error(result)}")
-    try:
-        left = diff_freeze(before, freeze(pip))
-    except MacmlError as exc:
-        return Rollback(diff.added, tuple(restore), False, (), tuple(errors) + (exc.message,))
-    return Rollback(diff.added, tuple(restore), left.empty, describe_diff(left), tuple(errors))
-
-
-def describe_diff(diff: FreezeDiff) -> Tuple[str, ...]:
-    return (tuple(f"still installed: {n}" for n in diff.added)
-            + tuple(f"{n}: {after} (was {before})" for n, before, after in diff.changed)
-            + tuple(f"missing: {n}" for n in diff.removed))

@@ -1,4 +1,4 @@
-"""What `macml install` did, as data the CLI renders once (text or JSON)."""
+"""What `macml install` did, as data the CLI renders once (text or JSON); built once per exit."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,15 +7,13 @@ from typing import Any, Dict, Optional, Tuple
 from rich.console import Console
 
 from macml.facts import to_jsonable
-from macml.install.pip import Plan, Rollback
-from macml.install.steps import StepResult
+from macml.install.apply import Applied
+from macml.install.pip import Plan
 from macml.recipes.index import Preflight
 
 
-@dataclass
+@dataclass(frozen=True)
 class InstallReport:
-    """Filled in step by step by install.run_install; read-only once returned."""
-
     recipe: str
     pin_label: str
     target: str
@@ -23,30 +21,34 @@ class InstallReport:
     dry_run: bool
     requirements: Tuple[str, ...]
     index_url: Optional[str] = None
+    warnings: Tuple[str, ...] = ()
+    guard: Tuple[str, ...] = ()
     preflight: Optional[Preflight] = None
     plan: Optional[Plan] = None
-    guard: Tuple[str, ...] = ()
-    install_command: Optional[str] = None
-    venv_created: bool = False
-    venv_removed: bool = False
-    steps: Tuple[StepResult, ...] = ()
-    rollback: Optional[Rollback] = None
-    installed: bool = False
-    after: Optional[Tuple[bool, str]] = None  # (accelerated, sentence)
-    verify: Optional[str] = None
-    failure: Optional[str] = None
-    warnings: Tuple[str, ...] = ()
+    applied: Optional[Applied] = None
+    failure: Optional[str] = None  # why it stopped before applying (pre-flight, plan)
+    verify_workload: Optional[str] = None  # the recipe's
+
+    @property
+    def reason(self) -> Optional[str]:
+        return self.failure or (self.applied.failure if self.applied else None)
 
     @property
     def ok(self) -> bool:
-        return self.failure is None
+        return self.reason is None
+
+    @property
+    def installed(self) -> bool:
+        return self.applied is not None and self.applied.failure is None
 
     @property
     def exit_code(self) -> int:
+        if self.applied is not None:
+            return self.applied.exit_code
         return 0 if self.ok else 1
 
     def to_json(self) -> Dict[str, Any]:
-        plan = self.plan
+        plan, applied = self.plan, self.applied or Applied()
         return {
             "recipe": self.recipe,
             "pins": self.pin_label,
@@ -56,22 +58,27 @@ class InstallReport:
             "venv": self.venv,
             "dry_run": self.dry_run,
             "ok": self.ok,
-            "failure": self.failure,
+            "failure": self.reason,
+            "signal": applied.signal,
             "warnings": list(self.warnings),
             "preflight": to_jsonable(self.preflight) if self.preflight else None,
-            "plan": {"command": plan.command, "packages": [{"name": n, "version": v} for n, v in plan.packages],
-                     "error": plan.error} if plan else None,
+            "plan": {"command": plan.command, "tool": plan.tool, "error": plan.error,
+                     "packages": [{"name": n, "version": v} for n, v in plan.packages]} if plan else None,
             "guard": list(self.guard),
-            "install_command": self.install_command,
+            "install_command": applied.command,
             "installed": self.installed,
-            "venv_created": self.venv_created,
-            "venv_removed": self.venv_removed,
-            "steps": to_jsonable(self.steps),
-            "rollback": to_jsonable(self.rollback) if self.rollback else None,
-            "accelerated": self.after[0] if self.after else None,
-            "after": self.after[1] if self.after else None,
+            "venv_created": applied.venv_created,
+            "venv_removed": applied.venv_removed,
+            "steps": to_jsonable(applied.steps),
+            "rollback": to_jsonable(applied.rollback) if applied.rollback else None,
+            "after": to_jsonable(applied.after) if applied.after else None,
             "verify": self.verify,
         }
+
+    @property
+    def verify(self) -> Optional[str]:
+        """The `macml verify` workload to suggest next, once installed."""
+        return self.verify_workload if self.installed else None
 
     def render_text(self, console: Console, verbose: bool) -> None:
         console.print(f"[bold]{self.recipe}[/]: {self.pin_label}")
@@ -83,7 +90,7 @@ class InstallReport:
         for problem in self.guard:
             prefix = "a real install would refuse: " if self.dry_run else ""
             console.print(f"  [red]✗[/] {prefix}{problem}", highlight=False)
-        for step in self.steps:
+        for step in self.applied.steps if self.applied else ():
             mark = "[green]✓[/]" if step.ok else "[red]✗[/]"
             console.print(f"  {mark} {step.action}: {step.message}", highlight=False)
         self._render_outcome(console)
@@ -91,13 +98,17 @@ class InstallReport:
     def _render_preflight(self, console: Console, verbose: bool) -> None:
         if not self.preflight:
             return
-        for check in self.preflight.checks:
+        for check in self.preflight.checked:
             if check.ok and not verbose:
                 continue
             mark = "[green]✓[/]" if check.ok else f"[red]✗ blocked by {check.blocker}:[/]"
             console.print(f"  {mark} {check.requirement}: {check.detail}", highlight=False)
-        if self.preflight.checks and self.preflight.ok:
-            console.print(f"  [green]✓[/] pre-flight: {len(self.preflight.checks)} pinned package(s) have a fitting wheel")
+        if self.preflight.checked and self.preflight.ok:
+            console.print(f"  [green]✓[/] pre-flight: {len(self.preflight.checked)} pinned package(s) "
+                          "have a fitting wheel", highlight=False)
+        for check in self.preflight.unchecked:
+            console.print(f"  [yellow]![/] pre-flight did not check {check.requirement}: {check.detail}",
+                          highlight=False)
 
     def _render_plan(self, console: Console) -> None:
         if not self.plan:
@@ -107,28 +118,32 @@ class InstallReport:
             console.print(f"  [red]✗[/] {self.plan.error}", highlight=False)
             return
         picked = ", ".join(f"{n} {v}" for n, v in self.plan.packages) or "nothing new (already satisfied)"
-        console.print(f"  pip would install: {picked}", highlight=False)
+        console.print(f"  {self.plan.tool} would install: {picked}", highlight=False)
 
     def _render_outcome(self, console: Console) -> None:
-        if self.failure:
-            console.print(f"[bold red]Failed:[/] {self.failure}", highlight=False)
-        if self.rollback:
-            rb = self.rollback
+        applied = self.applied or Applied()
+        if self.reason:
+            console.print(f"[bold red]Failed:[/] {self.reason}", highlight=False)
+        if applied.rollback:
+            rb = applied.rollback
             done = [f"uninstalled {', '.join(rb.uninstalled)}" if rb.uninstalled else "",
-                    f"reinstalled {', '.join(rb.reinstalled)}" if rb.reinstalled else ""]
+                    f"reinstalled {', '.join(rb.reinstalled)}" if rb.reinstalled else "",
+                    f"removed {len(rb.removed)} leftover path(s)" if rb.removed else ""]
             summary = "; ".join(d for d in done if d) or "nothing had changed"
-            state = "the previous package set is restored" if rb.restored else "NOT fully restored"
+            state = ("the previous package set and files are restored" if rb.restored else "NOT fully restored")
             console.print(f"  rollback: {summary}; {state}", highlight=False)
             for line in rb.remaining + rb.errors:
                 console.print(f"    [red]✗[/] {line}", highlight=False)
-        if self.venv_removed:
-            console.print(f"  the venv {self.venv} created by this run was removed", markup=False)
+        if applied.venv_removed:
+            console.print(f"  rollback: the venv {self.venv} created by this run was removed", markup=False)
         if self.dry_run and self.ok:
             console.print("Dry run: nothing was changed. Run again without --dry-run to install.")
         if self.installed:
             console.print(f"[bold green]Installed[/] into {self.target}", highlight=False)
-            if self.after:
-                mark = "[green]✓ acceleration available:[/]" if self.after[0] else "[yellow]✗ no acceleration:[/]"
-                console.print(f"  {mark} {self.after[1]}", highlight=False)
+            after = applied.after
+            if after:
+                mark = "[green]✓[/]" if after.ok else "[yellow]✗[/]"
+                label = "acceleration available" if after.accelerated else ("works" if after.ok else "no acceleration")
+                console.print(f"  {mark} {label}: {after.sentence}", highlight=False)
             if self.verify:
                 console.print(f"  Next: macml verify --python {self.target} --framework {self.verify}", markup=False)

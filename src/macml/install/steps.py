@@ -9,7 +9,7 @@ from packaging.utils import canonicalize_name
 from macml.errors import MacmlError
 from macml.facts import FrameworkFacts
 from macml import frameworks
-from macml.install.pip import QUICK_TIMEOUT, freeze, pip_error
+from macml.install.pip import QUICK_TIMEOUT, freeze, tool_error
 from macml.recipes.catalog import PostStep
 from macml.probe.runner import run_command
 
@@ -48,49 +48,48 @@ def _uninstall(step: PostStep, pip: Sequence[str]) -> StepResult:
     present = [p for p in step.packages if canonicalize_name(p) in installed]
     if not present:
         return StepResult(step.action, True, f"{', '.join(step.packages)}: not installed, nothing to remove")
-    result = run_command(list(pip) + ["uninstall", "--yes"] + present, timeout=QUICK_TIMEOUT)
+    result = run_command(list(pip) + ["uninstall", "--yes"] + present, timeout=QUICK_TIMEOUT, new_session=True)
     if not result.ok:
-        return StepResult(step.action, False, f"uninstall {' '.join(present)} failed: {pip_error(result)}")
+        return StepResult(step.action, False, f"uninstall {' '.join(present)} failed: {tool_error(result)}")
     return StepResult(step.action, True, f"removed {', '.join(present)}")
 
 
 def _check_import(step: PostStep, python: str) -> StepResult:
     code = "import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m)"
-    result = run_command([python, "-c", code] + list(step.modules), timeout=IMPORT_TIMEOUT)
+    result = run_command([python, "-c", code] + list(step.modules), timeout=IMPORT_TIMEOUT, new_session=True)
     if result.ok:
         return StepResult(step.action, True, f"imported {', '.join(step.modules)}")
     return StepResult(step.action, False, f"import {', '.join(step.modules)} failed: {result.last_error_line}")
 
 
-def run_steps(steps: Sequence[PostStep], python: str, pip: Sequence[str]) -> Tuple[StepResult, ...]:
-    """Run steps in order; stop at the first failure (the caller rolls back)."""
-    done = []
-    for step in steps:
-        result = run_step(step, python, pip)
-        done.append(result)
-        if not result.ok:
-            break
-    return tuple(done)
+# ---------------------------------------------------------------- after: does it do what the recipe promises?
 
 
-# ---------------------------------------------------------------- after: is it accelerated now?
+@dataclass(frozen=True)
+class After:
+    ok: bool  # the recipe's promise holds: the GPU for a GPU recipe, an import for a CPU one
+    accelerated: bool
+    sentence: str
 
 
-def acceleration(framework: FrameworkFacts, kind: Optional[str]) -> Tuple[bool, str]:
-    """(accelerated, sentence) from the doctor's framework probe, judged as the doctor does."""
+def acceleration(framework: FrameworkFacts, kind: Optional[str], promises_gpu: bool = True) -> After:
+    """Judged as the doctor does, against what the recipe promises."""
     if not framework.ok:
-        return False, f"{framework.name} did not import: {framework.error or 'unknown error'}"
+        return After(False, False, f"{framework.name} did not import: {framework.error or 'unknown error'}")
+    use = frameworks.judge(framework.name, framework.data, kind) if kind else None
+    if use is not None and use.sees:
+        return After(True, True, f"{framework.name} uses the GPU: {use.label}")
+    if not promises_gpu:
+        where = "this machine has no GPU it could use" if kind is None else "this is a CPU-only build"
+        return After(True, False, f"{framework.name} imports and runs on the CPU, as this recipe promises ({where})")
     if kind is None:
-        return False, f"{framework.name} imports; this machine has no GPU it could use (CPU only)"
-    use = frameworks.judge(framework.name, framework.data, kind)
-    if use.sees:
-        return True, f"{framework.name} uses the GPU: {use.label}"
+        return After(False, False, f"{framework.name} imports; this machine has no GPU it could use (CPU only)")
     if use.sees is None:
-        return False, f"{framework.name} imports, but this build has no {kind.upper()} support"
-    return False, f"{framework.name} imports but finds no GPU ({kind.upper()})"
+        return After(False, False, f"{framework.name} imports, but this build has no {kind.upper()} support")
+    return After(False, False, f"{framework.name} imports but finds no GPU ({kind.upper()})")
 
 
-def probe_after(python: str, framework: str, kind: Optional[str]) -> Optional[Tuple[bool, str]]:
+def probe_after(python: str, framework: str, kind: Optional[str], promises_gpu: bool = True) -> Optional[After]:
     from macml.probe.frameworks import parse_frameworks, probe_framework_raw
 
     if frameworks.get(framework) is None:
@@ -98,5 +97,5 @@ def probe_after(python: str, framework: str, kind: Optional[str]) -> Optional[Tu
     raw = probe_framework_raw(python, framework, FRAMEWORK_TIMEOUT)
     facts = parse_frameworks({framework: raw}).get(framework)
     if facts is None:
-        return False, f"{framework} is not installed in {python}"
-    return acceleration(facts, kind)
+        return After(False, False, f"{framework} is not installed in {python}")
+    return acceleration(facts, kind, promises_gpu)

@@ -6,10 +6,11 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional, Tuple
 
 from macml.errors import MacmlError
-from macml.facts import InterpreterFacts
+from macml.diagnose.python_env import check_install_target
+from macml.facts import InterpreterFacts, MachineFacts
 from macml.probe.runner import run_command
 
 VENV_TIMEOUT = 300.0
@@ -21,6 +22,7 @@ class Target:
     base_python: str  # the interpreter that creates the venv, or the target itself
     venv_dir: Optional[Path] = None
     create_venv: bool = False
+    dir_existed: bool = False  # create_venv into an empty directory that was already there (kept on failure)
 
     @property
     def probe_python(self) -> str:
@@ -45,37 +47,49 @@ def resolve_target(python: Optional[str], venv: Optional[Path]) -> Target:
     if venv.exists() and any(venv.iterdir()):
         raise MacmlError(f"{venv} exists and is not a virtual environment (no {existing.relative_to(venv)}).",
                          "Pass --venv with a new directory, or an existing venv.")
-    return Target(python=str(existing), base_python=base, venv_dir=venv, create_venv=True)
+    return Target(python=str(existing), base_python=base, venv_dir=venv, create_venv=True, dir_existed=venv.exists())
+
+
+def env_dir(target: Target, interp: Optional[InterpreterFacts]) -> str:
+    """The directory that stands for the target environment (what the install lock is keyed by)."""
+    if target.venv_dir is not None:
+        return str(target.venv_dir)
+    return interp.prefix if interp is not None else str(Path(target.python).resolve().parent.parent)
 
 
 def create_venv(target: Target) -> None:
     assert target.venv_dir is not None
     result = run_command([target.base_python, "-m", "venv", str(target.venv_dir)], timeout=VENV_TIMEOUT)
     if not result.ok:
-        remove_venv(target.venv_dir)
+        remove_venv(target)
         raise MacmlError(f"Could not create a venv at {target.venv_dir}: {result.last_error_line}",
                          "On Debian/Ubuntu install the pythonX.Y-venv package; or pass --python with another interpreter.")
 
 
-def remove_venv(venv_dir: Path) -> None:
-    shutil.rmtree(venv_dir, ignore_errors=True)
+def remove_venv(target: Target) -> None:
+    """Remove what create_venv made, and only that: a directory that was there before stays, emptied."""
+    assert target.venv_dir is not None
+    if not target.dir_existed:
+        shutil.rmtree(target.venv_dir, ignore_errors=True)
+        return
+    for child in list(target.venv_dir.iterdir()) if target.venv_dir.is_dir() else []:
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink()
 
 
-def guard_problems(interp: Optional[InterpreterFacts], target: Target, allow_system: bool) -> List[str]:
-    """Why installing into this interpreter would be refused (empty: go ahead)."""
-    problems = []
-    if interp is None:
-        return problems
+def guard_problems(facts: MachineFacts, target: Target, allow_system: bool) -> Tuple[str, ...]:
+    """Why installing into this interpreter would be refused (empty: go ahead): the doctor's own
+    install-target check, refused on a warning, as `brew install` runs `brew doctor`'s checks."""
     # An x86_64 (Rosetta) Python for an arm64-only recipe never gets here: recipes.match refuses it.
     if target.create_venv or allow_system:
-        return problems
-    if interp.externally_managed:
-        problems.append(f"{interp.executable} is externally managed (PEP 668: the OS package manager owns it). "
-                        f"Fix: add --venv DIR to install into a new virtual environment, or pass --allow-system-python.")
-    elif interp.kind == "system":
-        problems.append(f"{interp.executable} is a system-wide interpreter, not a venv or conda env. "
-                        f"Fix: add --venv DIR, or pass --allow-system-python if you really mean it.")
-    return problems
+        return ()
+    finding = check_install_target(facts)
+    if finding is None or finding.level not in ("warn", "fail"):
+        return ()
+    fix = finding.fix.text.rstrip(":") + "." if finding.fix else ""
+    return (f"{finding.message}. {fix} Add --venv DIR, or pass --allow-system-python if you really mean it.",)
 
 
 def confirm(question: str, yes: bool) -> None:

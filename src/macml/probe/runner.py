@@ -66,7 +66,10 @@ def run_command(
     env: Optional[Mapping[str, str]] = None,
     cwd: Optional[str] = None,
     input_text: Optional[str] = None,
+    new_session: bool = False,
 ) -> CommandResult:
+    """new_session: the command gets its own process group, so a Ctrl-C on the terminal reaches
+    only macml, which decides (an install kills it and rolls back; a rollback runs on)."""
     argv = tuple(str(a) for a in argv)
     try:
         proc = subprocess.Popen(
@@ -76,6 +79,7 @@ def run_command(
             stderr=subprocess.PIPE,
             env=dict(env) if env is not None else None,
             cwd=cwd,
+            start_new_session=new_session,
         )
     except (FileNotFoundError, PermissionError) as exc:
         return CommandResult(argv, None, stderr=str(exc) if isinstance(exc, PermissionError) else "", missing=True)
@@ -89,6 +93,10 @@ def run_command(
         stdout, stderr = proc.communicate()
         return CommandResult(argv, None, _decode(stdout), _decode(stderr) or f"timed out after {timeout:g}s",
                              timed_out=True)
+    except BaseException:  # interrupted while waiting: never leave the command running on as an orphan
+        kill_tree(proc)
+        proc.wait()
+        raise
     return CommandResult(argv, proc.returncode, _decode(stdout), _decode(stderr))
 
 

@@ -137,9 +137,11 @@ class _Checker:
 
     def requirement(self, value: Any, key: str) -> str:
         try:
-            Requirement(self.text(value, key))
+            parsed = Requirement(self.text(value, key))
         except InvalidRequirement as exc:
             raise self.fail(key, f"not a valid requirement string: {value!r} ({exc})") from None
+        if parsed.url is not None and not parsed.url.startswith("https://"):
+            raise self.fail(key, f"direct URLs must use https, like index URLs, got {parsed.url!r}")
         return value
 
     def https_url(self, value: Any, key: str) -> str:

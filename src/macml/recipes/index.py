@@ -99,6 +99,7 @@ class PackageCheck:
     detail: str
     blocker: Optional[str] = None  # "Python", "OS", "arch", "macOS version", "glibc", "index", "sdist"
     wheel: Optional[str] = None  # a wheel that fits
+    checked: bool = True  # False: PyPI was not asked (a direct URL, or not pinned)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,14 @@ class Preflight:
     @property
     def ok(self) -> bool:
         return all(c.ok for c in self.checks)
+
+    @property
+    def checked(self) -> Tuple[PackageCheck, ...]:
+        return tuple(c for c in self.checks if c.checked)
+
+    @property
+    def unchecked(self) -> Tuple[PackageCheck, ...]:
+        return tuple(c for c in self.checks if not c.checked)
 
 
 def pinned_version(requirement: Requirement) -> Optional[str]:
@@ -161,9 +170,11 @@ def check_requirement(client: IndexClient, text: str, target: TargetPlatform, in
         return PackageCheck(text, False, "not a valid requirement string", blocker="recipe")
     if not applies(req, target.markers):
         return None
+    if req.url is not None:
+        return PackageCheck(text, True, "a direct URL: not checked", checked=False)
     version = pinned_version(req)
     if version is None:
-        return PackageCheck(text, True, "not pinned: not checked")
+        return PackageCheck(text, True, "not pinned: not checked", checked=False)
     files = client.release_files(req.name, version, index_url)
     if files is None:
         return PackageCheck(text, False, f"{req.name} {version} is not on {client.where(index_url)}", blocker="index")
@@ -181,7 +192,8 @@ def preflight(requirements: Sequence[str], target: TargetPlatform, base_url: Opt
         try:
             found = check_requirement(client, text, target, index_url, compatible)
         except IndexUnreachable as exc:
-            return Preflight(tuple(checks), skipped=f"cannot reach {client.where(index_url)} ({exc}); pre-flight skipped")
+            return Preflight(tuple(checks), skipped=f"cannot reach {client.where(index_url)} ({exc}); pre-flight "
+                                                    "skipped (pass --offline to skip it without trying)")
         if found is not None:
             checks.append(found)
     return Preflight(tuple(checks))
