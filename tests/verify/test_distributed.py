@@ -116,7 +116,7 @@ def run_cli(*args, timeout=240):
 def test_two_processes_on_the_cpu_pass():
     proc = run_cli("--nproc", "2", "--data-dir", str(SHARED_MNIST), "--steps", "6", "--json")
     report = json.loads(proc.stdout)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, (report["checks"], report["stderr_tail"])
     assert report["verdict"] == "PASS" and report["measurements"]["backend"] == "gloo"
     assert [r["device"] for r in report["measurements"]["ranks"]] == ["cpu", "cpu"]
     assert report["measurements"]["param_max_diff"] == 0.0

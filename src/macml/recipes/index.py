@@ -8,6 +8,7 @@ When no wheel fits, the blocking constraint is named: Python, OS, arch, macOS or
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlparse
 from typing import Any, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from packaging import tags
@@ -192,7 +193,8 @@ def preflight(requirements: Sequence[str], target: TargetPlatform, base_url: Opt
         try:
             found = check_requirement(client, text, target, index_url, compatible)
         except IndexUnreachable as exc:
-            return Preflight(tuple(checks), skipped=f"cannot reach {client.where(index_url)} ({exc}); pre-flight "
+            host = urlparse(client.where(index_url)).netloc or client.where(index_url)
+            return Preflight(tuple(checks), skipped=f"cannot reach {host} ({exc}); pre-flight "
                                                     "skipped (pass --offline to skip it without trying)")
         if found is not None:
             checks.append(found)

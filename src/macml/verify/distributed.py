@@ -135,7 +135,7 @@ class DistributedReport:
                 "verdict": "PASS" if self.passed else "FAIL",
                 "measurements": dict(asdict(m), scaling_efficiency=m.scaling_efficiency),
                 "link": self.link, "link_peak_gbs": self.link_peak_gbs,
-                "checks": [asdict(c) for c in self.checks]}
+                "checks": [asdict(c) for c in self.checks], "stderr_tail": self.stderr_tail}
 
     def render_text(self, console: Console, verbose: bool) -> None:
         m, launch = self.measurements, self.launch
