@@ -112,7 +112,9 @@ def main(argv=None):
     loader = DataLoader(MnistDataset(x, y), batch_size=wl.BATCH, shuffle=True, num_workers=args.workers,
                         pin_memory=device.type == "cuda", persistent_workers=args.workers > 0)
     setup_start = time.perf_counter()
-    trainer = wl.Trainer(torch, device, x, y, 0, graphs=not args.no_graphs)
+    spec = wl.sys.modules["_model_spec"]
+    weights = spec.training_weights(spec.initial_weights())
+    trainer = wl.Trainer(torch, device, x, y, weights, graphs=not args.no_graphs)
     macml_setup = time.perf_counter() - setup_start
 
     results = {"peer": [], "macml": []}

@@ -2,9 +2,7 @@
 
 Stdlib + plaidml only; works on Python 3.6+. Facts that need no import (config files,
 settings file, enum34, keras version) are reported even when `import plaidml` fails.
-PlaidML and its C library may write to stdout: while plaidml runs, fd 1 points at
-stderr, so stdout carries nothing but the final JSON line. A watchdog answers (and
-exits) if the native library hangs.
+The watchdog and the stdout redirect (PlaidML's C library prints) are _probe_common's.
 
 Usage: python probe_plaidml.py [--timeout SECONDS]
 """
@@ -34,12 +32,10 @@ ENUM34_SHADOWS_STDLIB = _stdlib_before_enum34()
 
 import glob  # noqa: E402  (after the sys.path repair above)
 import json  # noqa: E402
-import threading  # noqa: E402
 
-from _probe_common import collect_into  # noqa: E402
+from _probe_common import run_probe  # noqa: E402
 
 ENV_KEYS = ("PLAIDML_DEVICE_IDS", "PLAIDML_EXPERIMENTAL", "PLAIDML_SETTINGS")
-DEFAULT_TIMEOUT = 30.0
 
 
 def dist_version(name):
@@ -171,74 +167,13 @@ def enumerate_devices():
     return facts
 
 
-def flush_c_stdio():
-    """Flush C-level stdout buffers while fd 1 still points at stderr."""
-    try:
-        import ctypes
-        ctypes.CDLL(None).fflush(None)
-    except Exception:
-        pass
-
-
-def probe(result):
-    if not (dist_version("plaidml") or find_spec_plaidml()):
-        return
-    collect_into(result, enumerate_devices)
-
-
-def find_spec_plaidml():
-    try:
-        import importlib.util
-        return importlib.util.find_spec("plaidml") is not None
-    except ImportError:  # Python 2.7 (plaidml's wheel still installs there)
-        return False
-
-
-def base_result():
-    result = {"name": "plaidml", "installed": False, "ok": False, "error": None,
-              "devices": [], "configured_devices": [], "default_devices": [],
-              "descriptions": {}, "configured": False, "experimental": None}
-    result.update(file_facts())
-    return result
-
-
-def parse_timeout(argv):
-    if "--timeout" in argv:
-        try:
-            return float(argv[argv.index("--timeout") + 1])
-        except (IndexError, ValueError):
-            pass
-    return DEFAULT_TIMEOUT
-
-
-def main(argv):
-    real_stdout = os.dup(1)
-    lock = threading.Lock()
-    result = base_result()
-
-    def answer(obj):
-        with lock:  # one answer only: the watchdog and the main thread may race
-            os.write(real_stdout, (json.dumps(obj, default=str) + "\n").encode("utf-8"))
-            os._exit(0)
-
-    def on_timeout():
-        late = dict(result, error="plaidml did not answer within %gs" % timeout, ok=False)
-        answer(late)
-
-    timeout = parse_timeout(argv)
-    watchdog = threading.Timer(timeout, on_timeout)
-    watchdog.daemon = True
-    watchdog.start()
-    sys.stdout.flush()
-    os.dup2(2, 1)
-    try:
-        probe(result)
-    finally:
-        sys.stdout.flush()
-        flush_c_stdio()
-        watchdog.cancel()
-    answer(result)
+def base_facts():
+    facts = {"devices": [], "configured_devices": [], "default_devices": [], "descriptions": {},
+             "configured": False, "experimental": None}
+    facts.update(file_facts())
+    facts["installed"] = facts["version"] is not None
+    return facts
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    run_probe("plaidml", "plaidml", enumerate_devices, extra_facts=base_facts)

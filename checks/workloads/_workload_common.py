@@ -1,32 +1,67 @@
-"""Shared pieces of the verify workloads (checks/verify_*.py): stdlib only, Python 3.6+.
+"""The one skeleton every verify workload runs in (target interpreter; stdlib, Python 3.6+).
 
-The workloads run inside the TARGET interpreter and write one JSON object per line to
-stdout, "event" naming its kind; src/macml/verify_result.py reads them. This module holds
-what they have in common: the event writer, the IDX (MNIST) reader, the arguments, the
-timed-steps loop and its statistics, and the progress events of a training run.
+A workload is a backend object that knows one framework; `run_mnist(backend)` owns the order
+and the events, written one JSON object per line to stdout ("event" names the kind;
+src/macml/verify/result.py reads them):
+
+  device -> accelerator timing -> matmul -> parity -> CPU timing -> CPU matmul -> accuracy -> done
+
+A backend supplies:
+  name                                  the framework's key
+  describe(args) -> dict                import the framework, pick the device, return the
+                                        "device" event's fields ("device" is the accelerator's
+                                        kind, or "cpu"); raise UsageError for a device the
+                                        target does not have
+  load(pixels, labels, n) -> (x, y)     uint8 bytes (n*28*28) and label bytes -> host arrays
+  trainer(device, x, y, weights)        .step(idx) -> loss, .batches(count), .mode,
+                                        .placement() -> (kind, raw): where the parameters and
+                                        the batches live, read back from the framework
+  sync(device, value)                   wait until the device has computed value
+  loss_value(loss) -> float
+  matmul(device, n) -> run              run() enqueues one n x n FP32 matmul and returns it
+  precisions(device) -> [str]           parity modes, the training precision first
+  step_outputs(device, weights, x, y, precision) -> (logits, loss, [grads])  as NumPy arrays,
+                                        gradients in Keras layout, dropout off
+  evaluate(trainer, x, y) -> int        correct test predictions
 """
 import argparse
 import gzip
 import json
+import os
+import random
 import struct
 import sys
 import time
 
-BATCH = 128
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+from _model_spec import BATCH, load_weights, training_weights  # noqa: E402
+
+T0 = time.perf_counter()
+SYNTHETIC_IMAGES = 8192
+
+
+class UsageError(Exception):
+    """The user asked for something the target cannot do (a device it does not have)."""
 
 
 def emit(event, **fields):
     fields["event"] = event
+    fields["t"] = round(time.perf_counter() - T0, 3)  # seconds since the workload started
     sys.stdout.write(json.dumps(fields) + "\n")
     sys.stdout.flush()
 
 
 def idx_payload(path):
-    """IDX file (gz or raw) -> (dims, payload bytes); a bad or truncated file is a clear error."""
+    """IDX file (gz or raw) -> (dims, payload bytes); a bad or truncated file names itself."""
     with open(path, "rb") as fh:
         data = fh.read()
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, ValueError) as exc:
+            raise ValueError("%s is not a complete gzip file: %s" % (path, exc))
     if len(data) < 4 or data[:3] != b"\x00\x00\x08":
         raise ValueError("%s is not an unsigned-byte IDX file" % path)
     ndim = data[3]
@@ -48,10 +83,31 @@ def parse_slice(text, length):
     return slice(int(start) if start else 0, int(stop) if stop else length)
 
 
-def workload_parser(device_help=None):
-    """The arguments every workload takes; a workload adds its own before parsing."""
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--device", default="auto", help=device_help)
+def read_split(images, labels, where):
+    """Two IDX files -> (pixels, labels, n) of the slice; mismatches name the files."""
+    dims, pixels = idx_payload(images)
+    ldims, labs = idx_payload(labels)
+    if len(dims) != 3 or dims[1:] != (28, 28):
+        raise ValueError("%s holds images of shape %s, not 28x28" % (images, dims[1:]))
+    if len(ldims) != 1 or ldims[0] != dims[0]:
+        raise ValueError("%s has %s labels for the %d images of %s" % (labels, ldims, dims[0], images))
+    if labs and max(labs) > 9:
+        raise ValueError("%s has a label %d: MNIST labels are 0-9" % (labels, max(labs)))
+    part = parse_slice(where, dims[0])
+    n = len(range(*part.indices(dims[0])))
+    start = part.indices(dims[0])[0]
+    return pixels[start * 784:(start + n) * 784], labs[start:start + n], n
+
+
+def synthetic_split(n=SYNTHETIC_IMAGES, seed=0):
+    rng = random.Random(seed)
+    pixels = rng.getrandbits(8 * n * 784).to_bytes(n * 784, "little")
+    return pixels, bytes(rng.randrange(10) for _ in range(n)), n
+
+
+def workload_parser(name):
+    ap = argparse.ArgumentParser(description="macml verify workload: %s" % name)
+    ap.add_argument("--device", default="auto", help="auto, cpu, or the accelerator kind")
     ap.add_argument("--train", nargs=2, metavar=("IMAGES", "LABELS"))
     ap.add_argument("--test", nargs=2, metavar=("IMAGES", "LABELS"))
     ap.add_argument("--train-slice", default=":")
@@ -59,100 +115,165 @@ def workload_parser(device_help=None):
     ap.add_argument("--synthetic", action="store_true")
     ap.add_argument("--steps", type=int, default=0, help="training steps (0: --epochs)")
     ap.add_argument("--epochs", type=int, default=1)
-    ap.add_argument("--cpu-seconds", type=float, default=3.0)
+    ap.add_argument("--cpu-seconds", type=float, default=2.0)
+    ap.add_argument("--weights", help="initial weights (.npz, Keras layout); default: the spec's draw")
+    ap.add_argument("--dump-step", metavar="NPZ", help="write one step's logits, loss and gradients and stop")
     return ap
 
 
-def training_steps(args, train_images):
-    return args.steps or args.epochs * (train_images // BATCH)
-
-
-def missing_framework(name, exc):
-    emit("error", kind="missing-framework", message="cannot import %s: %s" % (name, exc))
-    return 3
-
-
-def time_chunks(run_chunk, chunk, label, budget_s, max_steps, min_chunks=3):
-    """Time run_chunk() (`chunk` steps, synchronised) until the budget or max_steps runs out,
-    but at least min_chunks times. Returns (sorted seconds per step, run_chunk's last result)."""
-    per_step, began, last = [], time.perf_counter(), None
-    while len(per_step) * chunk < max_steps and (time.perf_counter() - began < budget_s or len(per_step) < min_chunks):
-        t0 = time.perf_counter()
-        last = run_chunk()
-        per_step.append((time.perf_counter() - t0) / chunk)
-        emit("progress", phase=label, done=min(1.0, (time.perf_counter() - began) / max(budget_s, 1e-9)))
-    per_step.sort()
-    return per_step, last
-
-
-def step_stats(per_step, chunk):
-    """Fields of the "timing" event from the sorted seconds per step."""
-    return {"steps": len(per_step) * chunk, "median_ms": 1000 * per_step[len(per_step) // 2],
-            "min_ms": 1000 * per_step[0], "max_ms": 1000 * per_step[-1]}
-
-
-def time_trainer(make, sync, label, budget_s, max_steps, chunk, warmup_steps):
-    """Build a trainer (.batches(count), .step(idx) -> loss, .mode) and warm it up, timed
-    apart, then time chunks of steps. sync(loss or None) waits for the device.
-    Returns (last loss, fields of the "timing" event)."""
+def time_training(backend, device, data, weights, label, budget_s, max_steps, chunk, warmup_steps):
+    """Set-up (data to the device, model, graph capture) and warm-up steps timed apart, then
+    synchronised chunks of `chunk` steps until the budget or max_steps runs out (at least 3)."""
     start = time.perf_counter()
-    trainer = make()
-    sync(None)
+    trainer = backend.trainer(device, data[0], data[1], weights)
+    backend.sync(device, None)
     setup_s = time.perf_counter() - start
     batches = trainer.batches(warmup_steps + max_steps)
     loss = None
     for _ in range(warmup_steps):
         loss = trainer.step(next(batches))
-    sync(loss)
+    backend.sync(device, loss)
     warmup_s = time.perf_counter() - start
-
-    def run_chunk():
+    per_step, began = [], time.perf_counter()
+    while len(per_step) * chunk < max_steps and (time.perf_counter() - began < budget_s or len(per_step) < 3):
+        t0 = time.perf_counter()
         for _ in range(chunk):
-            last = trainer.step(next(batches))
-        sync(last)
-        return last
-    per_step, loss = time_chunks(run_chunk, chunk, label, budget_s, max_steps)
-    fields = {"mode": trainer.mode, "warmup_steps": warmup_steps, "warmup_s": warmup_s, "setup_s": setup_s}
-    fields.update(step_stats(per_step, chunk))
-    return loss, fields
+            loss = trainer.step(next(batches))
+        backend.sync(device, loss)
+        per_step.append((time.perf_counter() - t0) / chunk)
+        emit("progress", phase=label, done=min(1.0, (time.perf_counter() - began) / max(budget_s, 1e-9)))
+    per_step.sort()
+    kind, placement = trainer.placement()
+    emit("timing", device=kind, placement=placement, mode=trainer.mode, warmup_steps=warmup_steps,
+         warmup_s=warmup_s, setup_s=setup_s, steps=len(per_step) * chunk, median_ms=1000 * per_step[len(per_step) // 2],
+         min_ms=1000 * per_step[0], max_ms=1000 * per_step[-1], final_loss=backend.loss_value(loss),
+         threads=getattr(backend, "threads", None))
 
 
-def emit_matmul(kind, n, reps, seconds):
-    emit("matmul", device=kind, n=n, tflops=2.0 * n ** 3 * reps / seconds / 1e12)
+def matmul_probe(backend, device, kind, n, budget_s=0.5):
+    """The device's FP32 matmul rate: one untimed call, then at least 3 and at most 50 in budget_s."""
+    run = backend.matmul(device, n)
+    backend.sync(device, run())
+    reps, start = 0, time.perf_counter()
+    while reps < 3 or (time.perf_counter() - start < budget_s and reps < 50):
+        out = run()
+        reps += 1
+        if reps % 5 == 0:
+            backend.sync(device, out)
+    backend.sync(device, out)
+    emit("matmul", device=kind, n=n, tflops=2.0 * n ** 3 * reps / (time.perf_counter() - start) / 1e12)
 
 
-def emit_parity(device, precision, finite, rel, dut, ref, **extra):
-    """The "parity" event; dut and ref are (logits, grads), rel(a, b) is a's relative error to b."""
-    emit("parity", device=device, precision=precision, finite=finite, logits_rel=rel(dut[0], ref[0]),
-         grad_rel=max(rel(d, r) for d, r in zip(dut[1], ref[1])), **extra)
+def rel_error(np, a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(np.linalg.norm(a - b) / max(float(np.linalg.norm(b)), 1e-30))
 
 
-def in_twentieths(batches, total):
-    """Yields the batches; after each twentieth of `total` steps, a "train" progress event."""
-    shown = 0
-    for i, batch in enumerate(batches):
-        yield batch
-        if (i + 1) * 20 // total > shown:
-            shown = (i + 1) * 20 // total
-            emit("progress", phase="train", done=(i + 1) / total)
+def parity_batch(np, data_host):
+    """The first batch as float32 NHWC in [0, 1], and its labels."""
+    pixels, labels, _ = data_host
+    x = np.frombuffer(pixels[:BATCH * 784], dtype=np.uint8).reshape(-1, 28, 28, 1).astype(np.float32) / 255.0
+    return x, np.frombuffer(labels[:BATCH], dtype=np.uint8).astype(np.int64)
 
 
-def train_for(trainer, steps, to_float):
-    """`steps` training steps with a progress event every 25 -> (final loss, seconds);
-    to_float(loss) waits for the device, so the seconds include the last step."""
-    start, loss = time.perf_counter(), None
+def parity(backend, device, kind, data_host, weights):
+    """One forward+backward from the same weights and batch, dropout off. On an accelerator:
+    against the framework's own CPU in FP32, in every precision mode it trains with; with
+    --device cpu: the CPU against the float64 NumPy reference of the same step."""
+    try:
+        import numpy as np
+    except ImportError as exc:
+        emit("note", message="parity not judged: numpy is needed to compare (%s)" % exc)
+        return
+    from _reference import reference_step
+    x, y = parity_batch(np, data_host)
+    arrays = [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s) for _, s, v in weights]
+    if device == "cpu":
+        ref, reference = reference_step(np, x, y, arrays), "numpy-float64"
+    else:
+        ref, reference = backend.step_outputs("cpu", arrays, x, y, "fp32"), "cpu-fp32"
+    for precision in backend.precisions(device):
+        logits, loss, grads = backend.step_outputs(device, arrays, x, y, precision)
+        finite = bool(np.isfinite(logits).all()) and all(bool(np.isfinite(g).all()) for g in grads)
+        emit("parity", device=kind, precision=precision, reference=reference, finite=finite,
+             logits_rel=rel_error(np, logits, ref[0]), loss_rel=abs(loss - ref[1]) / max(abs(ref[1]), 1e-30),
+             grad_rel=max(rel_error(np, g, r) for g, r in zip(grads, ref[2])))
+
+
+def dump_step(backend, device, path, data_host, weights):
+    """--dump-step: one step's outputs in Keras layout, for the cross-framework parity test."""
+    import numpy as np
+    x, y = parity_batch(np, data_host)
+    arrays = [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s) for _, s, v in weights]
+    logits, loss, grads = backend.step_outputs(device, arrays, x, y, backend.precisions(device)[-1])
+    np.savez(path, logits=logits, loss=np.float64(loss), **{"grad%d" % i: g for i, g in enumerate(grads)})
+
+
+def accuracy(backend, device, data, test, steps):
+    trainer = backend.trainer(device, data[0], data[1], data[2])
+    start, loss, shown = time.perf_counter(), None, 0
     for i, idx in enumerate(trainer.batches(steps)):
         loss = trainer.step(idx)
-        if i % 25 == 0:
-            emit("progress", phase="train", done=i / steps)
-    final_loss = to_float(loss)
-    return final_loss, time.perf_counter() - start
+        if (i + 1) * 20 // steps > shown:
+            shown = (i + 1) * 20 // steps
+            emit("progress", phase="train", done=(i + 1) / steps)
+    final_loss = backend.loss_value(loss)
+    train_s = time.perf_counter() - start
+    correct = backend.evaluate(trainer, test[0], test[1])
+    kind, placement = trainer.placement()
+    emit("accuracy", device=kind, placement=placement, steps=steps, images=steps * BATCH, train_images=data[3],
+         test_images=test[2], train_s=train_s, accuracy=correct / test[2], final_loss=final_loss)
 
 
-def run_workload(main):
+def run_mnist(backend, argv=None):
+    """The protocol, in its one order; returns the exit status."""
+    ap = workload_parser(backend.name)
+    if hasattr(backend, "add_arguments"):
+        backend.add_arguments(ap)
+    args = ap.parse_args(argv)
+    try:
+        info = backend.describe(args)
+    except ImportError as exc:
+        emit("error", kind="missing-framework", message="cannot import %s: %s" % (backend.name, exc))
+        return 3
+    except UsageError as exc:
+        emit("error", kind="usage", message=str(exc))
+        return 2
+    accel = info["device"]
+    try:
+        host = synthetic_split() if args.synthetic else read_split(args.train[0], args.train[1], args.train_slice)
+        test_host = None if args.synthetic else read_split(args.test[0], args.test[1], args.test_slice)
+        weights = load_weights(args.weights)
+    except (OSError, ValueError) as exc:
+        emit("error", kind="data", message=str(exc))
+        return 2
+    if args.dump_step:
+        dump_step(backend, accel, args.dump_step, host, weights)
+        return 0
+    emit("device", parameters=sum(len(v) for _, _, v in weights), **info)
+    train = backend.load(*host) + (training_weights(weights), host[2])
+    if accel != "cpu":
+        emit("phase", name="warm-up and timing on %s" % accel)
+        time_training(backend, accel, train, train[2], "accelerator timing", 1.0, 300, 10, 5)
+        matmul_probe(backend, accel, accel, 4096)
+    emit("phase", name="parity: %s against %s" % (accel, "the CPU" if accel != "cpu" else "float64"))
+    parity(backend, accel, accel, host, weights)
+    emit("phase", name="timing on CPU")
+    time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, 10000, 1, 2)
+    matmul_probe(backend, "cpu", "cpu", 1024)
+    if not args.synthetic:
+        emit("phase", name="training on %s" % accel)
+        test = backend.load(*test_host) + (test_host[2],)
+        steps = args.steps or args.epochs * (host[2] // BATCH)
+        accuracy(backend, accel, train, test, steps)
+    emit("done")
+    return 0
+
+
+def main(backend, argv=None):
     """The script's entry point: any exception becomes an "error" event and status 1."""
     try:
-        sys.exit(main())
+        sys.exit(run_mnist(backend, argv))
     except Exception as exc:  # the orchestrator turns this into a MacmlError with the message
         emit("error", kind=type(exc).__name__, message=str(exc))
         sys.exit(1)

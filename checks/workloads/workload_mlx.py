@@ -1,163 +1,208 @@
-"""macml verify workload for MLX (Apple silicon GPU through Metal).
+"""macml verify workload for MLX (Metal on Apple silicon, CUDA with mlx[cuda], or the CPU):
+the spec'd mnist_cnn.
 
-Runs inside the TARGET interpreter: stdlib + mlx only. Same JSON-lines protocol and
-arguments as verify_torch.py; devices are "gpu" or "cpu". MLX arrays live in unified
-memory; the device is chosen per operation (mx.set_default_device / mx.stream). Written
-from the MLX docs; macml's CI has no MLX, so keep it small and plain.
+Runs inside the TARGET interpreter: stdlib + mlx (+ numpy for parity). The order and the
+events are _workload_common.run_mnist's. MLX arrays live in memory both devices share; what
+decides where the arithmetic runs is the stream, so placement reports the device of the
+stream each trainer's work was put on, read back from MLX.
 """
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
-from _workload_common import (  # noqa: E402
-    BATCH, emit, emit_matmul, emit_parity, idx_payload, missing_framework, parse_slice, run_workload,
-    time_trainer, train_for, training_steps, workload_parser)
-
-
-def read_idx(mx, path, where):
-    dims, payload = idx_payload(path)
-    try:
-        flat = mx.array(memoryview(payload))  # the buffer protocol: no copy through Python ints
-    except (TypeError, ValueError):
-        flat = mx.array(list(payload), dtype=mx.uint8)
-    return flat.reshape(dims)[parse_slice(where, dims[0])]
+from _model_spec import ADADELTA, BATCH, DROPOUT  # noqa: E402
+from _workload_common import UsageError, main  # noqa: E402
 
 
 def build_model(nn):
     return nn.Sequential(
-        nn.Conv2d(1, 32, 3), nn.ReLU(), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Dropout(0.25),
-        lambda x: x.reshape(x.shape[0], -1), nn.Linear(9216, 128), nn.ReLU(), nn.Dropout(0.5), nn.Linear(128, 10),
+        nn.Conv2d(1, 32, 3), nn.ReLU(), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Dropout(DROPOUT[0]),
+        lambda x: x.reshape(x.shape[0], -1), nn.Linear(9216, 128), nn.ReLU(), nn.Dropout(DROPOUT[1]),
+        nn.Linear(128, 10),
     )
 
 
-def count_params(model):
+def to_mlx_layout(mx, value):
+    """Keras layout -> MLX's: conv (kh,kw,in,out) -> (out,kh,kw,in); dense (in,out) -> (out,in)."""
+    if value.ndim == 4:
+        return mx.transpose(value, (3, 0, 1, 2))
+    return value.T if value.ndim == 2 else value
+
+
+def to_keras_layout(mx, value):
+    if value.ndim == 4:
+        return mx.transpose(value, (1, 2, 3, 0))
+    return value.T if value.ndim == 2 else value
+
+
+def set_weights(mx, model, keras_arrays):
+    """Keras-layout arrays in SHAPES order -> the model's parameters."""
+    from mlx.utils import tree_unflatten
+    names = [n for n, _ in model_parameters(model)]
+    model.update(tree_unflatten([(n, to_mlx_layout(mx, a)) for n, a in zip(names, keras_arrays)]))
+
+
+def model_parameters(model):
+    """(name, array) in SHAPES order: weight then bias of each conv and dense layer."""
     from mlx.utils import tree_flatten
-    return sum(v.size for _, v in tree_flatten(model.parameters()))
+    flat = dict(tree_flatten(model.parameters()))
+    layers = sorted({int(n.split(".")[1]) for n in flat})
+    return [(n, flat[n]) for i in layers for n in ("layers.%d.weight" % i, "layers.%d.bias" % i)]
+
+
+def spec_arrays(mx, weights):
+    return [mx.array(memoryview(v)).reshape(s) for _, s, v in weights]
 
 
 class Trainer:
-    def __init__(self, mx, nn, optim, device, x_u8, y, seed):
-        self.mx = mx
-        mx.set_default_device(device)
-        mx.random.seed(seed)
-        self.x = x_u8.reshape(-1, 28, 28, 1).astype(mx.float32) / 255.0
-        self.y = y.astype(mx.int32)
-        self.model = build_model(nn)
-        self.model.train()
-        self.opt = optim.AdaDelta(learning_rate=1.0)
+    def __init__(self, mx, nn, optim, device, x_u8, y, weights):
+        self.mx, self.device = mx, device
+        with mx.stream(device):
+            mx.random.seed(0)
+            self.x = x_u8.astype(mx.float32) / 255.0
+            self.y = y.astype(mx.int32)
+            self.model = build_model(nn)
+            set_weights(mx, self.model, spec_arrays(mx, weights))
+            self.model.train()
+            self.opt = optim.AdaDelta(learning_rate=ADADELTA["learning_rate"], rho=ADADELTA["rho"],
+                                      eps=ADADELTA["epsilon"])
 
-        def loss_fn(model, xb, yb):
-            return nn.losses.cross_entropy(model(xb), yb, reduction="mean")
-        self.loss_and_grad = nn.value_and_grad(self.model, loss_fn)
+            def loss_fn(model, xb, yb):
+                return nn.losses.cross_entropy(model(xb), yb, reduction="mean")
+            self.loss_and_grad = nn.value_and_grad(self.model, loss_fn)
+            mx.eval(self.x, self.y, self.model.parameters())
+            self.stream = mx.default_stream(mx.default_device())
         self.mode = "lazy"
-        mx.eval(self.x, self.y, self.model.parameters())
 
     def step(self, idx):
-        loss, grads = self.loss_and_grad(self.model, self.x[idx], self.y[idx])
-        self.opt.update(self.model, grads)
-        self.mx.eval(loss, self.model.parameters(), self.opt.state)  # builds and runs this step's graph
+        with self.mx.stream(self.device):
+            loss, grads = self.loss_and_grad(self.model, self.x[idx], self.y[idx])
+            self.opt.update(self.model, grads)
+            self.mx.eval(loss, self.model.parameters(), self.opt.state)  # builds and runs this step's graph
         return loss
 
     def batches(self, count):
         n = self.x.shape[0]
         per_epoch, done = n // BATCH, 0
         while done < count:
-            perm = self.mx.random.permutation(n)
+            with self.mx.stream(self.device):
+                perm = self.mx.random.permutation(n)
             for b in range(min(per_epoch, count - done)):
                 yield perm[b * BATCH:(b + 1) * BATCH]
             done += per_epoch
 
-
-def time_training(mx, kind, make, label, budget_s, max_steps, chunk, warmup_steps=5):
-    loss, fields = time_trainer(make, lambda _loss: mx.synchronize(), label, budget_s, max_steps, chunk,
-                                warmup_steps)
-    fields["final_loss"] = loss.item()
-    emit("timing", device=kind, **fields)
+    def placement(self):
+        device = self.stream.device
+        kind = "cpu" if "cpu" in str(device).lower() else "gpu"
+        return kind, "computed on %s (stream %s); arrays in unified memory" % (device, self.stream)
 
 
-def matmul_probe(mx, kind, device, n):
-    mx.set_default_device(device)
-    a, b = mx.random.normal((n, n)), mx.random.normal((n, n))
-    mx.eval(a @ b)
-    start, reps = time.perf_counter(), 10
-    for _ in range(reps):
-        mx.eval(a @ b)
-    emit_matmul(kind, n, reps, time.perf_counter() - start)
+class MlxBackend:
+    name = "mlx"
 
-
-def parity(mx, nn, x_u8, y):
-    from mlx.utils import tree_flatten
-    mx.random.seed(1)
-    model = build_model(nn)
-    model.eval()  # dropout off
-    x = x_u8[:BATCH].reshape(-1, 28, 28, 1).astype(mx.float32) / 255.0
-    yb = y[:BATCH].astype(mx.int32)
-
-    def loss_fn(m, xb, lb):
-        return nn.losses.cross_entropy(m(xb), lb, reduction="mean")
-    out = []
-    for device in (mx.cpu, mx.gpu):
-        with mx.stream(device):
-            logits = model(x)
-            _, grads = nn.value_and_grad(model, loss_fn)(model, x, yb)
-            mx.eval(logits, grads)
-        out.append((logits, [g for _, g in tree_flatten(grads)]))
-
-    def rel(a, b):
-        return (mx.linalg.norm(a - b) / mx.maximum(mx.linalg.norm(b), 1e-30)).item()
-    ref, (dut_l, dut_g) = out
-    finite = all(not mx.any(mx.isnan(t) | mx.isinf(t)).item() for t in [dut_l] + dut_g)
-    emit_parity("gpu", "fp32-metal", finite, rel, (dut_l, dut_g), ref)
-
-
-def main(argv=None):
-    args = workload_parser().parse_args(argv)
-    try:
+    def describe(self, args):
         import mlx.core as mx
         import mlx.nn as nn
         import mlx.optimizers as optim
-    except ImportError as exc:
-        return missing_framework("mlx", exc)
-    metal = bool(getattr(mx, "metal", None) and mx.metal.is_available())
-    use_gpu = metal and args.device != "cpu"
-    kind, dev = ("gpu", mx.gpu) if use_gpu else ("cpu", mx.cpu)
-    emit("device", framework="mlx", version=getattr(mx, "__version__", "?"), device=kind,
-         backend="metal" if use_gpu else "cpu", name="Apple GPU (Metal)" if use_gpu else "CPU",
-         detail="" if metal else "mlx.core.metal.is_available() is False",
-         parameters=count_params(build_model(nn)))
-    if args.synthetic:
-        x = mx.random.randint(0, 256, (8192, 28, 28)).astype(mx.uint8)
-        y = mx.random.randint(0, 10, (8192,))
-    else:
-        x = read_idx(mx, args.train[0], args.train_slice)
-        y = read_idx(mx, args.train[1], args.train_slice)
-        test_x = read_idx(mx, args.test[0], args.test_slice)
-        test_y = read_idx(mx, args.test[1], args.test_slice)
-    if use_gpu:
-        emit("phase", name="warm-up and timing on the GPU")
-        time_training(mx, kind, lambda: Trainer(mx, nn, optim, dev, x, y, 0), "accelerator timing", 1.0, 300, 10)
-        matmul_probe(mx, kind, dev, 4096)
-        parity(mx, nn, x, y)
-    emit("phase", name="timing on CPU")
-    time_training(mx, "cpu", lambda: Trainer(mx, nn, optim, mx.cpu, x, y, 0), "CPU timing", args.cpu_seconds,
-                  10000, 1, warmup_steps=2)
-    matmul_probe(mx, "cpu", mx.cpu, 1024)
-    if not args.synthetic:
-        emit("phase", name="training")
-        trainer = Trainer(mx, nn, optim, dev, x, y, 0)
-        steps = training_steps(args, x.shape[0])
-        final_loss, train_s = train_for(trainer, steps, lambda loss: loss.item())
+        self.mx, self.nn, self.optim = mx, nn, optim
+        backend = gpu_backend(mx)
+        wanted = (args.device or "auto").lower()
+        if wanted not in ("auto", "cpu", "gpu", "mps", "metal", "cuda"):
+            raise UsageError("MLX has no device '%s'; use gpu or cpu" % args.device)
+        if wanted not in ("auto", "cpu") and backend is None:
+            raise UsageError("MLX %s has no GPU here (%s)" % (mx.__version__, self._why_not()))
+        if wanted in ("mps", "metal", "cuda") and {"mps": "metal"}.get(wanted, wanted) != backend:
+            raise UsageError("MLX's GPU here is %s, not %s" % (backend, wanted))
+        use_gpu = backend is not None and wanted != "cpu"
+        self.devices = {"cpu": mx.cpu, "gpu": mx.gpu}
+        name = "CPU"
+        if use_gpu:
+            name = "Apple GPU (Metal)" if backend == "metal" else "NVIDIA GPU (CUDA)"
+            info = getattr(getattr(mx, backend, None), "device_info", None)
+            if info is not None:
+                name = (info() or {}).get("device_name") or name
+        return {"framework": "mlx", "version": getattr(mx, "__version__", "?"), "device": "gpu" if use_gpu else "cpu",
+                "backend": backend if use_gpu else "cpu", "name": name, "detail": "" if backend else self._why_not()}
+
+    def _why_not(self):
+        mx = self.mx
+        cuda = getattr(getattr(mx, "cuda", None), "is_available", lambda: False)()
+        return "mlx.core.metal.is_available() is %s, mlx.core.cuda.is_available() is %s" % (
+            mx.metal.is_available(), cuda)
+
+    def load(self, pixels, labels, n):
+        mx = self.mx
+        x = mx.array(memoryview(pixels)).reshape(n, 28, 28, 1)
+        return x, mx.array(memoryview(labels))
+
+    def trainer(self, device, x, y, weights):
+        return Trainer(self.mx, self.nn, self.optim, self.devices[device], x, y, weights)
+
+    def sync(self, device, value):
+        if value is not None:
+            self.mx.eval(value)
+        self.mx.synchronize()
+
+    def loss_value(self, loss):
+        return loss.item()
+
+    def matmul(self, device, n):
+        mx, dev = self.mx, self.devices[device]
+        with mx.stream(dev):
+            a, b = mx.random.normal((n, n)), mx.random.normal((n, n))
+            mx.eval(a, b)
+
+        def run():
+            with mx.stream(dev):
+                c = a @ b
+                mx.eval(c)
+            return c
+        return run
+
+    def precisions(self, device):
+        return ["fp32"] if device == "cpu" else ["fp32-%s" % gpu_backend(self.mx)]
+
+    def step_outputs(self, device, weights, x, y, precision):
+        import numpy as np
+        mx, nn = self.mx, self.nn
+        with mx.stream(self.devices[device]):
+            model = build_model(nn)
+            set_weights(mx, model, [mx.array(w) for w in weights])
+            model.eval()  # dropout off
+            xb, yb = mx.array(x), mx.array(y.astype(np.int32))
+
+            def loss_fn(m):
+                logits = m(xb)
+                return nn.losses.cross_entropy(logits, yb, reduction="mean"), logits
+            (loss, logits), grads = nn.value_and_grad(model, loss_fn)(model)
+            mx.eval(loss, logits, grads)
+        from mlx.utils import tree_flatten
+        flat = dict(tree_flatten(grads))
+        names = [n for n, _ in model_parameters(model)]
+        return (np.array(logits), loss.item(), [np.array(to_keras_layout(mx, flat[n])) for n in names])
+
+    def evaluate(self, trainer, x, y):
+        mx = self.mx
         trainer.model.eval()
-        tx = test_x.reshape(-1, 28, 28, 1).astype(mx.float32) / 255.0
-        correct = mx.sum(mx.argmax(trainer.model(tx), axis=1) == test_y.astype(mx.int32)).item()
-        emit("accuracy", device=kind, steps=steps, train_images=x.shape[0], test_images=test_x.shape[0],
-             train_s=train_s, accuracy=correct / test_x.shape[0], final_loss=final_loss)
-    emit("done")
-    return 0
+        correct = 0
+        with mx.stream(trainer.device):
+            for i in range(0, x.shape[0], 1000):
+                xb = x[i:i + 1000].astype(mx.float32) / 255.0
+                correct += mx.sum(mx.argmax(trainer.model(xb), axis=1) == y[i:i + 1000].astype(mx.int32)).item()
+        return correct
+
+
+def gpu_backend(mx):
+    """"metal", "cuda" or None: which GPU back end this MLX build can use here."""
+    if getattr(mx, "metal", None) is not None and mx.metal.is_available():
+        return "metal"
+    cuda = getattr(mx, "cuda", None)
+    if cuda is not None and getattr(cuda, "is_available", lambda: False)():
+        return "cuda"
+    return None
 
 
 if __name__ == "__main__":
-    run_workload(main)
+    main(MlxBackend())

@@ -82,7 +82,7 @@ FRAMEWORKS: Tuple[Framework, ...] = (
     Framework("plaidml", "PlaidML", ("plaidml",), "plaidml", _plaidml, aliases=("plaidml-keras",),
               verify_by_default=False),
     Framework("mlx", "MLX", ("mlx",), "mlx", _mlx),
-    Framework("jax", "JAX", ("jax",), "jax", _jax, has_workload=False),
+    Framework("jax", "JAX", ("jax",), "jax", _jax),
 )
 BY_NAME: Mapping[str, Framework] = {f.name: f for f in FRAMEWORKS}
 

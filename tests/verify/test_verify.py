@@ -84,11 +84,28 @@ def test_no_accelerator_fails_but_keeps_cpu_numbers():
     assert report.exit_code == 1 and report.to_json()["runs"][0]["cpu"]["images_per_s"] == pytest.approx(2909.1, 0.01)
 
 
-def test_cpu_requested_is_a_cpu_only_pass():
-    events = [CPU_ONLY, timing("cpu", 44.0), accuracy(device="cpu", acc=0.94, steps=62, images=8000),
+CPU_PARITY = dict(parity("fp32", 2.4e-7, 3.2e-5), device="cpu", reference="numpy-float64")
+
+
+@pytest.mark.parametrize("extra, verdict, not_judged", [
+    ([CPU_PARITY], "PASS", ()),
+    ([], "NOT JUDGED", ("parity",)),
+    ([dict(CPU_PARITY, grad_rel=1e-3)], "FAIL", ()),
+], ids=["float64-parity-passes", "no-parity-not-judged", "parity-over-fp64-tolerance"])
+def test_cpu_requested_is_judged_against_float64(extra, verdict, not_judged):
+    events = [CPU_ONLY, *extra, timing("cpu", 44.0), accuracy(device="cpu", acc=0.94, steps=62, images=8000),
               {"event": "done"}]
-    assert statuses(events, cpu_requested=True, full=False) == {
-        "accelerator": "skip", "parity": "skip", "speed": "skip", "matmul": "skip", "accuracy": "pass"}
+    run = collect(events)
+    result = FrameworkVerify("torch", "py", "d", False, True, run, judge(run, True, False, False))
+    assert result.verdict == verdict and result.not_judged == not_judged
+    assert {c.name: c.status for c in result.checks}["accelerator"] == "pass"
+
+
+def test_too_few_steps_is_not_a_pass():
+    events = replace(GOOD_RUN, 6, accuracy(steps=8))
+    run = collect(events)
+    result = FrameworkVerify("torch", "py", "d", False, False, run, judge(run, False, False, True))
+    assert result.verdict == "NOT JUDGED" and result.not_judged == ("accuracy",) and not result.passed
 
 
 def test_synthetic_makes_no_accuracy_claim():

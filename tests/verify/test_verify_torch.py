@@ -22,11 +22,12 @@ def workload():
     return load_check_script("workloads/workload_torch.py")
 
 
-def events_of(fn, *args, **kw):
-    out = io.StringIO()
-    with redirect_stdout(out):
-        fn(*args, **kw)
-    return [json.loads(line) for line in out.getvalue().splitlines()]
+@pytest.fixture(scope="module")
+def backend(workload):
+    import argparse
+    b = workload.TorchBackend()
+    b.describe(argparse.Namespace(device="cpu", no_graphs=True))
+    return b
 
 
 def test_model_is_the_keras_mnist_cnn(workload):
@@ -35,34 +36,59 @@ def test_model_is_the_keras_mnist_cnn(workload):
     assert model(torch.zeros(2, 1, 28, 28)).shape == (2, 10)
 
 
-@needs_mnist
-def test_workload_reads_the_shared_split(workload):
-    x, y = workload.load_split(str(SHARED_MNIST / "t10k-images-idx3-ubyte.gz"),
-                               str(SHARED_MNIST / "t10k-labels-idx1-ubyte.gz"), "8000:", torch)
-    assert x.shape == (2000, 1, 28, 28) and x.dtype == torch.uint8 and y.shape == (2000,)
+@pytest.mark.parametrize("name, shape", [("conv1_kernel", (3, 3, 1, 32)), ("dense1_kernel", (9216, 128)),
+                                         ("dense2_kernel", (128, 10)), ("conv2_bias", (64,))])
+def test_layout_conversion_round_trips(workload, name, shape):
+    value = torch.randn(shape)
+    back = workload.to_keras_layout(torch, name, workload.to_torch_layout(torch, name, value))
+    assert torch.equal(back.contiguous(), value)
 
 
-def test_workload_refuses_a_truncated_file(workload, tmp_path):
-    path = tmp_path / "bad"
-    path.write_bytes(bytes([0, 0, 8, 1, 0, 0, 0, 9]) + b"\x00\x00")
-    with pytest.raises(ValueError, match="truncated"):
-        workload.read_idx(str(path), torch)
+def test_unknown_device_is_a_usage_error(workload):
+    import argparse
+    with pytest.raises(Exception, match="no device 'tpu'") as info:
+        workload.TorchBackend().describe(argparse.Namespace(device="tpu", no_graphs=True))
+    assert type(info.value).__name__ == "UsageError"
 
 
-def test_parity_cpu_against_cpu_is_exact_enough(workload):
-    x = torch.randint(0, 256, (128, 1, 28, 28), dtype=torch.uint8)
-    y = torch.randint(0, 10, (128,))
-    (event,) = events_of(workload.parity, torch, torch.device("cpu"), x, y, strict=True)
-    assert event["finite"] and event["precision"] == "fp32"
-    assert event["logits_rel"] < 1e-6 and event["grad_rel"] < 1e-6
+def idx(dims, payload):
+    import struct
+    return bytes([0, 0, 8, len(dims)]) + struct.pack(">" + "I" * len(dims), *dims) + bytes(payload)
 
 
-def test_batches_drop_the_last_partial_batch_and_reshuffle(workload):
+@pytest.mark.parametrize("images, labels, message", [
+    (idx((2, 28, 28), [0] * 1568), idx((3,), [1, 2, 3]), "labels for the 2 images"),
+    (idx((2, 28, 28), [0] * 1568), idx((2,), [1, 200]), "label 200"),
+    (idx((2, 27, 28), [0] * 1512), idx((2,), [1, 2]), "not 28x28"),
+    (idx((2, 28, 28), [0] * 100), idx((2,), [1, 2]), "truncated"),
+], ids=["count-mismatch", "label-200", "shape", "truncated"])
+def test_bad_data_names_the_file(tmp_path, images, labels, message):
+    common = load_check_script("workloads/_workload_common.py")
+    (tmp_path / "img").write_bytes(images)
+    (tmp_path / "lab").write_bytes(labels)
+    with pytest.raises(ValueError, match=message) as info:
+        common.read_split(str(tmp_path / "img"), str(tmp_path / "lab"), ":")
+    assert str(tmp_path) in str(info.value)
+
+
+def test_truncated_gzip_names_the_file(tmp_path):
+    import gzip
+    common = load_check_script("workloads/_workload_common.py")
+    path = tmp_path / "img.gz"
+    path.write_bytes(gzip.compress(idx((2, 28, 28), [0] * 1568))[:-10])
+    with pytest.raises(ValueError, match="not a complete gzip file") as info:
+        common.idx_payload(str(path))
+    assert str(path) in str(info.value)
+
+
+def test_batches_drop_the_last_partial_batch_and_reshuffle(workload, backend):
+    spec = load_check_script("workloads/_model_spec.py")
     x = torch.zeros(300, 1, 28, 28, dtype=torch.uint8)
-    trainer = workload.Trainer(torch, torch.device("cpu"), x, torch.zeros(300, dtype=torch.long), 0, False)
+    trainer = backend.trainer("cpu", x, torch.zeros(300, dtype=torch.long), spec.training_weights(spec.initial_weights()))
     batches = list(trainer.batches(5))
     assert len(batches) == 5 and all(b.shape == (128,) for b in batches)
     assert len(set(batches[0].tolist()) | set(batches[1].tolist())) == 256  # one epoch: no repeats
+    assert trainer.placement()[0] == "cpu"
 
 
 def run_cli(*args):
@@ -87,14 +113,29 @@ def test_cli_without_accelerator_fails_with_cpu_numbers():
 @needs_mnist
 def test_cli_cpu_only_check_passes_as_text():
     proc = run_cli("--data-dir", str(SHARED_MNIST), "--device", "cpu", "--steps", "6", "--cpu-seconds", "0.5")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "CPU-only" in proc.stdout and "torch: PASS" in proc.stdout
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # 6 steps: accuracy cannot be judged
+    assert "CPU-only" in proc.stdout and "torch: NOT JUDGED (not judged: accuracy)" in proc.stdout
 
 
 def test_cli_synthetic_states_no_accuracy_claim():
     proc = run_cli("--synthetic", "--device", "cpu", "--cpu-seconds", "0.3", "--json")
     run = json.loads(proc.stdout)["runs"][0]
-    assert proc.returncode == 0 and run["accuracy_claim"] is False and run["accuracy"] is None
+    assert proc.returncode == 1 and run["accuracy_claim"] is False and run["accuracy"] is None
+    assert run["verdict"] != "PASS" and "accuracy" in run["not_judged"]
+
+
+@needs_mnist
+def test_cli_cpu_only_check_of_a_whole_epoch_passes():
+    proc = run_cli("--data-dir", str(SHARED_MNIST), "--device", "cpu", "--cpu-seconds", "0.3", "--json")
+    run = json.loads(proc.stdout)["runs"][0]
+    assert proc.returncode == 0, proc.stderr
+    assert {c["name"]: c["status"] for c in run["checks"]}["parity"] == "pass"
+    assert run["parity"][0]["reference"] == "numpy-float64"
+
+
+def test_cli_device_the_target_lacks_is_a_user_error():
+    proc = run_cli("--synthetic", "--device", "mps", "--json")
+    assert proc.returncode == 2 and "mps" in json.loads(proc.stdout)["error"]
 
 
 def test_cli_missing_data_dir_is_a_user_error(tmp_path):

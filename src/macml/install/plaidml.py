@@ -19,6 +19,7 @@ from macml import frameworks
 from macml.errors import MacmlError
 from macml.files import write_atomically
 from macml.resources import check_script
+from macml.probe.frameworks import probe_argv
 from macml.probe.runner import run_command
 
 PROBE_TIMEOUT = 60.0
@@ -93,7 +94,7 @@ def probe(python: str, timeout: float = PROBE_TIMEOUT, ignore_settings: bool = T
     `import plaidml` itself fail; point PLAIDML_SETTINGS at an empty document so that
     reconfiguring still works.
     """
-    argv = [python, str(check_script(frameworks.BY_NAME["plaidml"].probe_script)), "--timeout", f"{timeout - 5:g}"]
+    argv = probe_argv(python, check_script(frameworks.BY_NAME["plaidml"].probe_script), timeout)
     with tempfile.TemporaryDirectory(prefix="macml-plaidml-") as tmp:
         env = dict(os.environ)
         if ignore_settings:

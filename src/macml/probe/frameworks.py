@@ -9,23 +9,29 @@ from macml import frameworks
 from macml.probe import cache as probe_cache
 from macml.facts import FrameworkFacts
 from macml.resources import check_script
-from macml.probe.runner import run_command
+from macml.probe.runner import CommandResult, run_command
 
 
 def probe_framework_raw(python: str, name: str, timeout: float) -> Dict[str, Any]:
     script = check_script(frameworks.BY_NAME[name].probe_script)
     if not script.exists():
         return {"name": name, "installed": True, "ok": False, "error": f"no probe script {script.name}"}
-    # The plaidml probe has its own watchdog: let it answer (with partial facts) before we kill it.
-    extra = ["--timeout", f"{max(timeout - 5, 1):g}"] if name == "plaidml" else []
-    result = run_command([python, str(script), *extra], timeout=timeout)
+    return read_probe(name, run_command(probe_argv(python, script, timeout), timeout=timeout), timeout)
+
+
+def probe_argv(python: str, script, timeout: float) -> list:
+    """Every probe has a watchdog: let it answer (with partial facts) before we kill it."""
+    return [python, str(script), "--timeout", f"{max(timeout - 5, 1):g}"]
+
+
+def read_probe(name: str, result: CommandResult, timeout: float) -> Dict[str, Any]:
+    """The one reader of a probe's answer: its last stdout line, or why there is none."""
     if result.timed_out:
         return {"name": name, "installed": True, "ok": False, "error": f"probe timed out after {timeout:g}s"}
     try:
-        data = json.loads(result.stdout.strip().splitlines()[-1])
+        return json.loads(result.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
         return {"name": name, "installed": True, "ok": False, "error": f"probe crashed: {result.last_error_line}"}
-    return data
 
 
 def probe_framework_cached(python: str, name: str, timeout: float, key: Optional[str]) -> Dict[str, Any]:

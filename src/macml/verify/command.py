@@ -52,6 +52,11 @@ def importable_frameworks(python: str) -> Tuple[str, ...]:
 
 
 def choose_frameworks(requested: Optional[str], installed: Sequence[str]) -> Tuple[str, ...]:
+    if requested and requested.lower() == "all":
+        if not installed:
+            raise MacmlError("No framework with a verify workload is installed in the target interpreter.",
+                             hint="See `macml doctor` and `macml recipes`, or pass --python PATH.")
+        return tuple(installed)
     if requested:
         name = frameworks.resolve(requested).name
         if name not in installed:
@@ -120,6 +125,10 @@ def run_framework(python: str, framework: str, args: List[str], data_text: str, 
     if result.missing:
         raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}",
                          hint="Pass --python PATH to an existing python.")
+    usage = next((e for e in result.events if e.get("event") == "error" and e.get("kind") in ("usage", "data")), None)
+    if usage is not None:  # a device the target lacks, or bad data: the user's to fix, before any training
+        raise MacmlError(f"{framework}: {usage.get('message')}",
+                         hint="Check --device against `macml doctor`, and --data-dir's files.")
     measured = collect(result.events)
     if result.timed_out:
         measured = dataclasses.replace(measured, error=f"the workload ran past {WORKLOAD_TIMEOUT:g} s and was stopped")
@@ -161,7 +170,4 @@ def run_verify(python: Optional[str] = None, framework: Optional[str] = None, de
     cpu_requested = (device or "").lower() == "cpu"
     runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full)
             for fw in chosen]
-    if framework is None and len(runs) > 1:
-        accelerated = [r for r in runs if r.measurements.info and r.measurements.info.accelerated]
-        runs = accelerated or runs[:1]
-    return VerifyReport(tuple(runs))
+    return VerifyReport(tuple(runs))  # every run is shown, accelerated or not

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from macml.verify.result import Check, Measurements, Timing, parity_tolerance
 
+JUDGED = ("accelerator", "parity", "accuracy")  # a PASS needs each of them passed
 _MARK = {"pass": "[green]✓[/]", "fail": "[bold red]✗[/]", "warn": "[yellow]![/]", "skip": "[dim]-[/]"}
 
 
@@ -25,12 +26,21 @@ class FrameworkVerify:
     stderr_tail: str = ""
 
     @property
+    def failed(self) -> bool:
+        return any(c.status == "fail" for c in self.checks)
+
+    @property
+    def not_judged(self) -> Tuple[str, ...]:
+        """Checks a PASS needs that this run could not judge (too few steps, --synthetic, no numpy)."""
+        return tuple(c.name for c in self.checks if c.name in JUDGED and c.status == "skip")
+
+    @property
     def passed(self) -> bool:
-        return not any(c.status == "fail" for c in self.checks)
+        return not self.failed and not self.not_judged
 
     @property
     def verdict(self) -> str:
-        return "PASS" if self.passed else "FAIL"
+        return "FAIL" if self.failed else ("PASS" if self.passed else "NOT JUDGED")
 
 
 def _timing_json(t: Optional[Timing]) -> Optional[Dict[str, Any]]:
@@ -52,6 +62,7 @@ def run_json(run: FrameworkVerify) -> Dict[str, Any]:
         "framework": run.framework,
         "python": run.python,
         "verdict": run.verdict,
+        "not_judged": list(run.not_judged),
         "data": run.data,
         "synthetic": run.synthetic,
         "accuracy_claim": not run.synthetic,
@@ -143,7 +154,8 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
         console.print(run.stderr_tail.rstrip()[-2000:], markup=False, highlight=False)
     style = "bold green" if run.passed else "bold red"
     failed = ", ".join(c.name for c in run.checks if c.status == "fail")
-    console.print(f"[{style}]{run.framework}: {run.verdict}[/]" + (f" (failed: {failed})" if failed else ""))
+    why = f" (failed: {failed})" if failed else (f" (not judged: {', '.join(run.not_judged)})" if run.not_judged else "")
+    console.print(f"[{style}]{run.framework}: {run.verdict}[/]" + why)
 
 
 @dataclass(frozen=True)
@@ -159,7 +171,8 @@ class VerifyReport:
         return 0 if self.passed else 1
 
     def to_json(self) -> Dict[str, Any]:
-        return {"verdict": "PASS" if self.passed else "FAIL", "runs": [run_json(r) for r in self.runs]}
+        verdict = "PASS" if self.passed else ("FAIL" if any(r.failed for r in self.runs) else "NOT JUDGED")
+        return {"verdict": verdict, "runs": [run_json(r) for r in self.runs]}
 
     def render_text(self, console: Console, verbose: bool) -> None:
         for i, run in enumerate(self.runs):

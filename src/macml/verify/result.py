@@ -17,6 +17,9 @@ OFFLINE_THRESHOLD = 0.90  # after one epoch of 8k images (measured: 94.1% on CPU
 STRICT_FP32_TOL = 1e-5
 TF32_TOL = 3e-2
 METAL_TOL = 1e-4  # Metal/OpenCL kernels sum in other orders than the CPU; not measured here
+# One FP32 step against its float64 reference (--device cpu): the conv gradients sum ~86k terms.
+# Measured on the 10k split's first batch: torch, TF 2.21/2.15, JAX 3.2e-5; MLX 0.32 (CPU) 2.1e-4.
+FP64_REF_TOL = 3e-4
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class Parity:
     finite: bool
     logits_rel: float
     grad_rel: float
+    reference: str = "cpu-fp32"  # or "numpy-float64" (--device cpu)
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,8 @@ def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
 
 
 def parity_tolerance(parity: Parity) -> Tuple[float, str]:
+    if parity.reference == "numpy-float64":
+        return FP64_REF_TOL, "FP32 on the CPU against a float64 reference"
     if parity.precision == "tf32":
         return TF32_TOL, "TF32 on CUDA (10-bit mantissa in convolutions/matmuls)"
     if parity.precision.startswith("fp32-"):  # "fp32-metal", "fp32-opencl": shader back ends
@@ -145,12 +151,14 @@ def parity_tolerance(parity: Parity) -> Tuple[float, str]:
 
 def check_accelerator(m: Measurements, cpu_requested: bool) -> Check:
     info = m.info
+    used = m.accuracy.device if m.accuracy else (m.accel.device if m.accel else (m.cpu.device if m.cpu else None))
     if cpu_requested:
-        return Check("accelerator", "skip", "CPU-only check (--device cpu): proves the workload runs, not acceleration")
+        if used != "cpu":
+            return Check("accelerator", "fail", f"asked for the CPU but the parameters lived on {used}")
+        return Check("accelerator", "pass", "CPU-only check (--device cpu): parameters and data lived on the CPU")
     if info is None or not info.accelerated:
         why = f" ({info.detail})" if info and info.detail else ""
         return Check("accelerator", "fail", f"no accelerator found{why}: every number below is the CPU's")
-    used = m.accuracy.device if m.accuracy else (m.accel.device if m.accel else None)
     if used != info.device:
         return Check("accelerator", "fail", f"asked for {info.device} but the parameters lived on {used}")
     return Check("accelerator", "pass", f"parameters and data lived on {info.device} ({info.name})")
@@ -168,7 +176,7 @@ def parity_line(p: Parity) -> Tuple[bool, str]:
 
 def check_parity(m: Measurements) -> Check:
     if not m.parity:
-        return Check("parity", "skip", "no accelerator to compare with the CPU")
+        return Check("parity", "skip", "no parity step was measured")
     lines = [parity_line(p) for p in m.parity]
     return Check("parity", "pass" if all(ok for ok, _ in lines) else "fail", "; ".join(t for _, t in lines))
 

@@ -1,0 +1,182 @@
+"""macml verify workload for JAX (CUDA, jax-metal, TPU or the CPU): the spec'd mnist_cnn in
+plain JAX, Adadelta written out (no optax), the whole training step one jitted function.
+
+Runs inside the TARGET interpreter: stdlib + jax (numpy comes with it). The order and the
+events are _workload_common.run_mnist's. Weights are in Keras' layout (NHWC, HWIO).
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:  # loaded by file path (tests), not run as a script
+    sys.path.insert(0, HERE)
+from _model_spec import ADADELTA, BATCH, DROPOUT  # noqa: E402
+from _workload_common import UsageError, main  # noqa: E402
+
+ALIASES = {"cuda": "gpu", "rocm": "gpu", "mps": "METAL", "metal": "METAL", "gpu": "gpu", "tpu": "tpu", "cpu": "cpu"}
+
+
+def forward(jax, params, x, key=None):
+    """Logits of the model; with a PRNG key, dropout as in training."""
+    lax, jnp = jax.lax, jax.numpy
+    w1, b1, w2, b2, w3, b3, w4, b4 = params
+    dims = ("NHWC", "HWIO", "NHWC")
+    h = jax.nn.relu(lax.conv_general_dilated(x, w1, (1, 1), "VALID", dimension_numbers=dims) + b1)
+    h = jax.nn.relu(lax.conv_general_dilated(h, w2, (1, 1), "VALID", dimension_numbers=dims) + b2)
+    h = lax.reduce_window(h, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+    keys = jax.random.split(key) if key is not None else (None, None)
+    h = dropout(jax, h, DROPOUT[0], keys[0]).reshape(x.shape[0], -1)
+    h = dropout(jax, jax.nn.relu(h @ w3 + b3), DROPOUT[1], keys[1])
+    return h @ w4 + b4
+
+
+def dropout(jax, h, rate, key):
+    if key is None:
+        return h
+    keep = jax.random.bernoulli(key, 1.0 - rate, h.shape)
+    return jax.numpy.where(keep, h / (1.0 - rate), 0.0)
+
+
+def loss_of(jax, params, x, y, key=None):
+    logits = forward(jax, params, x, key)
+    return -jax.numpy.mean(jax.nn.log_softmax(logits)[jax.numpy.arange(x.shape[0]), y]), logits
+
+
+def adadelta(jax, params, grads, acc_g, acc_d):
+    rho, eps, lr = ADADELTA["rho"], ADADELTA["epsilon"], ADADELTA["learning_rate"]
+    sqrt = jax.numpy.sqrt
+    acc_g = [rho * a + (1 - rho) * g * g for a, g in zip(acc_g, grads)]
+    delta = [sqrt(d + eps) / sqrt(a + eps) * g for d, a, g in zip(acc_d, acc_g, grads)]
+    acc_d = [rho * d + (1 - rho) * u * u for d, u in zip(acc_d, delta)]
+    return [p - lr * u for p, u in zip(params, delta)], acc_g, acc_d
+
+
+class Trainer:
+    def __init__(self, jax, device, x_u8, y, weights):
+        self.jax, self.device, jnp = jax, device, jax.numpy
+        put = lambda a: jax.device_put(a, device)  # noqa: E731
+        self.x = put(jnp.asarray(x_u8, dtype=jnp.float32) / 255.0)
+        self.y = put(jnp.asarray(y, dtype=jnp.int32))
+        params = [put(jnp.asarray(w)) for w in numpy_weights(weights)]
+        zeros = lambda: [put(jnp.zeros_like(p)) for p in params]  # noqa: E731  (donated: distinct buffers)
+        self.state = (params, zeros(), zeros(), put(jax.random.PRNGKey(0)))
+        self.mode = "jit"
+
+        def step(state, idx):
+            params, acc_g, acc_d, key = state
+            key, sub = jax.random.split(key)
+            (loss, _), grads = jax.value_and_grad(
+                lambda p: loss_of(jax, p, self.x[idx], self.y[idx], sub), has_aux=True)(params)
+            params, acc_g, acc_d = adadelta(jax, params, grads, acc_g, acc_d)
+            return (params, acc_g, acc_d, key), loss
+        self._step = jax.jit(step, donate_argnums=0)
+        self.key = jax.random.PRNGKey(1)
+
+    def step(self, idx):
+        self.state, loss = self._step(self.state, idx)
+        return loss
+
+    def batches(self, count):
+        n = self.x.shape[0]
+        per_epoch, done = n // BATCH, 0
+        while done < count:
+            self.key, sub = self.jax.random.split(self.key)
+            perm = self.jax.device_put(self.jax.random.permutation(sub, n), self.device)
+            for b in range(min(per_epoch, count - done)):
+                yield perm[b * BATCH:(b + 1) * BATCH]
+            done += per_epoch
+
+    @property
+    def params(self):
+        return self.state[0]
+
+    def placement(self):
+        param, batch = devices_of(self.params[0]), devices_of(self.x)
+        kinds = {d.platform.lower() for d in param + batch}
+        kind = kinds.pop() if len(kinds) == 1 else "mixed"
+        return kind, "parameters on %s, batches on %s" % (", ".join(map(str, param)), ", ".join(map(str, batch)))
+
+
+def devices_of(array):
+    found = array.devices() if hasattr(array, "devices") else {array.device()}
+    return sorted(found, key=str)
+
+
+def numpy_weights(weights):
+    import numpy as np
+    return [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s).copy() for _, s, v in weights]
+
+
+class JaxBackend:
+    name = "jax"
+
+    def describe(self, args):
+        import jax
+        self.jax = jax
+        wanted = (args.device or "auto").lower()
+        if wanted not in ("auto",) + tuple(ALIASES):
+            raise UsageError("JAX has no device '%s'; use gpu, metal, tpu or cpu" % args.device)
+        try:
+            accel = jax.devices()[0] if wanted == "auto" else jax.devices(ALIASES[wanted])[0]
+        except RuntimeError as exc:
+            raise UsageError("JAX %s has no %s backend here: %s" % (jax.__version__, wanted, str(exc).splitlines()[0]))
+        self.devices = {"cpu": jax.devices("cpu")[0], accel.platform.lower(): accel}
+        kind = accel.platform.lower()
+        backend = {"gpu": "rocm" if "rocm" in str(getattr(accel, "client", "")).lower() else "cuda"}.get(kind, kind)
+        return {"framework": "jax", "version": jax.__version__, "device": kind, "backend": backend,
+                "name": "CPU" if kind == "cpu" else getattr(accel, "device_kind", str(accel)),
+                "detail": "" if kind != "cpu" else "jax.devices() lists only the CPU (jax %s, backend %s)" % (
+                    jax.__version__, jax.default_backend())}
+
+    def load(self, pixels, labels, n):
+        import numpy as np
+        x = np.frombuffer(pixels, dtype=np.uint8).reshape(n, 28, 28, 1)
+        return x, np.frombuffer(labels, dtype=np.uint8)
+
+    def trainer(self, device, x, y, weights):
+        return Trainer(self.jax, self.devices[device], x, y, weights)
+
+    def sync(self, device, value):
+        if value is not None:
+            self.jax.block_until_ready(value)
+
+    def loss_value(self, loss):
+        return float(loss)
+
+    def matmul(self, device, n):
+        jax = self.jax
+        key = jax.device_put(jax.random.PRNGKey(0), self.devices[device])
+        a = jax.random.normal(key, (n, n))
+        b = jax.random.normal(jax.random.split(key)[0], (n, n))
+        mm = jax.jit(lambda p, q: p @ q)
+        return lambda: mm(a, b)
+
+    def precisions(self, device):
+        """On NVIDIA GPUs JAX's default FP32 matmul/conv precision is TF32: check it and strict FP32."""
+        return ["tf32", "fp32"] if device == "gpu" else (["fp32-metal"] if device == "metal" else ["fp32"])
+
+    def step_outputs(self, device, weights, x, y, precision):
+        import numpy as np
+        jax = self.jax
+        mode = "tensorfloat32" if precision == "tf32" else "float32"
+        if device in ("cpu", "metal", "tpu") or precision.startswith("fp32-"):
+            mode = "default" if precision.startswith("fp32-") else "float32"
+        put = lambda a: jax.device_put(a, self.devices[device])  # noqa: E731
+        params = [put(w) for w in weights]
+        with jax.default_matmul_precision(mode):
+            fn = jax.jit(jax.value_and_grad(lambda p, xb, yb: loss_of(jax, p, xb, yb), has_aux=True))
+            (loss, logits), grads = fn(params, put(x), put(y.astype(np.int32)))
+        return np.asarray(logits), float(loss), [np.asarray(g) for g in grads]
+
+    def evaluate(self, trainer, x, y):
+        jax, jnp = self.jax, self.jax.numpy
+        predict = jax.jit(lambda p, xb: jnp.argmax(forward(jax, p, xb), axis=1))
+        correct = 0
+        for i in range(0, x.shape[0], 1000):
+            xb = jax.device_put(jnp.asarray(x[i:i + 1000], dtype=jnp.float32) / 255.0, trainer.device)
+            correct += int(jnp.sum(predict(trainer.params, xb) == jax.device_put(jnp.asarray(y[i:i + 1000]), trainer.device)))
+        return correct
+
+
+if __name__ == "__main__":
+    main(JaxBackend())
