@@ -21,10 +21,20 @@ def probe_framework_raw(python: str, name: str, timeout: float) -> Dict[str, Any
     result = run_command([python, str(script), *extra], timeout=timeout)
     if result.timed_out:
         return {"name": name, "installed": True, "ok": False, "error": f"probe timed out after {timeout:g}s"}
+    return parse_probe_output(name, result.stdout, result.last_error_line)
+
+
+def parse_probe_output(name: str, stdout: str, last_error_line: str = "no output") -> Dict[str, Any]:
+    """A probe's last stdout line, a JSON object; anything else becomes a failed answer that says so."""
+    failed = {"name": name, "installed": True, "ok": False}
     try:
-        data = json.loads(result.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        return {"name": name, "installed": True, "ok": False, "error": f"probe crashed: {result.last_error_line}"}
+        data = json.loads(stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError, RecursionError):
+        return {**failed, "error": f"probe crashed: {last_error_line}"}
+    if not isinstance(data, dict) or not isinstance(data.get("ok"), bool):
+        return {**failed, "error": f"probe printed something that is not its answer: {stdout.strip()[-200:]!r}"}
+    if data.get("error") is not None and not isinstance(data["error"], str):
+        data = {**data, "error": str(data["error"])}
     return data
 
 

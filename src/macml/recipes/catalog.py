@@ -224,17 +224,20 @@ class _Checker:
 def parse_recipe(text: str, source: str) -> Recipe:
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise MacmlError(f"Recipe {source}: not valid TOML: {exc}", "Fix the TOML syntax at that line.") from None
     return _Checker(source).recipe(data)
 
 
 def load_recipe_file(path: Path) -> Recipe:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
         raise MacmlError(f"Cannot read recipe file {path}: {exc.strerror or exc}",
                          "Pass --recipe-file with the path of a TOML recipe.") from None
+    except UnicodeDecodeError as exc:
+        raise MacmlError(f"Recipe {path}: not UTF-8 text (byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r})",
+                         "TOML files are UTF-8: save the recipe as UTF-8 text.") from None
     return parse_recipe(text, str(path))
 
 

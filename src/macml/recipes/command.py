@@ -6,8 +6,10 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
 from rich.console import Console
+from rich.text import Text
 
 from macml.recipes import catalog as recipes
+from macml.report import bold, marked
 from macml.recipes.catalog import Recipe, RecipeMatch
 
 
@@ -45,13 +47,15 @@ class RecipesReport:
     def render_text(self, console: Console, verbose: bool) -> None:
         by_name = {r.name: r for r in self.recipes}
         for m in self.matches:
-            star = " [bold](recommended)[/]" if m.recipe == self.recommended else ""
+            star = bold(" (recommended)") if m.recipe == self.recommended else ""
             if m.ok:
-                console.print(f"[green]✓[/] [bold]{m.recipe}[/]{star}: {m.pin_label}", highlight=False)
+                console.print(Text.assemble(marked("ok", ""), bold(m.recipe), star, f": {m.pin_label}"),
+                              highlight=False)
                 console.print(f"    {' '.join(m.requirements)}" + (f"  (index {m.index_url})" if m.index_url else ""),
                               markup=False, highlight=False)
             else:
-                console.print(f"[red]✗[/] [bold]{m.recipe}[/]: {'; '.join(m.reasons)}", highlight=False)
+                console.print(Text.assemble(marked("fail", ""), bold(m.recipe), f": {'; '.join(m.reasons)}"),
+                              highlight=False)
             if verbose:
                 console.print(f"    {by_name[m.recipe].summary}", markup=False, highlight=False)
         if self.recommended:
