@@ -39,16 +39,23 @@ def probe_interpreter_raw(python: str, timeout: float = 20.0) -> Dict[str, Any]:
     if result.missing:
         raise MacmlError(f"Cannot run the interpreter {python}: not found or not executable.",
                          "Pass --python with the path of a Python executable (e.g. .venv/bin/python).")
-    hint = "Pass --python the path of a working Python 3.6+ interpreter (e.g. .venv/bin/python)."
     if not result.ok:
-        raise MacmlError(f"The interpreter {python} failed to report its facts: {result.last_error_line}", hint)
+        raise MacmlError(f"The interpreter {python} failed to report its facts: {result.last_error_line}", _HINT)
+    return parse_interpreter_output(python, result.stdout)
+
+
+_HINT = "Pass --python the path of a working Python 3.6+ interpreter (e.g. .venv/bin/python)."
+
+
+def parse_interpreter_output(python: str, stdout: str) -> Dict[str, Any]:
+    """checks/probes/interpreter_facts.py's output -> its JSON object; MacmlError for anything else."""
     try:
-        raw = json.loads(result.stdout)
+        raw = json.loads(stdout)
     except (ValueError, RecursionError):
-        raise MacmlError(f"{python} printed something that is not JSON: is it a Python interpreter?", hint) from None
+        raise MacmlError(f"{python} printed something that is not JSON: is it a Python interpreter?", _HINT) from None
     problem = interpreter_problem(raw)
     if problem:
-        raise MacmlError(f"{python} did not report interpreter facts: {problem}.", hint)
+        raise MacmlError(f"{python} did not report interpreter facts: {problem}.", _HINT)
     return raw
 
 
