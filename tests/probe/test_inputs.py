@@ -41,10 +41,11 @@ def interpreter_with(**changes):
     (no_gpu_with(interpreter=interpreter_with(version=3.11)), "'version' must be a string"),
     (no_gpu_with(frameworks={"torch": "2.1"}), "'frameworks' entry 'torch' must be an object"),
     (no_gpu_with(frameworks={"torch": {"ok": "yes"}}), "'ok' must be true or false"),
+    (no_gpu_with(frameworks={"torch": {"ok": True, "device_names": True}}), "'device_names' must be a list"),
     (no_gpu_with(env={"CUDA_VISIBLE_DEVICES": 0}), "'env' value of 'CUDA_VISIBLE_DEVICES' must be a string"),
 ], ids=["version-true", "commands-string", "command-record-string", "returncode-text", "returncode-bool",
         "stdout-list", "timed-out-text", "interpreter-list", "conda-text", "no-executable", "version-number",
-        "framework-string", "framework-ok-text", "env-number"])
+        "framework-string", "framework-ok-text", "device-names-bool", "env-number"])
 def test_malformed_snapshots_are_refused_naming_the_part(snapshot, message):
     with pytest.raises(MacmlError) as err:
         validate_snapshot(snapshot, "snap.json")
@@ -108,9 +109,11 @@ def test_interpreter_output_that_is_not_facts_is_a_clear_error(stdout, message):
 @pytest.mark.parametrize("stdout, error", [
     ("[1, 2]", "not its answer"),
     ('"ok"', "not its answer"),
-    ('{"ok": "yes"}', "not its answer"),
+    ('{"ok": "yes"}', "'ok' must be true or false"),
+    ('{"ok": true, "device_names": true}', "'device_names' must be a list of strings"),
+    ('{"ok": true, "cuda_available": "False"}', "'cuda_available' must be true, false or null"),
     ("", "probe crashed"),
-], ids=["list", "string", "ok-not-bool", "nothing"])
+], ids=["list", "string", "ok-not-bool", "device-names-bool", "cuda-available-text", "nothing"])
 def test_framework_probe_output_that_is_not_an_answer_is_a_failed_probe(stdout, error):
     answer = parse_probe_output("torch", stdout)
     assert answer["ok"] is False and error in answer["error"]

@@ -13,6 +13,8 @@ from typing import Any, Dict, Optional
 
 from macml.errors import MacmlError
 from macml.files import write_atomically
+from macml.probe.frameworks import answer_problem
+from macml.probe.interpreter import interpreter_problem
 from macml.probe.runner import CommandResult
 
 FORMAT_VERSION = 1
@@ -70,8 +72,6 @@ def _commands_problem(commands: Dict[str, Any]) -> Optional[str]:
 
 
 def _interpreter_problem(interpreter: Dict[str, Any]) -> Optional[str]:
-    from macml.probe.interpreter import interpreter_problem
-
     problem = interpreter_problem(interpreter) if interpreter else None
     return f"'interpreter': {problem}" if problem else None
 
@@ -81,11 +81,9 @@ def _frameworks_problem(frameworks: Dict[str, Any]) -> Optional[str]:
         where = f"'frameworks' entry {name!r}"
         if not isinstance(answer, dict):
             return f"{where} must be an object (the framework probe's JSON)"
-        for key in ("ok", "installed"):
-            if key in answer and not isinstance(answer[key], bool):
-                return f"{where}: '{key}' must be true or false"
-        if answer.get("error") is not None and not isinstance(answer["error"], str):
-            return f"{where}: 'error' must be a string or null"
+        problem = answer_problem(answer)
+        if problem:
+            return f"{where}: {problem}"
     return None
 
 
