@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from macml import versions
 from macml.facts import CPUFacts, GPU, OSFacts, SystemFacts
 from macml.probe.runner import CommandResult
 
@@ -169,7 +170,7 @@ def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
     cpu = CPUFacts(
         brand=lscpu.get("Model name", "") or "unknown CPU",
         hardware_arch=lscpu.get("Architecture") or arch or "unknown",
-        cores=int(cores) if cores.isdigit() else None,
+        cores=versions.number(cores),
         memory_bytes=parse_meminfo_total(run(MEMINFO).stdout),
     )
     nvidia, problems = nvidia_gpus(run(NVIDIA_SMI), run(NVIDIA_QUERY))

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from macml import versions
 from macml.facts import GIB, GPU, CPUFacts, OSFacts, SystemFacts
 from macml.gpu_specs import identify_apple_chip, peak_fp32
 from macml.probe.runner import CommandResult, command_key
@@ -85,7 +86,7 @@ def parse_sw_vers(text: str) -> Tuple[str, str, Optional[str]]:
 
 def parse_sysctl_int(text: str) -> Optional[int]:
     words = (text or "").split()
-    return int(words[0]) if words and words[0].isdigit() else None
+    return versions.number(words[0]) if words else None
 
 
 def parse_core_counts(value: Any) -> Tuple[Optional[int], Optional[int], Optional[int]]:

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from macml import versions
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
 from macml.recipes.conditions import Condition, unmet_conditions
@@ -168,7 +169,7 @@ class _Checker:
         if value is None:
             return None
         text = self.text(value, key)
-        if not all(part.isdigit() for part in text.split(".")):
+        if not versions.is_release(text):
             raise self.fail(key, f"must be a dotted version like \"14.0\", got {text!r}")
         return text
 
