@@ -122,9 +122,7 @@ def nvidia_gpus(smi: CommandResult, query: CommandResult) -> Tuple[Tuple[GPU, ..
     if smi.missing:
         return (), ()
     if not smi.ok:
-        first = (smi.stderr or smi.stdout).strip().splitlines()[:1]
-        why = "timed out" if smi.timed_out else (first[0] if first else f"exit code {smi.returncode}")
-        return (), (f"nvidia-smi is installed but failed: {why}",)
+        return (), (f"nvidia-smi is installed but {smi.why_failed()}",)
     driver, cuda, rows = parse_nvidia_smi(smi.stdout)
     detail = parse_nvidia_query(query.stdout) if query.ok else []
     gpus = []

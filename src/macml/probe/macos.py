@@ -231,13 +231,7 @@ def parse_system_profiler_text(text: str) -> Tuple[Optional[Hardware], List[GPU]
 
 
 def _failure(result: CommandResult) -> str:
-    name = command_key(result.argv)
-    if result.missing:
-        return f"`{name}` is not available"
-    if result.timed_out:
-        return f"`{name}` timed out"
-    detail = result.stderr.strip().splitlines()[0] if result.stderr.strip() else "no message"
-    return f"`{name}` failed (exit {result.returncode}: {detail[:120]})"
+    return f"`{command_key(result.argv)}` {result.why_failed()}"
 
 
 def _stdout(run: RunCommand, argv: tuple, problems: List[str], expect_failure: bool = False) -> str:
