@@ -1,4 +1,5 @@
 import contextlib
+import dataclasses
 import http.server
 import json
 import os
@@ -8,6 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Fuzzing is part of every run, bounded; `pytest --hypothesis-profile deep` searches much longer.
+settings.register_profile("macml", max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.register_profile("deep", max_examples=3000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.load_profile("macml")
 
 PROJECT = Path(__file__).resolve().parents[1]
 MACHINES = PROJECT / "tests" / "machines"
@@ -35,13 +44,13 @@ def machine_files():
     return sorted(MACHINES.glob("*.json"))
 
 
-def run_macml(*args, env=None, timeout=120):
+def run_macml(*args, env=None, timeout=120, cwd=None):
     """Run the real CLI in a subprocess, as a user would."""
     full_env = dict(os.environ)
     full_env["PYTHONPATH"] = str(PROJECT / "src") + os.pathsep + full_env.get("PYTHONPATH", "")
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "macml", *args], capture_output=True, text=True,
-                          env=full_env, timeout=timeout)
+                          env=full_env, timeout=timeout, cwd=cwd)
 
 
 @pytest.fixture
@@ -65,6 +74,38 @@ def quiet_progress():
     progress.set_quiet(True)
     yield
     progress.set_quiet(False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnosis:
+    facts: object
+    findings: tuple
+
+    def levels(self):
+        """{check name: level} of the findings."""
+        return {f.check: f.level for f in self.findings}
+
+    def finding(self, check):
+        return next(f for f in self.findings if f.check == check)
+
+
+@pytest.fixture
+def machine_variant():
+    """machine_variant(name, edit, only=()) diagnoses tests/machines/<name>.json after edit(snapshot)
+    changed it, in-process and exactly as `macml doctor --from` would (loader checks included)."""
+    from macml.diagnose import run_checks
+    from macml.probe.collect import facts_from_snapshot
+    from macml.probe.snapshot import validate_snapshot
+    from macml.recipes.catalog import load_all
+
+    def diagnose(name, edit=None, only=()):
+        snapshot = load_json(MACHINES / f"{name}.json")
+        if edit:
+            edit(snapshot)
+        facts = facts_from_snapshot(validate_snapshot(snapshot, name))
+        return Diagnosis(facts, tuple(run_checks(facts, load_all(), only)))
+
+    return diagnose
 
 
 def load_json(path):

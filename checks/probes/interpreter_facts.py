@@ -109,6 +109,10 @@ def collect():
 
 
 def main():
+    if sys.version_info < (3, 6):  # this file stays readable by Python 2, so it can say so plainly
+        sys.stderr.write("macml needs Python 3.6 or newer in the target; this is Python %s\n"
+                         % platform.python_version())
+        sys.exit(3)
     sys.stdout.write(json.dumps(collect()))
 
 

@@ -11,6 +11,7 @@ from typing import Callable, List, Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from macml import frameworks, progress
 from macml.errors import MacmlError
@@ -23,6 +24,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+# Typer raises click's ClickException for command-line mistakes; newer Typers vendor click, so find
+# the class through an exception Typer exports.
+CommandLineError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 PythonOpt = typer.Option(None, "--python", help="Target interpreter (default: the one running macml).")
 JsonOpt = typer.Option(False, "--json", help="Print one JSON document instead of text.")
 
@@ -38,7 +42,7 @@ def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -
             print(json.dumps({"error": exc.message, "hint": exc.hint}, indent=2))
         else:
             err = Console(stderr=True, highlight=False, soft_wrap=True)
-            err.print(f"[bold red]error:[/] {exc.message}", markup=True)
+            err.print(Text.assemble(Text("error:", style="bold red"), " ", exc.message))
             if exc.hint:
                 err.print(exc.hint, markup=False)
         raise typer.Exit(exc.exit_code)
@@ -55,7 +59,7 @@ def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -
 @app.command()
 def doctor(
     checks: Optional[List[str]] = typer.Argument(None, help="Run only these checks (see --list-checks)."),
-    python: Optional[Path] = PythonOpt,
+    python: Optional[str] = PythonOpt,
     as_json: bool = JsonOpt,
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Show every fact and passing check."),
     list_checks: bool = typer.Option(False, "--list-checks", help="List the checks and exit."),
@@ -73,7 +77,7 @@ def doctor(
     _emit(
         lambda: doctor_mod.run_doctor(
             only=checks or (),
-            python=str(python) if python else None,
+            python=python or None,
             snapshot_in=from_snapshot or (),
             snapshot_out=save_snapshot,
             timeout=timeout,
@@ -86,7 +90,7 @@ def doctor(
 
 @app.command()
 def recipes(
-    python: Optional[Path] = PythonOpt,
+    python: Optional[str] = PythonOpt,
     from_snapshot: Optional[List[Path]] = typer.Option(
         None, "--from", help="Match against a snapshot FILE or pasted report text (repeatable)."),
     as_json: bool = JsonOpt,
@@ -99,7 +103,7 @@ def recipes(
 
     if audit:
         _emit(recipes_cmd.run_audit, as_json, verbose)
-    _emit(lambda: recipes_cmd.run_recipes(python=str(python) if python else None, snapshot_in=from_snapshot or ()),
+    _emit(lambda: recipes_cmd.run_recipes(python=python or None, snapshot_in=from_snapshot or ()),
           as_json, verbose)
 
 
@@ -123,7 +127,7 @@ def snapshot_import(
 def install(
     recipe: Optional[str] = typer.Option(None, "--recipe", help="Recipe name (see `macml recipes`)."),
     recipe_file: Optional[Path] = typer.Option(None, "--recipe-file", help="Your own recipe TOML file."),
-    python: Optional[Path] = PythonOpt,
+    python: Optional[str] = PythonOpt,
     venv: Optional[Path] = typer.Option(None, "--venv", help="Create (or reuse) a venv at DIR and install there."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan and stop."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask before installing."),
@@ -142,7 +146,7 @@ def install(
         lambda: install_mod.run_install(
             recipe=recipe,
             recipe_file=recipe_file,
-            python=str(python) if python else None,
+            python=python or None,
             venv=venv,
             dry_run=dry_run,
             yes=yes,
@@ -157,7 +161,7 @@ def install(
 
 @app.command()
 def verify(
-    python: Optional[Path] = PythonOpt,
+    python: Optional[str] = PythonOpt,
     framework: Optional[str] = typer.Option(None, "--framework", help=", ".join(f.name for f in frameworks.with_workload()) + "."),
     device: Optional[str] = typer.Option(None, "--device", help="Force a device (cuda, mps, cpu)."),
     steps: Optional[int] = typer.Option(None, "--steps", help="Train this many steps instead of whole epochs."),
@@ -177,13 +181,13 @@ def verify(
         from macml.verify import distributed
 
         _emit(lambda: distributed.run_distributed(
-            python=str(python) if python else None, nproc=nproc or "1", nnodes=nnodes, node_rank=node_rank,
+            python=python or None, nproc=nproc or "1", nnodes=nnodes, node_rank=node_rank,
             endpoint=rdzv_endpoint, device=device, steps=steps, data_dir=data_dir, synthetic=synthetic), as_json)
     from macml.verify import command as verify_mod
 
     _emit(
         lambda: verify_mod.run_verify(
-            python=str(python) if python else None,
+            python=python or None,
             framework=framework,
             device=device,
             steps=steps,
@@ -196,8 +200,31 @@ def verify(
     )
 
 
-def main() -> None:
-    app(prog_name="macml")
+def _safe_streams() -> None:
+    """Text from outside may hold characters the terminal cannot encode (a lone surrogate from a
+    snapshot, an emoji on a cp1252 console): print a replacement character, never crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure:
+            reconfigure(errors="replace")
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    _safe_streams()
+    args = sys.argv[1:] if argv is None else list(argv)
+    if "--json" not in args:
+        app(args=args, prog_name="macml")
+        return
+    # With --json even a command-line mistake answers in JSON, as the README promises.
+    try:
+        code = app(args=args, prog_name="macml", standalone_mode=False)
+    except CommandLineError as exc:
+        hint = f"See: {exc.ctx.command_path} --help" if getattr(exc, "ctx", None) else ""
+        print(json.dumps({"error": exc.format_message(), "hint": hint}, indent=2))
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

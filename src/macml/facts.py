@@ -9,6 +9,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Tuple
 
+from macml import versions
+
 GIB = 1024**3
 
 
@@ -22,12 +24,7 @@ class OSFacts:
 
     @property
     def version_tuple(self) -> Tuple[int, ...]:
-        parts = []
-        for piece in self.version.split("."):
-            if not piece.isdigit():
-                break
-            parts.append(int(piece))
-        return tuple(parts)
+        return versions.release(self.version)
 
 
 @dataclass(frozen=True)
@@ -94,7 +91,7 @@ class InterpreterFacts:
 
     @property
     def version_tuple(self) -> Tuple[int, ...]:
-        return tuple(int(p) for p in self.version.split(".")[:3] if p.isdigit())
+        return versions.release(self.version)[:3]
 
     @property
     def kind(self) -> str:

@@ -1,9 +1,26 @@
-"""What every command returns: data that one place (the CLI) renders as text or JSON."""
+"""What every command returns: data that one place (the CLI) renders as text or JSON.
+
+Text that came from outside (paths, command output, recipe files, probe answers) is never read as
+Rich markup: renderers build `rich.text.Text` from it, and only the marks below are markup.
+"""
 from __future__ import annotations
 
 from typing import Any, Dict, Protocol
 
 from rich.console import Console
+from rich.text import Text
+
+# The one set of status marks: a finding's level, a recipe that fits (ok) or not (fail).
+MARKS = {"ok": "[green]✓[/]", "info": "[blue]•[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]"}
+
+
+def marked(level: str, text: str, indent: str = "") -> Text:
+    """indent + the level's mark + text, the text taken literally ('[old]' stays '[old]')."""
+    return Text.assemble(indent, Text.from_markup(MARKS[level]), " ", text)
+
+
+def bold(text: str) -> Text:
+    return Text(text, style="bold")
 
 
 class Report(Protocol):

@@ -53,23 +53,41 @@ def test_missing_interpreter_is_a_clear_error(tmp_path):
     assert "--python" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_hung_and_garbled_commands_become_a_finding(tmp_path):
-    snapshot = json.loads((MACHINES / "linux-no-gpu.json").read_text())
+def hang_nvidia_smi_and_garble_lscpu(snapshot):
     snapshot["commands"]["nvidia-smi"] = {"returncode": None, "stdout": "", "stderr": "", "timed_out": True}
     snapshot["commands"]["lscpu"] = {"returncode": 0, "stdout": "\ufffd\ufffd\x00garbage", "stderr": ""}
+
+
+def test_hung_and_garbled_commands_become_a_finding(machine_variant):
+    diagnosis = machine_variant("linux-no-gpu", hang_nvidia_smi_and_garble_lscpu)
+    assert "nvidia-smi" in " ".join(diagnosis.finding("probe_problems").details)
+    assert diagnosis.facts.cpu.brand == "unknown CPU"
+
+
+def test_an_edited_machine_through_the_cli(tmp_path):
+    """The one CLI smoke test of an edited recorded machine; the other variants run in-process."""
+    snapshot = json.loads((MACHINES / "linux-no-gpu.json").read_text())
+    hang_nvidia_smi_and_garble_lscpu(snapshot)
     path = tmp_path / "snap.json"
     path.write_text(json.dumps(snapshot))
-    report = json.loads(run_macml("doctor", "--from", str(path), "--json").stdout)
+    result = run_macml("doctor", "--from", str(path), "--json")
+    report = json.loads(result.stdout)
+    assert result.returncode == report["exit_code"] == 0
     problems = [f for f in report["findings"] if f["check"] == "probe_problems"]
     assert problems and "nvidia-smi" in " ".join(problems[0]["details"])
 
 
 @pytest.fixture(scope="module")
 def live_snapshot(tmp_path_factory):
-    path = tmp_path_factory.mktemp("live") / "snapshot.json"
-    result = run_macml("doctor", "--save-snapshot", str(path), "--json")
-    assert result.returncode in (0, 1), result.stderr
-    return json.loads(path.read_text()), json.loads(result.stdout)
+    folder = tmp_path_factory.mktemp("live")
+    path = folder / "snapshot.json"
+    # Module scope: the autouse cache isolation does not reach here, so isolate the cache explicitly.
+    result = run_macml("doctor", "--save-snapshot", str(path), "--json", env={"MACML_CACHE_DIR": str(folder / "cache")})
+    report = json.loads(result.stdout)
+    assert result.returncode == report["exit_code"], result.stderr
+    if any(probe["ok"] for probe in report["facts"]["frameworks"].values()):  # its answer was cached, here
+        assert list((folder / "cache").rglob("*.json"))
+    return json.loads(path.read_text()), report
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the live check of this CI machine is Linux-only")
@@ -133,17 +151,15 @@ def test_a_venv_python_is_probed_as_the_venv_not_its_base(tmp_path):
     ("3.15.0", {}, None),
     ("3.7.17", {"plaidml": {"installed": True, "ok": True, "devices": ["llvm_cpu.0"]}}, "warn"),
 ], ids=["py37-nothing-installed", "py315-supported", "py37-with-a-working-framework"])
-def test_python_with_no_wheel_for_the_recommended_framework(tmp_path, python, frameworks, level):
-    snapshot = json.loads((MACHINES / "mac-m1-air-8gb.json").read_text())
-    snapshot["interpreter"]["version"] = python
-    snapshot["frameworks"] = frameworks
-    path = tmp_path / "snap.json"
-    path.write_text(json.dumps(snapshot))
-    report = json.loads(run_macml("doctor", "python_wheels", "--from", str(path), "--json").stdout)
-    levels = [f["level"] for f in report["findings"]]
-    assert levels == ([level] if level else [])
+def test_python_with_no_wheel_for_the_recommended_framework(machine_variant, python, frameworks, level):
+    def edit(snapshot):
+        snapshot["interpreter"]["version"] = python
+        snapshot["frameworks"] = frameworks
+
+    diagnosis = machine_variant("mac-m1-air-8gb", edit, only=["python_wheels"])
+    assert [f.level for f in diagnosis.findings] == ([level] if level else [])
     if level:
-        assert "no wheel for Python 3.7" in report["findings"][0]["message"]
+        assert "no wheel for Python 3.7" in diagnosis.findings[0].message
 
 
 def test_snapshot_into_a_folder_is_a_clear_error(tmp_path):
@@ -153,20 +169,31 @@ def test_snapshot_into_a_folder_is_a_clear_error(tmp_path):
     assert list(tmp_path.iterdir()) == []  # no temporary left behind
 
 
-def test_malformed_interpreter_section_is_not_a_traceback(tmp_path):
+def test_malformed_interpreter_section_is_a_clear_error(tmp_path):
     snapshot = json.loads((MACHINES / "linux-no-gpu.json").read_text())
     snapshot["interpreter"]["packages"] = ["torch"]
     path = tmp_path / "snap.json"
     path.write_text(json.dumps(snapshot))
-    result = run_macml("doctor", "--from", str(path), "--json")
-    assert result.returncode in (0, 1, 2) and "Traceback" not in result.stderr
+    result = run_macml("doctor", "--from", str(path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{path}: 'interpreter': 'packages' must be an object of strings" in result.stderr
 
 
 @pytest.mark.parametrize("torch, level", [("2.5.1", "warn"), ("2.13.0", "fail")], ids=["torch-2.5-ok-on-13", "torch-2.13-needs-14"])
-def test_macos_too_old_for_the_installed_torch(tmp_path, torch, level):
-    snapshot = json.loads((MACHINES / "mac-m1-pro.json").read_text())  # macOS 13.6.7
-    snapshot["interpreter"]["packages"]["torch"] = torch
-    path = tmp_path / "snap.json"
-    path.write_text(json.dumps(snapshot))
-    report = json.loads(run_macml("doctor", "macos_version", "--from", str(path), "--json").stdout)
-    assert [f["level"] for f in report["findings"]] == [level]
+def test_macos_too_old_for_the_installed_torch(machine_variant, torch, level):
+    def edit(snapshot):  # mac-m1-pro runs macOS 13.6.7
+        snapshot["interpreter"]["packages"]["torch"] = torch
+
+    assert machine_variant("mac-m1-pro", edit, only=["macos_version"]).levels() == {"macos_version": level}
+
+
+def test_a_named_check_that_does_not_apply_says_so():
+    result = run_macml("doctor", "cuda_arch", "--from", str(MACHINES / "linux-no-gpu.json"))
+    assert result.returncode == 0
+    assert "cuda_arch does not apply to this machine" in result.stdout
+
+
+def test_a_check_name_in_other_capitals_gets_a_suggestion():
+    result = run_macml("doctor", "GPU", "--from", str(MACHINES / "linux-no-gpu.json"))
+    assert result.returncode == 2
+    assert "Unknown check 'GPU'" in result.stderr and "Did you mean: gpu?" in result.stderr

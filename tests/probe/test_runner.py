@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-from macml.probe.runner import LiveCommands, ReplayCommands, command_key, run_command
+from macml.probe.runner import CommandResult, LiveCommands, ReplayCommands, command_key, run_command
 
 
 def test_hung_command_times_out_quickly():
@@ -72,3 +72,17 @@ def test_concurrent_requests_for_one_command_run_it_once(tmp_path):
 def test_last_error_line(stderr, line):
     from macml.probe.runner import CommandResult
     assert CommandResult(("x",), 1, "", stderr).last_error_line == line
+
+
+@pytest.mark.parametrize("result, why", [
+    (CommandResult(("x",), 0, "fine"), ""),
+    (CommandResult(("x",), None, missing=True), "is not available"),
+    (CommandResult(("x",), None, stderr="timed out after 10s", timed_out=True), "timed out"),
+    (CommandResult(("x",), 9, "", "Traceback (most recent call last):\n  ...\nImportError: no torch\n"),
+     "failed (exit 9: ImportError: no torch)"),
+    (CommandResult(("x",), 1, "NVIDIA-SMI has failed because it couldn't communicate with the driver.\n", ""),
+     "failed (exit 1: NVIDIA-SMI has failed because it couldn't communicate with the driver.)"),
+    (CommandResult(("x",), 3), "failed (exit 3: no message)"),
+], ids=["ok", "missing", "timed-out", "traceback-last-line", "stdout-when-no-stderr", "silent"])
+def test_why_a_command_failed(result, why):
+    assert result.why_failed() == why

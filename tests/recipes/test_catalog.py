@@ -11,7 +11,7 @@ from macml.errors import MacmlError
 from macml.facts import CPUFacts, GPU, InterpreterFacts, MachineFacts, OSFacts
 from macml.recipes.conditions import python_tags
 
-from conftest import MACHINES, PROJECT as ROOT
+from conftest import MACHINES, PROJECT as ROOT, run_macml
 SHIPPED = ("jax-metal", "mlx", "plaidml-amd", "pytorch-cpu", "pytorch-cuda", "pytorch-mps", "pytorch-rocm",
            "tensorflow-metal")
 
@@ -58,21 +58,30 @@ def test_shipped_recipes_load_with_pins_and_https_indexes():
                      "must be one of", id="shell-step-refused"),
         pytest.param(GOOD + '[[post_install]]\naction = "uninstall"\n', "post_install[0].packages", "required",
                      id="step-missing-key"),
-        pytest.param(GOOD.split("[[pins]]")[0], "pins", "at least one", id="no-pins"),
+        pytest.param(GOOD.split("[[pins]]")[0], "pins", "needs at least one [[pins]] table", id="no-pins"),
         pytest.param(GOOD.replace('[requires]', '[requires]\nplatform = "beos"'), "requires.platform", "unknown value",
                      id="unknown-platform"),
     ],
 )
 def test_invalid_recipe_errors_name_file_and_key(tmp_path, text, key, problem):
+    """What the user reads: the CLI's error line, printed literally (`[[pins]]` stays `[[pins]]`)."""
     path = tmp_path / "mine.toml"
     path.write_text(text)
-    with pytest.raises(MacmlError) as err:
-        recipes.load_recipe_file(path)
-    message = err.value.message
-    assert str(path) in message
+    result = run_macml("install", "--recipe-file", str(path), "--dry-run", "--offline")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    message = " ".join(result.stderr.split())  # undo the terminal's line wrapping
+    assert f"error: Recipe {path}" in message
     assert problem in message
     if key:
         assert f"key '{key}'" in message
+
+
+def test_a_recipe_file_that_is_not_utf8_is_a_clear_error(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(GOOD.replace("x", "\xe9").encode("latin-1"))
+    result = run_macml("install", "--recipe-file", str(path), "--dry-run", "--offline")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"Recipe {path}: not UTF-8 text" in " ".join(result.stderr.split())
 
 
 def test_valid_user_recipe_loads(tmp_path):

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 from rich.console import Console
+from rich.text import Text
 
 from macml import __version__, frameworks
 from macml.diagnose import all_checks, describe, run_checks
@@ -15,13 +16,13 @@ from macml.errors import MacmlError
 from macml.diagnose.system import describe_gpu
 from macml.facts import GIB, MachineFacts, to_jsonable
 from macml.findings import LEVELS, Finding
+from macml.report import bold, marked
 from macml.probe.collect import collect_snapshot, facts_from_snapshot
 from macml.probe.inputs import evidence_lines, load_inputs
 from macml.probe.snapshot import save_snapshot
 
 JSON_SCHEMA = 1
-ICONS = {"ok": "[green]✓[/]", "info": "[blue]•[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]"}
-AREA_ORDER = ("System", "GPU", "Python") + tuple(f.area for f in frameworks.FRAMEWORKS)
+AREA_ORDER = ("System", "GPU", "Python") + tuple(f.area for f in frameworks.FRAMEWORKS) + ("Not applicable",)
 
 
 def worst(levels: Iterable[str]) -> str:
@@ -85,7 +86,7 @@ def header_line(facts: MachineFacts) -> str:
 
 
 def render_finding(console: Console, finding: Finding, verbose: bool) -> None:
-    console.print(f"    {ICONS[finding.level]} {finding.message}", highlight=False)
+    console.print(marked(finding.level, finding.message, indent="    "), highlight=False)
     if verbose or finding.level in ("warn", "fail"):
         for line in finding.details:
             console.print(f"        {line}", markup=False, highlight=False)
@@ -96,7 +97,7 @@ def render_finding(console: Console, finding: Finding, verbose: bool) -> None:
 
 
 def render_doctor(report: DoctorReport, console: Console, verbose: bool) -> None:
-    console.print(f"[bold]macml doctor[/] · {header_line(report.facts)}", highlight=False)
+    console.print(Text.assemble(bold("macml doctor"), f" · {header_line(report.facts)}"), highlight=False)
     if report.source != "live":
         kind = "pasted reports" if report.evidence else "snapshot"
         console.print(f"(replayed from {kind} {report.source})", markup=False)
@@ -105,15 +106,15 @@ def render_doctor(report: DoctorReport, console: Console, verbose: bool) -> None
     areas = sorted({f.area for f in report.findings}, key=lambda a: AREA_ORDER.index(a) if a in AREA_ORDER else 99)
     for area in areas:
         items = [f for f in report.findings if f.area == area]
-        console.print(f"{ICONS[worst(f.level for f in items)]} {area}", highlight=False)
+        console.print(marked(worst(f.level for f in items), area), highlight=False)
         for finding in items:
             render_finding(console, finding, verbose)
     if verbose:
         render_facts(console, report.facts)
     counts = report.counts()
     summary = f"{counts['fail']} failing, {counts['warn']} warning(s), {counts['ok']} ok"
-    verdict = "[red]✗ problems found[/]" if report.exit_code else "[green]✓ no failing checks[/]"
-    console.print(f"\n{verdict} · {summary}", highlight=False)
+    verdict = marked("fail", "problems found") if report.exit_code else marked("ok", "no failing checks")
+    console.print(Text.assemble("\n", verdict, f" · {summary}"), highlight=False)
     if report.snapshot_saved:
         console.print(f"Snapshot written to {report.snapshot_saved}", markup=False)
 
@@ -147,11 +148,20 @@ def render_facts(console: Console, facts: MachineFacts) -> None:
 
 def validate_names(only: Sequence[str]) -> None:
     known = all_checks()
+    by_lower = {name.lower(): name for name in known}
     for name in only:
         if name not in known:
-            close = difflib.get_close_matches(name, list(known), n=3)
+            close = [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3)]
             hint = f"Did you mean: {', '.join(close)}?" if close else "See: macml doctor --list-checks"
             raise MacmlError(f"Unknown check {name!r}.", hint)
+
+
+def not_applicable(only: Sequence[str], findings: Sequence[Finding]) -> Tuple[Finding, ...]:
+    """A check asked for by name that had nothing to say: say so, rather than print nothing."""
+    checks, answered = all_checks(), {f.check for f in findings}
+    return tuple(Finding("Not applicable", "info", f"{name} does not apply to this machine", check=name,
+                         details=(f"It looks for: {describe(checks[name])}",))
+                 for name in dict.fromkeys(only) if name not in answered)
 
 
 def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_in: Sequence[Path] = (),
@@ -163,5 +173,6 @@ def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_
         save_snapshot(snapshot, snapshot_out)
     facts = facts_from_snapshot(snapshot)
     source = ", ".join(str(p) for p in snapshot_in) if snapshot_in else "live"
-    return DoctorReport(facts, tuple(run_checks(facts, load_all(), only)), source,
+    findings = tuple(run_checks(facts, load_all(), only))
+    return DoctorReport(facts, findings + not_applicable(only, findings), source,
                         str(snapshot_out) if snapshot_out else None, tuple(evidence_lines(snapshot)))

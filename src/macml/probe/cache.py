@@ -33,14 +33,24 @@ def probe_key(framework: str, interpreter: Mapping[str, Any], system_outputs: Ma
 
 
 def load(key: str, now: Optional[float] = None) -> Optional[Dict[str, Any]]:
+    """The cached answer, or None when there is none, it is too old, or the file is not one this
+    module wrote (any other shape is ignored, never trusted)."""
     path = user_cache_dir("probes") / f"{key}.json"
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
-    stored = record.get("stored_at", 0)
-    if not isinstance(record.get("result"), dict) or (now or time.time()) - stored > MAX_AGE_SECONDS:
+    return read_record(record, time.time() if now is None else now)
+
+
+def read_record(record: Any, now: float) -> Optional[Dict[str, Any]]:
+    if not isinstance(record, dict) or not isinstance(record.get("result"), dict):
         return None
+    stored = record.get("stored_at")
+    if isinstance(stored, bool) or not isinstance(stored, (int, float)) or not 0 <= now - stored <= MAX_AGE_SECONDS:
+        return None  # NaN fails the comparison too
+    if record["result"].get("ok") is not True:
+        return None  # store() keeps successes only
     result = dict(record["result"])
     result["cached_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stored))
     return result

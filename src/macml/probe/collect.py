@@ -14,7 +14,8 @@ from types import ModuleType
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from macml.probe import linux, macos, windows
-from macml.facts import CPUFacts, MachineFacts, OSFacts, SystemFacts
+from macml.errors import MacmlError
+from macml.facts import MachineFacts
 from macml.probe.frameworks import parse_frameworks, probe_frameworks_raw
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw, target_python
 from macml.probe.runner import CommandResult, LiveCommands, ReplayCommands, command_key
@@ -93,10 +94,10 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
     platform = snapshot["platform"]
     try:
         system = os_module(platform).build_facts(ReplayCommands(snapshot.get("commands") or {}).run)
-    except Exception as exc:  # a parser bug on strange input must not hide the rest of the report
-        system = SystemFacts(OSFacts(system=platform, name="unknown", version=""),
-                             CPUFacts(brand="unknown", hardware_arch="unknown"),
-                             problems=(f"could not read the system probes: {type(exc).__name__}: {exc}",))
+    except Exception as exc:  # a parser bug: facts built around it would claim "no GPU" from nothing
+        raise MacmlError(f"macml could not read this machine's system probe outputs ({type(exc).__name__}: {exc}).",
+                         "This is a bug in macml: please report it with the file written by "
+                         "`macml doctor --save-snapshot snap.json`.") from None
     env = snapshot.get("env") or {}
     problems = system.problems
     if snapshot.get("evidence") is not None:  # imported from pastes: absent means not pasted, not "not there"

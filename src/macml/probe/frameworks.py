@@ -28,10 +28,45 @@ def read_probe(name: str, result: CommandResult, timeout: float) -> Dict[str, An
     """The one reader of a probe's answer: its last stdout line, or why there is none."""
     if result.timed_out:
         return {"name": name, "installed": True, "ok": False, "error": f"probe timed out after {timeout:g}s"}
+    return parse_probe_output(name, result.stdout, result.last_error_line)
+
+
+def parse_probe_output(name: str, stdout: str, last_error_line: str = "no output") -> Dict[str, Any]:
+    """A probe's last stdout line, a JSON object; anything else becomes a failed answer that says so."""
+    failed = {"name": name, "installed": True, "ok": False}
     try:
-        return json.loads(result.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        return {"name": name, "installed": True, "ok": False, "error": f"probe crashed: {result.last_error_line}"}
+        data = json.loads(stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError, RecursionError):
+        return {**failed, "error": f"probe crashed: {last_error_line}"}
+    if not isinstance(data, dict):
+        return {**failed, "error": f"probe printed something that is not its answer: {stdout.strip()[-200:]!r}"}
+    problem = answer_problem(data)
+    if problem:
+        return {**failed, "error": f"probe answer malformed: {problem}"}
+    return data
+
+
+# The probe fields the checks read, by type; the probes in checks/probes/ emit exactly these.
+_LIST_FIELDS = ("devices", "platforms", "gpus", "device_names", "configured_devices", "capabilities", "arch_list")
+_FLAG_FIELDS = ("ok", "installed", "mps_built", "mps_available", "cuda_available", "metal_available")
+_TEXT_FIELDS = ("error", "version", "cuda_version", "hip_version", "metal_error")
+
+
+def answer_problem(data: Mapping[str, Any]) -> Optional[str]:
+    """What makes a framework probe's answer unusable (a wrong type would become a wrong claim), or None."""
+    if not isinstance(data.get("ok"), bool):
+        return "'ok' must be true or false"
+    for key in _FLAG_FIELDS:
+        if data.get(key) is not None and not isinstance(data[key], bool):
+            return f"'{key}' must be true, false or null"
+    for key in _TEXT_FIELDS:
+        if data.get(key) is not None and not isinstance(data[key], str):
+            return f"'{key}' must be a string or null"
+    for key in _LIST_FIELDS:
+        value = data.get(key)
+        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            return f"'{key}' must be a list of strings"
+    return None
 
 
 def probe_framework_cached(python: str, name: str, timeout: float, key: Optional[str]) -> Dict[str, Any]:
@@ -68,8 +103,8 @@ def probe_frameworks_raw(python: str, interpreter: Mapping[str, Any], timeout: f
 def parse_frameworks(raw: Mapping[str, Any]) -> Dict[str, FrameworkFacts]:
     out = {}
     for name, data in raw.items():
-        if not isinstance(data, Mapping) or not data.get("installed", True):
-            continue
+        if not isinstance(data, Mapping) or data.get("installed", True) is False or answer_problem(data):
+            continue  # the loaders refuse a malformed answer before it gets here
         payload = {k: v for k, v in data.items() if k not in ("name", "installed", "ok", "error")}
         out[name] = FrameworkFacts(name=name, ok=bool(data.get("ok")), data=payload, error=data.get("error"))
     return out

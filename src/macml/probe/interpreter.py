@@ -40,17 +40,66 @@ def probe_interpreter_raw(python: str, timeout: float = 20.0) -> Dict[str, Any]:
         raise MacmlError(f"Cannot run the interpreter {python}: not found or not executable.",
                          "Pass --python with the path of a Python executable (e.g. .venv/bin/python).")
     if not result.ok:
-        raise MacmlError(f"The interpreter {python} failed to report its facts: {result.last_error_line}",
-                         "Check that it is a working Python 3.6+ interpreter.")
+        raise MacmlError(f"The interpreter {python} failed to report its facts: {result.last_error_line}", _HINT)
+    return parse_interpreter_output(python, result.stdout)
+
+
+_HINT = "Pass --python the path of a working Python 3.6+ interpreter (e.g. .venv/bin/python)."
+
+
+def parse_interpreter_output(python: str, stdout: str) -> Dict[str, Any]:
+    """checks/probes/interpreter_facts.py's output -> its JSON object; MacmlError for anything else."""
     try:
-        return json.loads(result.stdout)
-    except ValueError:
-        raise MacmlError(f"The interpreter {python} printed something that is not JSON.") from None
+        raw = json.loads(stdout)
+    except (ValueError, RecursionError):
+        raise MacmlError(f"{python} printed something that is not JSON: is it a Python interpreter?", _HINT) from None
+    problem = interpreter_problem(raw)
+    if problem:
+        raise MacmlError(f"{python} did not report interpreter facts: {problem}.", _HINT)
+    return raw
+
+
+_TEXT_KEYS = ("implementation", "machine", "prefix", "base_prefix", "pip_version", "platform_tag", "mac_ver", "glibc")
+_FLAG_KEYS = ("conda", "externally_managed", "gil_disabled", "translated")
+
+
+def interpreter_problem(raw: Any) -> Optional[str]:
+    """What is wrong with the interpreter probe's JSON (from the target, or a snapshot), or None.
+
+    Only what parse_interpreter reads is checked; a wrong type there would become a wrong fact
+    (bool("false") is True), so it is refused instead."""
+    if not isinstance(raw, Mapping):
+        return f"expected a JSON object, got {_kind(raw)}"
+    # An interpreter imported from a pasted report has no executable path: a version or packages will do.
+    if not (raw.get("executable") or raw.get("version") or raw.get("packages")):
+        return "it names no executable, version or packages"
+    if raw.get("executable") is not None and not isinstance(raw["executable"], str):
+        return "'executable' must be a string"
+    if raw.get("version") is not None and not isinstance(raw["version"], str):
+        return "'version' must be a string like \"3.11.7\""
+    for key in _TEXT_KEYS:
+        if raw.get(key) is not None and not isinstance(raw[key], str):
+            return f"'{key}' must be a string or null, got {_kind(raw[key])}"
+    for key in _FLAG_KEYS:
+        if raw.get(key) is not None and not isinstance(raw[key], bool):
+            return f"'{key}' must be true, false or null, got {_kind(raw[key])}"
+    if raw.get("bits") is not None and (isinstance(raw["bits"], bool) or not isinstance(raw["bits"], int)):
+        return f"'bits' must be an integer or null, got {_kind(raw['bits'])}"
+    for key in ("packages", "markers"):
+        value = raw.get(key, {})
+        if not isinstance(value, Mapping) or not all(isinstance(v, (str, type(None))) for v in value.values()):
+            return f"'{key}' must be an object of strings"
+    return None
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
 
 
 def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
-    # An interpreter imported from a pasted report has no executable path: a version or a package list.
-    if not raw or not (raw.get("executable") or raw.get("version") or raw.get("packages")):
+    """Facts from the probe's JSON; None when there are none or they are malformed (interpreter_problem
+    says why: the loaders refuse such input before it gets here)."""
+    if not raw or interpreter_problem(raw):
         return None
     packages = raw.get("packages")
     packages = packages if isinstance(packages, Mapping) else {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from macml import versions
 from macml.facts import CPUFacts, GPU, OSFacts, SystemFacts
 from macml.probe.nvidia_topology import TOPOLOGY, parse_topology
 from macml.probe.runner import CommandResult
@@ -123,9 +124,7 @@ def nvidia_gpus(smi: CommandResult, query: CommandResult) -> Tuple[Tuple[GPU, ..
     if smi.missing and not detail:
         return (), ()
     if not smi.ok and not smi.missing:
-        first = (smi.stderr or smi.stdout).strip().splitlines()[:1]
-        why = "timed out" if smi.timed_out else (first[0] if first else f"exit code {smi.returncode}")
-        return (), (f"nvidia-smi is installed but failed: {why}",)
+        return (), (f"nvidia-smi is installed but {smi.why_failed()}",)
     driver, cuda, rows = parse_nvidia_smi(smi.stdout)
     if smi.missing:  # only the query answered (imported from a pasted CSV or collect_env): its rows are the GPUs
         rows = [(row["name"], None) for row in detail]
@@ -174,7 +173,7 @@ def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
     cpu = CPUFacts(
         brand=lscpu.get("Model name", "") or "unknown CPU",
         hardware_arch=lscpu.get("Architecture") or arch or "unknown",
-        cores=int(cores) if cores.isdigit() else None,
+        cores=versions.number(cores),
         memory_bytes=parse_meminfo_total(run(MEMINFO).stdout),
     )
     nvidia, problems = nvidia_gpus(run(NVIDIA_SMI), run(NVIDIA_QUERY))

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from macml import versions
 from macml.facts import GIB, GPU, CPUFacts, OSFacts, SystemFacts
 from macml.gpu_specs import identify_apple_chip, peak_fp32
 from macml.probe.runner import CommandResult, command_key
@@ -85,7 +86,7 @@ def parse_sw_vers(text: str) -> Tuple[str, str, Optional[str]]:
 
 def parse_sysctl_int(text: str) -> Optional[int]:
     words = (text or "").split()
-    return int(words[0]) if words and words[0].isdigit() else None
+    return versions.number(words[0]) if words else None
 
 
 def parse_core_counts(value: Any) -> Tuple[Optional[int], Optional[int], Optional[int]]:
@@ -231,13 +232,7 @@ def parse_system_profiler_text(text: str) -> Tuple[Optional[Hardware], List[GPU]
 
 
 def _failure(result: CommandResult) -> str:
-    name = command_key(result.argv)
-    if result.missing:
-        return f"`{name}` is not available"
-    if result.timed_out:
-        return f"`{name}` timed out"
-    detail = result.stderr.strip().splitlines()[0] if result.stderr.strip() else "no message"
-    return f"`{name}` failed (exit {result.returncode}: {detail[:120]})"
+    return f"`{command_key(result.argv)}` {result.why_failed()}"
 
 
 def _stdout(run: RunCommand, argv: tuple, problems: List[str], expect_failure: bool = False) -> str:

@@ -26,6 +26,18 @@ class CommandResult:
     def ok(self) -> bool:
         return self.returncode == 0 and not self.missing and not self.timed_out
 
+    def why_failed(self) -> str:
+        """Why the command did not succeed, in a few words for a message ('is not available',
+        'timed out', 'failed (exit 1: <the last line it printed>)'); '' when it did."""
+        if self.ok:
+            return ""
+        if self.missing:
+            return "is not available"
+        if self.timed_out:
+            return "timed out"
+        lines = (self.stderr.strip() or self.stdout.strip()).splitlines()
+        return f"failed (exit {self.returncode}: {lines[-1].strip()[:200] if lines else 'no message'})"
+
     @property
     def last_error_line(self) -> str:
         """The last line of stderr (where tracebacks and tools put the reason), for messages."""

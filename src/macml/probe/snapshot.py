@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from macml.errors import MacmlError
 from macml.files import write_atomically
+from macml.probe.frameworks import answer_problem
+from macml.probe.interpreter import interpreter_problem
 from macml.probe.runner import CommandResult
 
 FORMAT_VERSION = 1
@@ -27,11 +29,13 @@ def result_record(result: CommandResult) -> Dict[str, Any]:
 
 
 def validate_snapshot(data: Any, source: str) -> Dict[str, Any]:
+    """The snapshot itself, or a MacmlError naming the first thing that is not format 1: a
+    malformed part must be refused, not read as "no GPU" or "no interpreter"."""
     if not isinstance(data, dict) or "macml_snapshot" not in data:
         raise MacmlError(f"{source} is not a macml snapshot (no 'macml_snapshot' key).",
                          "Make one with: macml doctor --save-snapshot FILE")
     version = data["macml_snapshot"]
-    if version != FORMAT_VERSION:
+    if version != FORMAT_VERSION or isinstance(version, bool):  # true == 1 in Python
         raise MacmlError(
             f"{source} is snapshot format version {version!r}; this macml reads version {FORMAT_VERSION}.",
             "Upgrade macml (python -m pip install -U macml), or re-create the snapshot with this version.",
@@ -40,8 +44,52 @@ def validate_snapshot(data: Any, source: str) -> Dict[str, Any]:
         raise MacmlError(f"{source}: 'platform' must be one of {', '.join(PLATFORMS)}, not {data.get('platform')!r}.")
     for key in ("commands", "interpreter", "frameworks", "env"):
         if not isinstance(data.get(key, {}), dict):
-            raise MacmlError(f"{source}: '{key}' must be a JSON object.")
+            raise MacmlError(f"{source}: '{key}' must be a JSON object.", _HINT)
+    problem = (_commands_problem(data.get("commands", {})) or _interpreter_problem(data.get("interpreter") or {})
+               or _frameworks_problem(data.get("frameworks", {})) or _env_problem(data.get("env", {})))
+    if problem:
+        raise MacmlError(f"{source}: {problem}.", _HINT)
     return data
+
+
+_HINT = "The README's section on snapshots describes the format; re-create it with macml doctor --save-snapshot."
+
+
+def _commands_problem(commands: Dict[str, Any]) -> Optional[str]:
+    for key, record in commands.items():
+        where = f"'commands' entry {key!r}"
+        if not isinstance(record, dict):
+            return f"{where} must be an object with returncode, stdout and stderr"
+        returncode = record.get("returncode")
+        if returncode is not None and (isinstance(returncode, bool) or not isinstance(returncode, int)):
+            return f"{where}: 'returncode' must be an integer or null"
+        for stream in ("stdout", "stderr"):
+            if record.get(stream) is not None and not isinstance(record[stream], str):
+                return f"{where}: '{stream}' must be a string"
+        if not isinstance(record.get("timed_out", False), bool):
+            return f"{where}: 'timed_out' must be true or false"
+    return None
+
+
+def _interpreter_problem(interpreter: Dict[str, Any]) -> Optional[str]:
+    problem = interpreter_problem(interpreter) if interpreter else None
+    return f"'interpreter': {problem}" if problem else None
+
+
+def _frameworks_problem(frameworks: Dict[str, Any]) -> Optional[str]:
+    for name, answer in frameworks.items():
+        where = f"'frameworks' entry {name!r}"
+        if not isinstance(answer, dict):
+            return f"{where} must be an object (the framework probe's JSON)"
+        problem = answer_problem(answer)
+        if problem:
+            return f"{where}: {problem}"
+    return None
+
+
+def _env_problem(env: Dict[str, Any]) -> Optional[str]:
+    bad = next((key for key, value in env.items() if not isinstance(value, str)), None)
+    return f"'env' value of {bad!r} must be a string" if bad is not None else None
 
 
 def load_snapshot(path: Path) -> Dict[str, Any]:
@@ -51,7 +99,7 @@ def load_snapshot(path: Path) -> Dict[str, Any]:
         raise MacmlError(f"Cannot read snapshot {path}: {exc.strerror or exc}.") from None
     try:
         data = json.loads(raw.decode("utf-8", errors="replace"))
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise MacmlError(f"{path} is not valid JSON ({exc}).", "Is it a file written by macml doctor --save-snapshot?") from None
     return validate_snapshot(data, str(path))
 

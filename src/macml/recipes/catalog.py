@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from macml import versions
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
 from macml.recipes.conditions import Condition, effective_arch, unmet_conditions
@@ -177,7 +178,7 @@ class _Checker:
         if value is None:
             return None
         text = self.text(value, key)
-        if not all(part.isdigit() for part in text.split(".")):
+        if not versions.is_release(text):
             raise self.fail(key, f"must be a dotted version like \"14.0\", got {text!r}")
         return text
 
@@ -250,17 +251,20 @@ class _Checker:
 def parse_recipe(text: str, source: str) -> Recipe:
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise MacmlError(f"Recipe {source}: not valid TOML: {exc}", "Fix the TOML syntax at that line.") from None
     return _Checker(source).recipe(data)
 
 
 def load_recipe_file(path: Path) -> Recipe:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
         raise MacmlError(f"Cannot read recipe file {path}: {exc.strerror or exc}",
                          "Pass --recipe-file with the path of a TOML recipe.") from None
+    except UnicodeDecodeError as exc:
+        raise MacmlError(f"Recipe {path}: not UTF-8 text (byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r})",
+                         "TOML files are UTF-8: save the recipe as UTF-8 text.") from None
     return parse_recipe(text, str(path))
 
 

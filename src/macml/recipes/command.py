@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from rich.console import Console
+from rich.text import Text
 
 from macml.recipes import catalog as recipes
 from macml.recipes.audit import RowAudit
+from macml.report import bold, marked
 from macml.recipes.catalog import Recipe, RecipeMatch
 
 
@@ -48,13 +50,15 @@ class RecipesReport:
     def render_text(self, console: Console, verbose: bool) -> None:
         by_name = {r.name: r for r in self.recipes}
         for m in self.matches:
-            star = " [bold](recommended)[/]" if m.recipe == self.recommended else ""
+            star = bold(" (recommended)") if m.recipe == self.recommended else ""
             if m.ok:
-                console.print(f"[green]✓[/] [bold]{m.recipe}[/]{star}: {m.pin_label}", highlight=False)
+                console.print(Text.assemble(marked("ok", ""), bold(m.recipe), star, f": {m.pin_label}"),
+                              highlight=False)
                 console.print(f"    {' '.join(m.requirements)}" + (f"  (index {m.index_url})" if m.index_url else ""),
                               markup=False, highlight=False)
             else:
-                console.print(f"[red]✗[/] [bold]{m.recipe}[/]: {'; '.join(m.reasons)}", highlight=False)
+                console.print(Text.assemble(marked("fail", ""), bold(m.recipe), f": {'; '.join(m.reasons)}"),
+                              highlight=False)
             if verbose:
                 recipe = by_name[m.recipe]
                 console.print(f"    {recipe.summary}", markup=False, highlight=False)

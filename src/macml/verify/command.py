@@ -26,8 +26,10 @@ from macml.verify.stream import Event, stream_events
 WORKLOAD_TIMEOUT = 1800.0
 
 # Prints, one a line, the modules given as arguments that the target can import.
+_FINDER_MARK = "macml-module-finder"
 _FIND_MODULES = (
     "import importlib.util as u, sys\n"
+    f"print({_FINDER_MARK!r})\n"
     "for n in sys.argv[1:]:\n"
     "    try:\n"
     "        print(n if u.find_spec(n) else '')\n"
@@ -48,6 +50,9 @@ def importable_frameworks(python: str) -> Tuple[str, ...]:
     result = run_command([python, "-c", _FIND_MODULES, *modules], timeout=60)
     if result.missing:
         raise MacmlError(f"Cannot run the interpreter {python}.", hint="Pass --python PATH to an existing python.")
+    if _FINDER_MARK not in result.stdout.splitlines()[:1]:
+        raise MacmlError(f"{python} did not run as a Python 3 interpreter ({result.last_error_line}).",
+                         hint="Pass --python the path of a Python executable (e.g. .venv/bin/python).")
     return parse_importable(result.stdout)
 
 

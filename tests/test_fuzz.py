@@ -1,0 +1,159 @@
+"""Fuzzing: every reader of outside input, fed arbitrary text, bytes and JSON (and mutated recorded
+machines), raises nothing but MacmlError. Bounded in the normal run; `--hypothesis-profile deep`
+searches longer.
+
+A new reader (e.g. a pasted-report importer) is one more (name, callable) pair in TEXT_READERS.
+"""
+import io
+import json
+
+import pytest
+from hypothesis import given, strategies as st
+from rich.console import Console
+
+from macml.diagnose import run_checks
+from macml.diagnose.doctor import DoctorReport
+from macml.errors import MacmlError
+from macml.probe import cache, linux, macos, windows
+from macml.probe.collect import facts_from_snapshot, os_module
+from macml.probe.frameworks import parse_frameworks, parse_probe_output
+from macml.probe.interpreter import parse_interpreter, parse_interpreter_output
+from macml.probe.runner import CommandResult
+from macml.probe.snapshot import load_snapshot, validate_snapshot
+from macml.recipes.catalog import load_all, load_recipe_file, parse_recipe
+
+from conftest import MACHINES, load_json
+
+RECIPES = load_all()
+
+
+def replaying(text):
+    """A `run` that answers every command with this text (exit 0), as a recorded machine would."""
+    return lambda argv, timeout=None: CommandResult(tuple(argv), 0, text, "")
+
+
+def diagnose_snapshot(snapshot):
+    facts = facts_from_snapshot(validate_snapshot(snapshot, "fuzzed.json"))
+    findings = tuple(run_checks(facts, RECIPES))
+    crashed = [f.message for f in findings if " crashed: " in f.message]
+    assert not crashed, crashed
+    report = DoctorReport(facts, findings, "fuzzed.json")
+    json.dumps(report.to_json())
+    report.render_text(Console(file=io.StringIO(), width=100), verbose=True)
+
+
+# Every reader of outside text: (name, callable taking one str).
+TEXT_READERS = [
+    ("macos.parse_sw_vers", macos.parse_sw_vers),
+    ("macos.parse_sysctl_int", macos.parse_sysctl_int),
+    ("macos.parse_size", macos.parse_size),
+    ("macos.parse_core_counts", macos.parse_core_counts),
+    ("macos.parse_metal", macos.parse_metal),
+    ("macos.normalise_vendor", macos.normalise_vendor),
+    ("macos.parse_system_profiler_json", macos.parse_system_profiler_json),
+    ("macos.parse_system_profiler_text", macos.parse_system_profiler_text),
+    ("linux.parse_os_release", linux.parse_os_release),
+    ("linux.parse_colon_table", linux.parse_colon_table),
+    ("linux.parse_meminfo_total", linux.parse_meminfo_total),
+    ("linux.parse_nvidia_smi", linux.parse_nvidia_smi),
+    ("linux.parse_nvidia_query", linux.parse_nvidia_query),
+    ("linux.parse_rocm_smi", linux.parse_rocm_smi),
+    ("linux.parse_rocm_product", linux.parse_rocm_product),
+    ("windows.parse_ver", windows.parse_ver),
+    ("macos.build_facts", lambda text: macos.build_facts(replaying(text))),
+    ("linux.build_facts", lambda text: linux.build_facts(replaying(text))),
+    ("windows.build_facts", lambda text: windows.build_facts(replaying(text))),
+    ("interpreter output", lambda text: parse_interpreter(parse_interpreter_output("/fuzz/python", text))),
+    ("framework probe output", lambda text: parse_frameworks({"torch": parse_probe_output("torch", text)})),
+    ("recipe text", lambda text: parse_recipe(text, "fuzzed.toml")),
+]
+READER_IDS = [name for name, _ in TEXT_READERS]
+
+
+def only_user_errors(read, value):
+    try:
+        read(value)
+    except MacmlError:
+        pass
+
+
+# Lines that look like the real outputs, so the search reaches past the first guard.
+FRAGMENTS = st.sampled_from([
+    "ProductVersion:\t14.4.1", "BuildVersion: 23E224", "Chipset Model: Apple M2", "Total Number of Cores: 10",
+    "| 0  NVIDIA H100 80GB HBM3          On  |", "| N/A 30C P0 70W / 700W |  1MiB / 81559MiB |",
+    "Driver Version: 550.54.15   CUDA Version: 12.4", "NVIDIA A100, 535.1, 40960 MiB, 8.0",
+    "GPU[0]\t\t: Card series: \t\tNavi 31", "0    1  0x744c  30.0°C", "MemTotal: 16303540 kB",
+    "Model name: AMD EPYC", "CPU(s): 2", 'NAME="Debian"', "VERSION_ID=12", "Microsoft Windows [Version 10.0.22631]",
+    '{"SPDisplaysDataType": [{"sppci_model": "Apple M1", "sppci_cores": "8"}]}', "[[pins]]", "[requires]",
+    'label = "x"', 'requirements = ["torch==2.5.1"]', "name = 'x'", "    ", ":", "\ufffd", "\x00", "\ud800",
+])
+TEXT = st.one_of(st.text(), st.lists(st.one_of(FRAGMENTS, st.text(max_size=20)), max_size=12).map("\n".join))
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@pytest.mark.parametrize("read", [reader for _, reader in TEXT_READERS], ids=READER_IDS)
+@given(text=TEXT)
+def test_text_readers_raise_only_user_errors(read, text):
+    only_user_errors(read, text)
+
+
+@pytest.mark.parametrize("read", [reader for _, reader in TEXT_READERS], ids=READER_IDS)
+@given(document=JSON)
+def test_text_readers_given_json_raise_only_user_errors(read, document):
+    only_user_errors(read, json.dumps(document))
+
+
+@given(data=st.binary())
+def test_snapshot_and_recipe_files_of_any_bytes(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("bytes") / "input"
+    path.write_bytes(data)
+    only_user_errors(load_snapshot, path)
+    only_user_errors(load_recipe_file, path)
+
+
+@given(record=JSON, now=st.floats(allow_nan=True))
+def test_probe_cache_records_of_any_shape(record, now):
+    result = cache.read_record(record, now)
+    assert result is None or result["ok"] is True
+
+
+@given(platform=st.sampled_from(["darwin", "linux", "win32"]), commands=st.dictionaries(st.text(max_size=40), JSON, max_size=6),
+       interpreter=JSON, frameworks=JSON, env=JSON)
+def test_snapshots_of_any_shape(platform, commands, interpreter, frameworks, env):
+    snapshot = {"macml_snapshot": 1, "platform": platform, "commands": commands, "interpreter": interpreter,
+                "frameworks": frameworks, "env": env}
+    only_user_errors(diagnose_snapshot, snapshot)
+
+
+MACHINE_FILES = sorted(MACHINES.glob("*.json"))
+
+
+def paths(value, prefix=()):
+    """Every (path) inside a JSON document, the document itself first."""
+    yield prefix
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        yield from paths(child, prefix + (key,))
+
+
+@given(machine=st.sampled_from(MACHINE_FILES), data=st.data())
+def test_mutated_recorded_machines(machine, data):
+    """A recorded machine with a few of its values replaced: new text for a command output (kept
+    a string, so it reaches the parsers), or any JSON anywhere."""
+    snapshot = load_json(machine)
+    for _ in range(data.draw(st.integers(1, 3))):
+        where = data.draw(st.sampled_from([p for p in paths(snapshot) if p]))
+        parent = snapshot
+        for key in where[:-1]:
+            parent = parent[key]
+        old = parent[where[-1]]
+        parent[where[-1]] = data.draw(TEXT if isinstance(old, str) else JSON)
+    only_user_errors(diagnose_snapshot, snapshot)
+
+
+def test_every_os_module_is_fuzzed():
+    assert {f"{os_module(p).__name__.rsplit('.', 1)[-1]}.build_facts" for p in ("darwin", "linux", "win32")} <= set(READER_IDS)

@@ -1,0 +1,96 @@
+"""Hostile and careless input, through the real CLI: a clear error (exit 2) or an honest finding,
+never a traceback, and outside text printed literally."""
+import glob
+import json
+import sys
+
+import pytest
+
+from conftest import MACHINES, run_macml
+
+NO_GPU = MACHINES / "linux-no-gpu.json"
+
+
+def no_traceback(result):
+    return "Traceback" not in result.stderr + result.stdout
+
+
+def test_a_path_with_brackets_is_printed_as_written(tmp_path):
+    missing = tmp_path / "reports" / "[/x]snap.json"
+    result = run_macml("doctor", "--from", str(missing))
+    assert result.returncode == 2 and no_traceback(result)
+    assert f"Cannot read snapshot {missing}" in " ".join(result.stderr.split())
+
+
+def test_a_venv_under_a_bracketed_folder_keeps_its_name(tmp_path):
+    import subprocess
+
+    venv = tmp_path / "[old]" / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    result = run_macml("doctor", "install_target", "--python", str(venv / "bin" / "python"))
+    assert result.returncode == 0 and no_traceback(result)
+    assert str(venv) in result.stdout
+
+
+def test_a_lone_surrogate_in_a_snapshot_prints_a_replacement(tmp_path):
+    snapshot = json.loads(NO_GPU.read_text())
+    snapshot["commands"]["lscpu"]["stdout"] = "Architecture: x86_64\nModel name: EPYC \ud800 [bold]x[/]\nCPU(s): 2\n"
+    path = tmp_path / "snap.json"
+    path.write_text(json.dumps(snapshot))  # JSON escapes the surrogate as \ud800
+    result = run_macml("doctor", "--from", str(path), "-v")
+    assert result.returncode == 0 and no_traceback(result)
+    assert "EPYC ? [bold]x[/]" in result.stdout
+    as_json = json.loads(run_macml("doctor", "--from", str(path), "--json").stdout)
+    assert as_json["facts"]["cpu"]["brand"] == "EPYC \ud800 [bold]x[/]"
+
+
+@pytest.fixture
+def json_printer(tmp_path):
+    """An executable that is not Python: it prints [1,2] whatever it is asked."""
+    script = tmp_path / "not-python.sh"
+    script.write_text("#!/bin/sh\necho '[1,2]'\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize("command", [
+    ["doctor"], ["recipes"], ["install", "--recipe", "pytorch-cpu", "--dry-run", "--offline"],
+], ids=["doctor", "recipes", "install"])
+def test_a_python_that_prints_a_list_is_a_clear_error(json_printer, command):
+    result = run_macml(*command, "--python", json_printer)
+    assert result.returncode == 2 and no_traceback(result)
+    assert "did not report interpreter facts: expected a JSON object, got list" in " ".join(result.stderr.split())
+
+
+def test_verify_with_a_target_that_is_not_python_says_so(json_printer):
+    result = run_macml("verify", "--python", json_printer, "--synthetic")
+    assert result.returncode == 2 and no_traceback(result)
+    assert "did not run as a Python 3 interpreter" in result.stderr
+    assert "No supported ML framework" not in result.stderr
+
+
+def test_a_relative_python_path_is_not_looked_up_on_path(json_printer, tmp_path):
+    result = run_macml("doctor", "--python", "./not-python.sh", cwd=tmp_path)
+    assert result.returncode == 2 and "did not report interpreter facts" in " ".join(result.stderr.split())
+
+
+PYTHON2 = sorted(glob.glob("/root/.pyenv/versions/2.7*/bin/python"))
+
+
+@pytest.mark.skipif(not PYTHON2, reason="no Python 2.7 under pyenv")
+def test_a_python2_target_is_told_it_is_too_old():
+    result = run_macml("doctor", "--python", PYTHON2[-1])
+    assert result.returncode == 2 and no_traceback(result)
+    assert "macml needs Python 3.6 or newer in the target; this is Python 2.7" in " ".join(result.stderr.split())
+
+
+@pytest.mark.parametrize("args, error", [
+    (["doctor", "--frm", "x"], "No such option: --frm"),
+    (["doctor", "--timeout", "soon"], "Invalid value for '--timeout'"),
+    (["nonsense"], "No such command 'nonsense'"),
+], ids=["unknown-option", "bad-number", "unknown-command"])
+def test_command_line_mistakes_with_json_answer_in_json(args, error):
+    result = run_macml(*args, "--json")
+    assert result.returncode == 2
+    document = json.loads(result.stdout)
+    assert error in document["error"] and document["hint"].startswith("See: macml")
