@@ -13,8 +13,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
-from _workload_common import BATCH, emit, missing_framework, run_workload, workload_parser  # noqa: E402
-from workload_torch import build_model, load_split  # noqa: E402
+from _model_spec import ADADELTA, BATCH, initial_weights, training_weights  # noqa: E402
+from _workload_common import emit, read_split, synthetic_split, workload_parser  # noqa: E402
+from workload_torch import build_model, set_weights, spec_tensors  # noqa: E402
 
 WARMUP_STEPS = 3
 # Message sizes for the all-reduce bandwidth probe (bytes): large on GPUs, small on the CPU.
@@ -88,12 +89,15 @@ def shard(job, x, y):
 
 def make_trainer(job, x_u8, y, ddp):
     torch = job.torch
-    torch.manual_seed(0)  # the same initial weights on every rank (DDP also broadcasts rank 0's)
-    model = build_model(torch.nn).to(job.device).train()
+    model = build_model(torch.nn)
+    # The spec's initial weights on every rank (DDP also broadcasts rank 0's).
+    set_weights(torch, model, spec_tensors(torch, training_weights(initial_weights())))
+    model = model.to(job.device).train()
     if ddp:
         ids = [job.device.index] if job.device.type == "cuda" else None
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=ids)
-    opt = torch.optim.Adadelta(model.parameters(), lr=1.0)
+    opt = torch.optim.Adadelta(model.parameters(), lr=ADADELTA["learning_rate"], rho=ADADELTA["rho"],
+                               eps=ADADELTA["epsilon"])
     x = x_u8.to(job.device).float().div_(255.0)
     y = y.to(job.device)
     gen = torch.Generator(device="cpu").manual_seed(1000 + job.rank)
@@ -172,22 +176,25 @@ def bus_bandwidth(job, reps):
 
 
 def load_data(args, torch):
+    """Training images as uint8 (n, 1, 28, 28) and labels, from the IDX files or --synthetic."""
     if args.synthetic or not args.train:
-        gen = torch.Generator().manual_seed(0)
-        return (torch.randint(0, 256, (4096, 1, 28, 28), dtype=torch.uint8, generator=gen),
-                torch.randint(0, 10, (4096,), generator=gen))
-    return load_split(args.train[0], args.train[1], args.train_slice, torch)
+        pixels, labels, n = synthetic_split(4096)
+    else:
+        pixels, labels, n = read_split(args.train[0], args.train[1], args.train_slice)
+    x = torch.frombuffer(bytearray(pixels), dtype=torch.uint8).reshape(n, 1, 28, 28)
+    return x, torch.frombuffer(bytearray(labels), dtype=torch.uint8).long()
 
 
 def main(argv=None):
-    ap = workload_parser()
+    ap = workload_parser("torch, data-parallel")
     ap.add_argument("--bus-reps", type=int, default=10)
     args = ap.parse_args(argv)
     try:
         import torch
         import torch.distributed as dist
     except ImportError as exc:
-        return missing_framework("torch", exc)
+        emit("error", kind="missing-framework", message="cannot import torch: %s" % exc)
+        return 3
     job = Job(torch, dist, args.device)
     try:
         report_ranks(job)
@@ -206,5 +213,14 @@ def main(argv=None):
     return 0
 
 
+def run():
+    """Any exception becomes an "error" event (from rank 0) and status 1."""
+    try:
+        sys.exit(main())
+    except Exception as exc:  # the orchestrator turns this into a failed check with the message
+        emit("error", kind=type(exc).__name__, message=str(exc))
+        sys.exit(1)
+
+
 if __name__ == "__main__":
-    run_workload(main)
+    run()
