@@ -21,8 +21,19 @@ def first_max(np, blocks):
     return mask.reshape(n, 12, 12, c, 2, 2).transpose(0, 1, 4, 2, 5, 3)
 
 
-def reference_step(np, x, labels, weights):
-    """x (N,28,28,1) in [0,1], integer labels, weights [8 arrays] -> (logits, loss, [grads])."""
+def every_max(np, blocks):
+    """The mask of every maximum in each pool window: where PlaidML sends the gradient of a tie
+    (a blank image region gives four equal values), where torch, TF, JAX and MLX pick one."""
+    pooled = blocks.max(axis=(2, 4), keepdims=True)
+    return blocks == pooled
+
+
+POOL_ROUTES = {"first": first_max, "every": every_max}
+
+
+def reference_step(np, x, labels, weights, pool_ties="first"):
+    """x (N,28,28,1) in [0,1], integer labels, weights [8 arrays] -> (logits, loss, [grads]).
+    pool_ties: which maxima of a tied pool window get its gradient ("first" or "every")."""
     w1, b1, w2, b2, w3, b3, w4, b4 = [np.asarray(w, dtype=np.float64) for w in weights]
     x = np.asarray(x, dtype=np.float64).reshape(-1, 28, 28, 1)
     n = x.shape[0]
@@ -47,7 +58,7 @@ def reference_step(np, x, labels, weights):
     d_z3 = d_logits.dot(w4.T) * (z3 > 0)
     g_w3, g_b3 = flat.T.dot(d_z3), d_z3.sum(0)
     d_pooled = d_z3.dot(w3.T).reshape(n, 12, 1, 12, 1, 64)
-    winner = first_max(np, blocks)
+    winner = POOL_ROUTES[pool_ties](np, blocks)
     d_z2 = (winner * d_pooled).reshape(a2.shape) * (z2 > 0)
     g_w2, g_b2 = np.tensordot(p2, d_z2, axes=([0, 1, 2], [0, 1, 2])), d_z2.sum((0, 1, 2))
     d_p2 = np.tensordot(d_z2, w2, axes=([3], [3]))  # (n,24,24,3,3,32)

@@ -167,7 +167,7 @@ def verify(
     steps: Optional[int] = typer.Option(None, "--steps", help="Train this many steps instead of whole epochs."),
     epochs: int = typer.Option(1, "--epochs", help="Epochs of training for the accuracy check."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Use MNIST IDX files (gz or raw) from DIR."),
-    synthetic: bool = typer.Option(False, "--synthetic", help="Random MNIST-shaped data: speed only, no accuracy."),
+    synthetic: bool = typer.Option(False, "--synthetic", help="Generated digit-like images: speed and parity, no accuracy."),
     cpu_seconds: float = typer.Option(3.0, "--cpu-seconds", help="Time budget for the CPU timing run."),
     nproc: Optional[str] = typer.Option(None, "--nproc", help="Data-parallel over N processes (or 'all' GPUs): "
                                         "DDP with NCCL on GPUs, gloo on the CPU."),

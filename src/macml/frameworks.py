@@ -38,7 +38,12 @@ def _tensorflow(data: Mapping, kind: str) -> GpuUse:
 
 
 def _mlx(data: Mapping, kind: str) -> GpuUse:
-    return GpuUse(bool(data.get("metal_available")), "Metal") if kind == "mps" else GpuUse(None)
+    if kind == "mps":
+        return GpuUse(bool(data.get("metal_available")), "Metal")
+    if kind == "cuda" and data.get("cuda_built"):  # a CPU-only or Metal wheel was never meant to use CUDA
+        available = data.get("cuda_available")  # None: an MLX too old to say
+        return GpuUse(None if available is None else bool(available), "CUDA")
+    return GpuUse(None)
 
 
 def _jax(data: Mapping, kind: str) -> GpuUse:

@@ -18,6 +18,7 @@ from macml.install import plaidml as plaidml_setup
 from macml.errors import MacmlError
 from macml.resources import check_script
 from macml.probe.runner import run_command
+from macml.verify.result import FP64_REF_TOL
 
 from conftest import run_macml
 
@@ -100,16 +101,17 @@ def test_configure_probe_and_verify_on_llvm_cpu(plaidml_python, isolated):
     assert plaidml_setup.install_config_files(plaidml_python).startswith("PlaidML's config files are in place")
 
     script = str(check_script("workloads/workload_plaidml.py"))
-    result = run_command([plaidml_python, script, "--synthetic", "--cpu-seconds", "0", "--min-steps", "1"],
-                         timeout=300, env=dict(os.environ))
+    result = run_command([plaidml_python, script, "--synthetic", "--cpu-seconds", "0"], timeout=600, env=dict(os.environ))
     events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     assert result.ok, result.stderr[-3000:]
     by_kind = {e["event"]: e for e in events}
     assert by_kind["device"]["device_id"] == CPU and by_kind["device"]["device"] == "cpu"
     parity = by_kind["parity"]
-    assert parity["finite"] and parity["logits_rel"] < 1e-5 and parity["grad_rel"] < 1e-5
+    assert parity["reference"] == "numpy-float64" and parity["finite"]
+    assert parity["logits_rel"] < FP64_REF_TOL and parity["grad_rel"] < FP64_REF_TOL  # measured 7.5e-7, 7.7e-6
     timing = by_kind["timing"]
-    assert timing["device"] == "cpu" and timing["steps"] >= 1 and timing["median_ms"] > 0
+    assert timing["device"] == "cpu" and timing["steps"] >= 3 and timing["median_ms"] > 0
+    assert timing["mode"] == "keras-train_on_batch" and "llvm_cpu.0" in timing["placement"]
     assert by_kind["matmul"]["tflops"] > 0
     assert events[-1]["event"] == "done"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import http.server
+import json
 import struct
 from collections import Counter
 from pathlib import Path
@@ -21,6 +22,7 @@ from macml.verify.mnist import (
     local_files,
     parse_idx_header,
     resolve_mnist,
+    validate_mnist,
 )
 
 def idx_bytes(dims, payload: bytes) -> bytes:
@@ -213,3 +215,73 @@ def test_unreachable_mirror_gives_a_one_line_reason():
         assert short_reason(exc) == "cannot connect"
     else:
         raise AssertionError("expected a connection error")
+
+
+# --- validation before any workload starts -------------------------------------------------
+
+def valid_set(directory: Path, count=200):
+    """A full, valid set of `count` images per file, gzip-compressed."""
+    for stem, dims, unit in (("train-images-idx3-ubyte", (count, 28, 28), 784), ("train-labels-idx1-ubyte", (count,), 1),
+                             ("t10k-images-idx3-ubyte", (count, 28, 28), 784), ("t10k-labels-idx1-ubyte", (count,), 1)):
+        payload = bytes(i % 10 for i in range(count * unit))
+        (directory / (stem + ".gz")).write_bytes(gzip.compress(idx_bytes(dims, payload)))
+
+
+def spoil(directory: Path, defect: str) -> str:
+    """Break one file of a valid set; returns the name the error must carry."""
+    name = {"cut-gzip": "train-images-idx3-ubyte.gz", "count": "t10k-labels-idx1-ubyte.gz",
+            "label-10": "train-labels-idx1-ubyte.gz", "14x14": "t10k-images-idx3-ubyte.gz",
+            "short-payload": "train-labels-idx1-ubyte.gz", "few-images": "train-images-idx3-ubyte.gz"}[defect]
+    path = directory / name
+    if defect == "cut-gzip":
+        path.write_bytes(path.read_bytes()[:-40])
+    elif defect == "count":
+        path.write_bytes(gzip.compress(idx_bytes((199,), bytes(199))))
+    elif defect == "label-10":
+        path.write_bytes(gzip.compress(idx_bytes((200,), bytes(199) + b"\x0a")))
+    elif defect == "14x14":
+        path.write_bytes(gzip.compress(idx_bytes((200, 14, 14), bytes(200 * 196))))
+    elif defect == "short-payload":
+        path.write_bytes(gzip.compress(idx_bytes((200,), bytes(150))))
+    elif defect == "few-images":
+        path.write_bytes(gzip.compress(idx_bytes((100, 28, 28), bytes(100 * 784))))
+        (directory / "train-labels-idx1-ubyte.gz").write_bytes(gzip.compress(idx_bytes((100,), bytes(100))))
+    return name
+
+
+def test_a_valid_set_passes_validation(tmp_path):
+    valid_set(tmp_path)
+    validate_mnist(local_files(tmp_path))
+
+
+@pytest.mark.parametrize("defect, message", [
+    ("cut-gzip", "not a complete gzip file"), ("count", r"\(199,\) labels for the 200 images"),
+    ("label-10", "a label 10: MNIST labels are 0-9"), ("14x14", r"shape \(14, 14\), not 28x28"),
+    ("short-payload", "truncated: 150 bytes"), ("few-images", "fewer than one batch"),
+])
+def test_validation_names_the_defective_file(tmp_path, defect, message):
+    valid_set(tmp_path)
+    name = spoil(tmp_path, defect)
+    with pytest.raises(MacmlError, match=message) as err:
+        validate_mnist(local_files(tmp_path))
+    assert name in err.value.message and err.value.exit_code == 2
+    assert "--synthetic" in err.value.hint
+
+
+def test_offline_cut_needs_test_images_past_the_cut(tmp_path):
+    write_set(tmp_path, ["t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"], count=300)
+    with pytest.raises(MacmlError, match="leaves no test images"):
+        validate_mnist(local_files(tmp_path))
+
+
+@needs_mnist
+def test_shared_mnist_passes_validation():
+    validate_mnist(local_files(SHARED_MNIST))
+
+
+def test_cli_refuses_bad_data_before_any_workload(tmp_path):
+    from conftest import run_macml
+    valid_set(tmp_path)
+    name = spoil(tmp_path, "label-10")
+    proc = run_macml("verify", "--data-dir", str(tmp_path), "--device", "cpu", "--json")
+    assert proc.returncode == 2 and name in json.loads(proc.stdout)["error"]

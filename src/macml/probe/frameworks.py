@@ -47,8 +47,9 @@ def parse_probe_output(name: str, stdout: str, last_error_line: str = "no output
 
 
 # The probe fields the checks read, by type; the probes in checks/probes/ emit exactly these.
-_LIST_FIELDS = ("devices", "platforms", "gpus", "device_names", "configured_devices", "capabilities", "arch_list")
-_FLAG_FIELDS = ("ok", "installed", "mps_built", "mps_available", "cuda_available", "metal_available")
+_LIST_FIELDS = ("devices", "platforms", "gpus", "device_names", "configured_devices", "capabilities", "arch_list",
+                "backend_dists")
+_FLAG_FIELDS = ("ok", "installed", "mps_built", "mps_available", "cuda_available", "metal_available", "cuda_built")
 _TEXT_FIELDS = ("error", "version", "cuda_version", "hip_version", "metal_error")
 
 

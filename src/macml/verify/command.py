@@ -17,7 +17,7 @@ from macml import frameworks, progress, resources
 from macml.errors import MacmlError
 from macml.facts import GPU
 from macml.gpu_specs import peak_fp32
-from macml.verify.mnist import MnistFiles, resolve_mnist
+from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
 from macml.probe.runner import LiveCommands, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
 from macml.verify.result import DeviceInfo, collect, judge
@@ -170,7 +170,9 @@ def run_verify(python: Optional[str] = None, framework: Optional[str] = None, de
     python = python or sys.executable
     chosen = choose_frameworks(framework, importable_frameworks(python))
     data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress())
-    data_text = "random MNIST-shaped images (--synthetic)" if data is None else data.description
+    if data is not None:
+        validate_mnist(data)
+    data_text = "generated digit-like stroke images (--synthetic)" if data is None else data.description
     args = workload_args(data, device, steps, epochs, cpu_seconds)
     cpu_requested = (device or "").lower() == "cpu"
     runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full)

@@ -20,7 +20,7 @@ from macml.probe.nvidia_topology import (NVLINK_STATUS, TOPOLOGY, describe_link,
                                          parse_nvlink_status, parse_topology)
 from macml.probe.runner import run_command
 from macml.verify.distributed_result import DistributedMeasurements, collect, judge
-from macml.verify.mnist import resolve_mnist
+from macml.verify.mnist import resolve_mnist, validate_mnist
 from macml.verify.result import Check
 from macml.verify.stream import Event, stream_events
 
@@ -178,6 +178,8 @@ def run_distributed(python: Optional[str], nproc: str, nnodes: int = 1, node_ran
     python = python or sys.executable
     launch = plan_launch(nproc, nnodes, node_rank, endpoint, device, visible_gpus(python))
     data = None if synthetic else resolve_mnist(data_dir)
+    if data is not None:
+        validate_mnist(data)
     data_args = ["--synthetic"] if data is None else [
         "--train", str(data.train_images), str(data.train_labels), "--train-slice", data.train_slice]
     argv = workload_argv(python, launch, steps, data_args)
@@ -200,6 +202,6 @@ def run_distributed(python: Optional[str], nproc: str, nnodes: int = 1, node_ran
             checks += (Check("workload", "fail", f"stopped after {TIMEOUT:g} s"),)
         elif result.returncode not in (0, None) and all(c.status != "fail" for c in checks):
             checks += (Check("workload", "fail", f"torchrun exited with status {result.returncode}"),)
-    data_text = "random MNIST-shaped images (--synthetic)" if data is None else data.description
+    data_text = "generated digit-like stroke images (--synthetic)" if data is None else data.description
     return DistributedReport(python, launch, " ".join(argv), data_text, data is None, measured, checks, link, peak,
                              result.stderr_tail)

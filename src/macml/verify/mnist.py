@@ -11,6 +11,7 @@ import hashlib
 import os
 import struct
 import tempfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -40,7 +41,9 @@ _STEMS = {
     "test_images": "t10k-images-idx3-ubyte",
     "test_labels": "t10k-labels-idx1-ubyte",
 }
-OFFLINE_TRAIN = 8000  # the 10k test split alone is cut 8,000 train / 2,000 test
+OFFLINE_TRAIN = 8000
+TRAIN_BATCH = 128
+_DATA_HINT = "Replace the file (or delete it from the cache to download it again), or use --synthetic for a speed-only run."  # the 10k test split alone is cut 8,000 train / 2,000 test
 
 ProgressFn = Callable[[str, int, Optional[int]], None]  # (file name, bytes so far, total or None)
 
@@ -99,6 +102,56 @@ def read_idx_header(path: Path) -> IdxHeader:
             return parse_idx_header(fh.read(64))
     except (OSError, EOFError, ValueError) as exc:
         raise MacmlError(f"{path} is not a readable MNIST IDX file: {exc}") from None
+
+
+def read_idx(path: Path) -> Tuple[IdxHeader, bytes]:
+    """A whole IDX file (gz or raw) -> its header and payload; any defect is a MacmlError naming the file."""
+    data = Path(path).read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise MacmlError(f"{path} is not a complete gzip file: {exc}", hint=_DATA_HINT) from None
+    try:
+        header = parse_idx_header(data)
+    except ValueError as exc:
+        raise MacmlError(f"{path} is not a readable MNIST IDX file: {exc}", hint=_DATA_HINT) from None
+    payload = data[header.offset:]
+    if len(payload) != header.payload_bytes:
+        raise MacmlError(f"{path} is truncated: {len(payload)} bytes for dims {header.dims}", hint=_DATA_HINT)
+    return header, payload
+
+
+def _slice_length(text: str, n: int) -> int:
+    start, _, stop = text.partition(":")
+    return len(range(n)[slice(int(start) if start else None, int(stop) if stop else None)])
+
+
+def validate_pair(images: Path, labels: Path, train_slice: str, test_slice: str) -> None:
+    """One images/labels pair: 28x28 images, one label 0-9 per image, a batch to train and images to test."""
+    (image_header, _), (label_header, label_bytes) = read_idx(images), read_idx(labels)
+    dims = image_header.dims
+    if len(dims) != 3 or dims[1:] != (28, 28):
+        raise MacmlError(f"{images} holds images of shape {dims[1:]}, not 28x28.", hint=_DATA_HINT)
+    if label_header.dims != (dims[0],):
+        raise MacmlError(f"{labels} has {label_header.dims} labels for the {dims[0]} images of {images}.",
+                         hint=_DATA_HINT)
+    if label_bytes and max(label_bytes) > 9:
+        raise MacmlError(f"{labels} has a label {max(label_bytes)}: MNIST labels are 0-9.", hint=_DATA_HINT)
+    if train_slice and _slice_length(train_slice, dims[0]) < TRAIN_BATCH:
+        raise MacmlError(f"{images} has {_slice_length(train_slice, dims[0])} training images "
+                         f"({train_slice!r} of {dims[0]}): fewer than one batch of {TRAIN_BATCH}.", hint=_DATA_HINT)
+    if test_slice and _slice_length(test_slice, dims[0]) < 1:
+        raise MacmlError(f"{images} leaves no test images ({test_slice!r} of {dims[0]}).", hint=_DATA_HINT)
+
+
+def validate_mnist(files: MnistFiles) -> None:
+    """Every file complete and consistent, before any workload starts (each workload keeps a minimal guard)."""
+    if files.train_images == files.test_images:
+        validate_pair(files.train_images, files.train_labels, files.train_slice, files.test_slice)
+        return
+    validate_pair(files.train_images, files.train_labels, files.train_slice, "")
+    validate_pair(files.test_images, files.test_labels, "", files.test_slice)
 
 
 def _find(directory: Path, stem: str) -> Optional[Path]:

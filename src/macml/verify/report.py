@@ -145,7 +145,7 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
     for note in m.notes:
         console.print(f"   note: {note}", markup=False)
     if run.synthetic:
-        console.print("[yellow]--synthetic: random images; this run makes no accuracy claim.[/]")
+        console.print("[yellow]--synthetic: generated images; this run makes no accuracy claim.[/]")
     if run.cpu_requested:
         console.print("CPU-only run (--device cpu): a PASS means the workload trains correctly on the CPU; "
                       "it says nothing about acceleration.")
