@@ -133,3 +133,11 @@ def local_http_server(handler):
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def interpreters():
+    """Framework interpreters (torch's own, venvs for the rest), built once and cached: see framework_venvs."""
+    from framework_venvs import Interpreters
+
+    return Interpreters()

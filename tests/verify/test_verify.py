@@ -177,3 +177,35 @@ def test_workload_args_pass_paths_and_slices(tmp_path):
     args = workload_args(files, None, 20, 1, 2.0)
     assert args[:2] == ["--device", "auto"] and "--steps" in args and args[-1] == "8000:"
     assert "--synthetic" in workload_args(None, "cpu", None, 1, 2.0)
+
+
+def verified(framework, events, cpu_requested=False):
+    run = collect(events)
+    return FrameworkVerify(framework, "py", "d", False, cpu_requested, run, judge(run, cpu_requested, False, True))
+
+
+def test_all_frameworks_side_by_side_in_text_and_json():
+    from io import StringIO
+    from rich.console import Console
+    cpu_run = [dict(CPU_ONLY, framework="jax", version="0.8"), CPU_PARITY, timing("cpu", 320.0),
+               accuracy(device="cpu", acc=0.991), {"event": "done"}]
+    report = VerifyReport((verified("torch", GOOD_RUN), verified("jax", cpu_run, cpu_requested=True)))
+    rows = {r["framework"]: r for r in report.to_json()["summary"]}
+    assert rows["torch"]["device"] == "cuda" and rows["torch"]["ms_per_step"] == 0.8
+    assert rows["torch"]["images_per_s"] == 160000.0 and rows["torch"]["verdict"] == "PASS"
+    assert rows["torch"]["parity_worst_rel"] == 1.7e-2  # the TF32 mode's gradients
+    assert rows["jax"]["device"] == "cpu" and rows["jax"]["ms_per_step"] == 320.0 and rows["jax"]["accuracy"] == 0.991
+    out = StringIO()
+    report.render_text(Console(file=out, width=160, color_system=None), verbose=False)
+    table = out.getvalue().split("side by side")[1]
+    torch_line = next(line for line in table.splitlines() if line.startswith("torch"))
+    assert "cuda" in torch_line and "160,000" in torch_line and "98.50% (pass)" in torch_line and "PASS" in torch_line
+    assert "jax 0.8" in table and "320.0" in table
+
+
+def test_one_framework_has_no_side_by_side_table():
+    from io import StringIO
+    from rich.console import Console
+    out = StringIO()
+    VerifyReport((verified("torch", GOOD_RUN),)).render_text(Console(file=out, width=160), verbose=False)
+    assert "side by side" not in out.getvalue()

@@ -158,6 +158,44 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
     console.print(f"[{style}]{run.framework}: {run.verdict}[/]" + why)
 
 
+def summary_row(run: FrameworkVerify) -> Dict[str, Any]:
+    """One run's line of the side-by-side table: the accelerator's timing, else the CPU's."""
+    m = run.measurements
+    timing = m.accel or m.cpu
+    checks = {c.name: c for c in run.checks}
+    worst = max((max(p.logits_rel, p.grad_rel) for p in m.parity), default=None)
+    return {
+        "framework": run.framework,
+        "version": m.info.version if m.info else None,
+        "device": timing.device if timing else (m.info.device if m.info else None),
+        "ms_per_step": round(timing.median_ms, 3) if timing else None,
+        "images_per_s": round(timing.images_per_s, 1) if timing else None,
+        "tflops": round(timing.tflops, 4) if timing else None,
+        "parity": checks["parity"].status if "parity" in checks else None,
+        "parity_worst_rel": worst,
+        "accuracy": m.accuracy.accuracy if m.accuracy else None,
+        "accuracy_check": checks["accuracy"].status if "accuracy" in checks else None,
+        "verdict": run.verdict,
+    }
+
+
+def summary_table(runs: Tuple[FrameworkVerify, ...]) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False, title="side by side")
+    for name, justify in (("framework", "left"), ("device", "left"), ("ms/step", "right"), ("images/s", "right"),
+                          ("TFLOPS", "right"), ("parity", "left"), ("accuracy", "right"), ("verdict", "left")):
+        table.add_column(name, justify=justify)
+    for run in runs:
+        r = summary_row(run)
+        parity = "-" if r["parity_worst_rel"] is None else f"{r['parity']} {r['parity_worst_rel']:.1e}"
+        accuracy = "-" if r["accuracy"] is None else f"{r['accuracy']:.2%} ({r['accuracy_check']})"
+        table.add_row(f"{r['framework']} {r['version'] or ''}".strip(), r["device"] or "-",
+                      "-" if r["ms_per_step"] is None else f"{r['ms_per_step']:.1f}",
+                      "-" if r["images_per_s"] is None else f"{r['images_per_s']:,.0f}",
+                      "-" if r["tflops"] is None else f"{r['tflops']:.3f}", parity, accuracy, r["verdict"],
+                      style="green" if r["verdict"] == "PASS" else None)
+    return table
+
+
 @dataclass(frozen=True)
 class VerifyReport:
     runs: Tuple[FrameworkVerify, ...]
@@ -172,10 +210,14 @@ class VerifyReport:
 
     def to_json(self) -> Dict[str, Any]:
         verdict = "PASS" if self.passed else ("FAIL" if any(r.failed for r in self.runs) else "NOT JUDGED")
-        return {"verdict": verdict, "runs": [run_json(r) for r in self.runs]}
+        return {"verdict": verdict, "summary": [summary_row(r) for r in self.runs],
+                "runs": [run_json(r) for r in self.runs]}
 
     def render_text(self, console: Console, verbose: bool) -> None:
         for i, run in enumerate(self.runs):
             if i:
                 console.print()
             render_run(run, console, verbose)
+        if len(self.runs) > 1:
+            console.print()
+            console.print(summary_table(self.runs))
