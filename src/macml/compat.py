@@ -34,6 +34,23 @@ TF_METAL = (
 
 INTEL_MAC_LAST_TORCH = "2.2.2"
 
+# NVIDIA drivers older than every build the pytorch-cuda recipe installs: the last torch that still
+# runs there (driver minimum, torch release, its CUDA). Sources: CUDA release notes (table 3, minimum
+# driver per toolkit, and minor-version compatibility), PyTorch's previous-versions page (cu102 ends
+# with 1.12.1, cu118 with 2.7.1).
+LAST_TORCH_FOR_OLD_DRIVERS = (
+    ("450.80.02", "2.7.1", "11.8"),  # CUDA 11.x minor-version compatibility
+    ("440.33", "1.12.1", "10.2"),
+)
+
+
+def last_torch_for_driver(driver: str) -> Optional[Tuple[str, str, str]]:
+    """(minimum driver, torch release, CUDA) of the newest old build a driver still runs; None if none."""
+    for minimum, torch, cuda in LAST_TORCH_FOR_OLD_DRIVERS:
+        if driver_tuple(driver) >= driver_tuple(minimum):
+            return minimum, torch, cuda
+    return None
+
 
 def version(text: Optional[str]) -> Optional[Version]:
     if not text:
@@ -71,9 +88,10 @@ def tf_for_metal(metal_version: str) -> Tuple[str, ...]:
 
 
 def mps_min_macos(torch_version: Optional[str]) -> Tuple[int, int]:
-    """The macOS a torch release needs for MPS at run time."""
+    """The macOS a torch release needs for MPS at run time: 12.3 (1.12-2.4), 13.0 (2.5-2.8), 14.0 from
+    2.9 (the 2.8 release notes: "the last release that will support GPU acceleration on MacOS Ventura")."""
     v = version(torch_version)
-    if v is None or v >= Version("2.12"):
+    if v is None or v >= Version("2.9.0.dev0"):
         return (14, 0)
     if v >= Version("2.5"):
         return (13, 0)

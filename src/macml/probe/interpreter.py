@@ -49,19 +49,20 @@ def probe_interpreter_raw(python: str, timeout: float = 20.0) -> Dict[str, Any]:
 
 
 def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
-    if not raw or not raw.get("executable"):
+    # A pasted report (collect_env) gives the version and machine but no executable: keep what it gives.
+    if not raw or not any(raw.get(key) for key in ("executable", "machine", "version")):
         return None
     packages = raw.get("packages")
     packages = packages if isinstance(packages, Mapping) else {}
     markers = raw.get("markers")
     markers = markers if isinstance(markers, Mapping) else {}
     return InterpreterFacts(
-        executable=str(raw["executable"]),
+        executable=str(raw.get("executable") or ""),
         version=str(raw.get("version", "")),
         implementation=str(raw.get("implementation", "")),
         machine=str(raw.get("machine", "")),
         prefix=str(raw.get("prefix", "")),
-        base_prefix=str(raw.get("base_prefix", raw.get("prefix", ""))),
+        base_prefix=str(raw.get("base_prefix") or raw.get("prefix") or ""),
         conda=bool(raw.get("conda", False)),
         externally_managed=bool(raw.get("externally_managed", False)),
         pip_version=raw.get("pip_version") or packages.get("pip"),

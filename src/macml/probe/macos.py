@@ -296,7 +296,7 @@ def build_facts(run: RunCommand) -> SystemFacts:
     cores, performance, efficiency = parse_core_counts(hardware.get("number_processors"))
     arch = _hardware_arch(arm64, chip is not None, brand)
     cpu = CPUFacts(
-        brand=brand, hardware_arch=arch, apple_silicon=arch == "arm64", chip=chip, cores=cores,
+        brand=brand, hardware_arch=arch, apple_silicon={"arm64": True, "x86_64": False}.get(arch), chip=chip, cores=cores,
         performance_cores=performance, efficiency_cores=efficiency, memory_bytes=memory,
         model=_text(hardware.get("machine_model")) or None,
     )
