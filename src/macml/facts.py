@@ -167,8 +167,8 @@ class MachineFacts:
 
     @property
     def has_metal_gpu(self) -> bool:
-        """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs)."""
-        if not self.is_mac:
+        """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs and a VM's GPU)."""
+        if not self.is_mac or self.vm:
             return False
         return any(g.vendor in ("Apple", "AMD") for g in self.gpus)
 

@@ -70,6 +70,9 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
             found.append((True, f"Apple GPU entry: {gpu.model}"))
         elif gpu.vendor in ("AMD", "Intel", "NVIDIA") and not gpu.external:
             found.append((False, f"{gpu.vendor} GPU entry: {gpu.model}"))
+    for gpu in facts.gpus:
+        if gpu.external and gpu.vendor in ("AMD", "NVIDIA"):
+            found.append((False, f"external GPU {gpu.model} (macOS drives eGPUs on Intel Macs only)"))
     chip = re.search(r"\bApple M\d{1,2}(?: (?:Pro|Max|Ultra))?\b", _all_text(snapshot))
     if chip:
         found.append((True, f"chip name in the output: {chip.group()}"))
@@ -136,13 +139,15 @@ def parse_flags(snapshot: Mapping[str, Any]) -> Tuple[Optional[Tuple[str, ...]],
     if lscpu:
         return _normalise_flags(lscpu.group(1).split()), "lscpu Flags"
     words: List[str] = []
-    for key in ("sysctl -n machdep.cpu.features", "sysctl -n machdep.cpu.leaf7_features", "sysctl machdep.cpu"):
-        text = _stdout(snapshot, key)
-        for line in text.splitlines():
-            name, _, value = line.partition(":")
-            if key.startswith("sysctl machdep") and not name.strip().endswith("features"):
-                continue
-            words.extend((value if key.startswith("sysctl machdep") else line).split())
+    for key in (snapshot.get("commands") or {}):
+        if not key.startswith("sysctl") or "machdep.cpu" not in key:
+            continue
+        for line in _stdout(snapshot, key).splitlines():
+            labelled = re.match(r"\s*machdep\.cpu\.\w*features:\s*(.*)", line)
+            if labelled:
+                words.extend(labelled.group(1).split())
+            elif key.startswith("sysctl -n machdep.cpu.") and key.endswith("features"):
+                words.extend(line.split())
     if words:
         return _normalise_flags(words), "sysctl machdep.cpu features"
     return None, ""
