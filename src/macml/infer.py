@@ -73,7 +73,9 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
     for gpu in facts.gpus:
         if gpu.external and gpu.vendor in ("AMD", "NVIDIA"):
             found.append((False, f"external GPU {gpu.model} (macOS drives eGPUs on Intel Macs only)"))
-    chip = re.search(r"\bApple M\d{1,2}(?: (?:Pro|Max|Ultra))?\b", _all_text(snapshot))
+    text = _all_text(snapshot)
+    found.extend(_text_evidence(text))
+    chip = re.search(r"\bApple M\d{1,2}(?: (?:Pro|Max|Ultra))?\b", text)
     if chip:
         found.append((True, f"chip name in the output: {chip.group()}"))
     interp = facts.interpreter
@@ -83,6 +85,24 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
         found.append((True, "an arm64 interpreter on macOS"))
     elif interp is not None and interp.machine == "x86_64" and interp.translated is False:
         found.append((False, "a native (untranslated) x86_64 interpreter"))
+    return found
+
+
+_TEXT_SIGNS = (
+    (r"machdep\.cpu\.brand_string:\s*Apple\b.*", True), (r"machdep\.cpu\.brand_string:\s*.*Intel.*", False),
+    (r"hw\.optional\.arm64\s*[:=]\s*1\b", True), (r"hw\.optional\.arm64\s*[:=]\s*0\b", False),
+    (r"RELEASE_ARM64\w*", True), (r"RELEASE_X86_64\b", False),
+    (r"machdep\.cpu\.(?:leaf7_)?features:\s*\S+", False),  # x86 CPUID features: Intel Macs only
+)
+
+
+def _text_evidence(text: str) -> List[Evidence]:
+    """Signs in outputs the OS module does not parse (pasted `sysctl -a`, `uname -a`)."""
+    found = []
+    for pattern, value in _TEXT_SIGNS:
+        match = re.search(pattern, text)
+        if match:
+            found.append((value, f"'{match.group()[:60].strip()}' in the output"))
     return found
 
 
@@ -113,6 +133,9 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
             return True, name, f"'{match.group()}' in the system output"
     if facts.is_mac and facts.cpu.model:
         return False, None, f"model identifier {facts.cpu.model}"
+    physical = [g for g in facts.gpus if g.vendor in ("AMD", "Intel", "NVIDIA") or (g.vendor == "Apple" and g.cores)]
+    if facts.is_mac and physical:
+        return False, None, f"a physical GPU is listed: {physical[0].model}"
     if not facts.is_mac and _stdout(snapshot, "lscpu"):
         return False, None, "lscpu names no hypervisor"
     return None, None, ""
@@ -227,7 +250,11 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
     gpus = _nvidia_capabilities(facts.gpus, sources)
-    if facts.is_mac and cpu.apple_silicon and not vm and not any(_is_apple_gpu(g) for g in gpus):
+    if facts.is_mac and cpu.apple_silicon and hypervisor == "Apple Virtual Machine" and not gpus:
+        gpus = (GPU(vendor="Apple", model="Apple Paravirtual device"),)
+        sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"
+        known = True
+    elif facts.is_mac and cpu.apple_silicon and not vm and not any(_is_apple_gpu(g) for g in gpus):
         gpus = gpus + (_apple_gpu(facts, cpu),)
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("
                                             + sources.get("cpu.apple_silicon", "Apple silicon") + ")")

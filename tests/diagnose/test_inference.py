@@ -66,6 +66,11 @@ def test_apple_silicon_from_any_evidence(commands, interpreter, chip, source):
     assert "no GPU" not in findings["gpu"].message
 
 
+def test_apple_processor_in_a_pasted_sysctl_dump():
+    facts, _ = diagnose(snapshot(commands={"sysctl -A machdep.cpu": capture("mac-archspec-38-m1-sysctl-machdep-cpu")}))
+    assert facts.cpu.apple_silicon is True and facts.gpus_by_vendor("Apple")
+
+
 def test_apple_gpu_entry_names_apple_silicon():
     facts, findings = diagnose(snapshot(commands={PROFILER_TEXT: capture("mac-joey-ma-m1pro-16core-spdisplays")}))
     assert (facts.cpu.apple_silicon, facts.cpu.chip.name) == (True, "Apple M1 Pro")
@@ -128,7 +133,8 @@ def test_apple_vm_from_a_grep_of_sphardware():
     facts, findings = diagnose(snapshot(commands={PROFILER_TEXT: capture("mac-utm-6996-vm-m1pro-virtual-sphardware")}))
     assert facts.vm is True and facts.hypervisor == "Apple Virtual Machine"
     assert findings["virtual_machine"].level == "warn"
-    assert not facts.gpus_by_vendor("Apple")  # a VM has no Apple GPU of its own to infer
+    assert [g.model for g in facts.gpus] == ["Apple Paravirtual device"]  # not the host's chip GPU
+    assert not facts.has_metal_gpu
     assert catalog.recommendation(facts, RECIPES).recipe == "pytorch-cpu"
 
 
@@ -190,6 +196,7 @@ def test_cpu_flags_from_sysctl_capture():
     facts, _ = diagnose(snapshot(commands={
         "sysctl machdep.cpu.features machdep.cpu.leaf7_features": capture("mac-whisper-cpp-1250-intel-uname-sysctl-features")}))
     assert {"avx", "avx2", "fma"} <= set(facts.cpu.flags)
+    assert facts.cpu.apple_silicon is False  # x86 CPUID features and a RELEASE_X86_64 kernel: an Intel Mac
     assert facts.sources["cpu.flags"].startswith("sysctl")
 
 
