@@ -224,3 +224,17 @@ def test_tensorflow_under_rosetta_before_sequoia():
     _, findings = diagnose(snapshot(commands={BRAND: "Apple M1\n", "sw_vers": "ProductVersion:\t14.5\n"},
                                     interpreter=interp))
     assert findings["rosetta_avx"].level == "fail"
+
+
+def test_a_live_probe_records_the_cpu_flags():
+    import platform
+
+    from macml.probe.collect import cpu_features
+
+    recorded = cpu_features()
+    assert recorded["source"].startswith("py-cpuinfo")
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        pytest.skip("the flag names asserted below are x86 ones")
+    assert "sse2" in recorded["flags"]
+    facts, _ = diagnose(snapshot("linux", cpuinfo=recorded))
+    assert "sse2" in facts.cpu.flags and facts.sources["cpu.flags"].startswith("py-cpuinfo")

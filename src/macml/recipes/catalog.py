@@ -283,8 +283,8 @@ def match(recipe: Recipe, facts: MachineFacts) -> RecipeMatch:
     for pin in recipe.pins:
         pin_reasons = unmet_conditions(pin.when, facts)
         if not pin_reasons:
-            assumed += [a for a in fits_if(pin.when, facts) if a not in assumed]
-            return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label, tuple(assumed))
+            return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label,
+                               _merge_assumptions(assumed, fits_if(pin.when, facts)))
         if not pin.when.platform or facts.platform in pin.when.platform:  # rows for other OSes are noise
             misses.append(f"{pin.label}: {', '.join(pin_reasons)}")
     if not misses:
@@ -292,6 +292,15 @@ def match(recipe: Recipe, facts: MachineFacts) -> RecipeMatch:
     if len(misses) == 1:
         return RecipeMatch(recipe.name, False, tuple(misses))
     return RecipeMatch(recipe.name, False, ("no pinned set fits this host (" + " | ".join(misses) + ")",))
+
+
+def _merge_assumptions(general: Sequence[str], specific: Sequence[str]) -> Tuple[str, ...]:
+    """A pin row's "fits if" replaces the recipe's on the same subject ("macOS is 14.0 or newer" over
+    "macOS is 12.3 or newer")."""
+    merged: Dict[str, str] = {}
+    for text in (*general, *specific):
+        merged[text.split(" is ")[0]] = text
+    return tuple(merged.values())
 
 
 def match_all(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[RecipeMatch, ...]:
