@@ -14,7 +14,8 @@ from macml.findings import Finding, Fix, fail, info, ok, warn
 IMPORT_CHECKED = ("tensorflow", "mlx", "jax")
 
 WHY_NOT = {
-    "mps": "On macOS, MPS needs macOS 14+, a native arm64 Python and a real (not virtual) GPU.",
+    "mps": "MPS needs the macOS its torch requires (12.3 for torch 1.12-2.4, 13.0 for 2.5-2.8, 14.0 from 2.9), "
+           "a native arm64 Python (or an AMD GPU on an Intel Mac) and a real, not virtual, GPU.",
     "cuda": "Check `nvidia-smi` works for this user, CUDA_VISIBLE_DEVICES, and the driver/CUDA pairing.",
     "rocm": "Check the user is in the render/video groups, HIP_VISIBLE_DEVICES and HSA_OVERRIDE_GFX_VERSION.",
 }

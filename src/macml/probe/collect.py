@@ -71,7 +71,7 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
     with ThreadPoolExecutor(max_workers=len(module.COMMANDS) + 1) as pool:
         interpreter_future = pool.submit(probe_interpreter_raw, python, timeout)
         command_futures = [pool.submit(commands.run, argv) for argv in module.COMMANDS]
-        cpuinfo_future = pool.submit(cpu_features)
+        cpuinfo_future = pool.submit(cpu_features) if frameworks else None  # `recipes` needs no CPU flags
         interpreter = interpreter_future.result()
         fingerprint = system_fingerprint(module, commands.run) if frameworks else None
         frameworks_future = (pool.submit(probe_frameworks_raw, python, interpreter, timeout, fingerprint, env,
@@ -80,7 +80,7 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
             future.result()
         module.build_facts(commands.run)  # runs any follow-up command a parser needs (e.g. a fallback form)
         framework_results = frameworks_future.result() if frameworks_future else {}
-        cpuinfo = cpuinfo_future.result()
+        cpuinfo = cpuinfo_future.result() if cpuinfo_future else None
     return {
         "macml_snapshot": FORMAT_VERSION,
         "platform": platform,
@@ -88,7 +88,7 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
         "interpreter": interpreter,
         "frameworks": framework_results,
         "env": env,
-        "cpuinfo": cpuinfo,
+        **({"cpuinfo": cpuinfo} if cpuinfo else {}),
     }
 
 
