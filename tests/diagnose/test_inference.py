@@ -238,3 +238,15 @@ def test_a_live_probe_records_the_cpu_flags():
     assert "sse2" in recorded["flags"]
     facts, _ = diagnose(snapshot("linux", cpuinfo=recorded))
     assert "sse2" in facts.cpu.flags and facts.sources["cpu.flags"].startswith("py-cpuinfo")
+
+
+def test_an_x86_64_python_on_an_unknown_mac_is_neither_rosetta_nor_intel():
+    """pytorch#48145: an x86_64 Anaconda Python on Big Sur, from a reporter with both an M1 and an Intel Mac."""
+    facts, findings = diagnose(snapshot(commands={"sw_vers": "ProductName: macOS\nProductVersion: 11.0\n"},
+                                        interpreter={"machine": "x86_64", "version": "3.8.5"}))
+    assert (facts.cpu.apple_silicon, facts.rosetta, facts.gpu_list_known) == (None, None, False)
+    assert findings["rosetta_python"].level == "info" and "if this Mac has Apple silicon" in findings["rosetta_python"].message
+    assert "intel_mac_torch" not in findings
+    assert findings["gpu"].level == "info"
+    plaidml = reasons(facts, "plaidml-amd")
+    assert plaidml.ok and plaidml.fits_if == ("this machine has an AMD GPU",)

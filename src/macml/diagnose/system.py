@@ -80,7 +80,14 @@ def check_macos_version(facts: MachineFacts) -> Optional[Finding]:
 def check_rosetta_python(facts: MachineFacts) -> Optional[Finding]:
     """An x86_64 Python translated by Rosetta 2 on Apple silicon (no MPS, no MLX, slow)."""
     interp = facts.interpreter
-    if not facts.is_mac or interp is None or facts.rosetta is None:
+    if not facts.is_mac or interp is None:
+        return None
+    if facts.rosetta is None and interp.machine == "x86_64":
+        return info("Python", f"Python {interp.version} is x86_64: if this Mac has Apple silicon, it runs under "
+                    "Rosetta 2 (the evidence does not say which chip this is)",
+                    Fix("Check the chip: `1` (Apple silicon) means this x86_64 Python runs under Rosetta; then "
+                        "`macml doctor` on that Mac says what to do.", ("sysctl -n hw.optional.arm64",)))
+    if facts.rosetta is None:
         return None
     if not facts.rosetta:
         if not facts.cpu.apple_silicon:
