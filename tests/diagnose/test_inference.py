@@ -98,7 +98,8 @@ def test_rosetta_from_a_collect_env_style_interpreter_section():
     ("mac-macos-egpu-18-macpro-dual-firepro-d500-spdisplays", "AMD FirePro D500"),
     ("mac-cpu_info-17-imac-pro-vega64-spdisplays", "Radeon Pro Vega 64"),
     ("mac-createdd-egpu-rx5700xt-catalina-plaidml", "Radeon RX 5700 XT"),
-], ids=["uhd630", "dual-d500", "vega64", "egpu-5700xt"])
+    ("mac-kryptonite-45-macmini7-1-egpu-rx550-unnamed", "unknown GPU"),  # an eGPU macOS lists without a name
+], ids=["uhd630", "dual-d500", "vega64", "egpu-5700xt", "unnamed-egpu-rx550"])
 def test_intel_mac_from_gpu_list(name, gpu):
     facts, findings = diagnose(snapshot(commands={PROFILER_TEXT: capture(name)}))
     assert facts.cpu.apple_silicon is False and facts.cpu.hardware_arch == "x86_64"

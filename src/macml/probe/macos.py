@@ -222,7 +222,8 @@ def parse_system_profiler_text(text: str) -> Tuple[Optional[Hardware], List[GPU]
     gpus: List[GPU] = []
     for block in _text_blocks(text):
         labels = {key.lower(): value for key, value in block.items() if key}
-        if "chipset model" in labels:
+        unnamed_gpu = "vendor" in labels and "gpu" in labels.get("type", "").lower()  # an eGPU macOS does not drive
+        if "chipset model" in labels or unnamed_gpu:
             gpus.append(_text_gpu(block))
         elif hardware is None and {"chip", "model identifier", "processor name"} & labels.keys():
             hardware = {key: labels[label] for label, key in _TEXT_HARDWARE_KEYS.items() if label in labels}
