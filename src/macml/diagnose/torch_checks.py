@@ -26,7 +26,8 @@ def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
     if installed and version(installed) and version(installed).release[:2] == (2, 2) and numpy and numpy.major >= 2:
         return warn("PyTorch", f"torch {installed} was built against NumPy 1.x but NumPy {numpy} is installed",
                     Fix("Pin NumPy below 2 next to torch 2.2:", (pip_cmd(facts, "install 'numpy<2'"),)))
-    gpu_note = (f"torch {INTEL_MAC_LAST_TORCH} can still use the {amd[0].model} through MPS (macOS 12.3+)" if amd
+    amd_name = next((g.model for g in amd if g.model != "unknown GPU"), "AMD GPU")
+    gpu_note = (f"torch {INTEL_MAC_LAST_TORCH} can still use the {amd_name} through MPS (macOS 12.3+)" if amd
                 else "MPS skips Intel integrated GPUs, so PyTorch runs on the CPU here")
     return info("PyTorch", f"Intel Mac: PyTorch {INTEL_MAC_LAST_TORCH} is the last release for x86_64 macOS; {gpu_note}",
                 Fix("Pin it (and NumPy 1.x, which it was built against); newer PyTorch needs Apple silicon:",
