@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from conftest import load_json, machine_files
+from conftest import PROJECT, load_json, machine_files
 from macml.diagnose import run_checks
 from macml.probe.collect import facts_from_snapshot
 from macml.recipes import catalog
@@ -72,3 +72,36 @@ def test_no_finding_or_reason_contradicts_the_evidence(path):
     for label, part in parts(snapshot):
         problems.extend(f"{label}: {p}" for p in contradictions(facts_from_snapshot(part), whole))
     assert not problems, "\n".join(problems)
+
+
+def capture_snapshot(path):
+    """A capture fed as the command that printed it, where that command is one the probes read."""
+    name, text = path.stem, path.read_text(encoding="utf-8")
+    if "spdisplays" in name or "sphardware" in name:
+        platform, key = "darwin", "system_profiler SPHardwareDataType SPDisplaysDataType"
+    elif name.endswith("-nvidia-smi"):
+        platform, key = ("win32" if name.startswith("win") else "linux"), "nvidia-smi"
+    elif name.startswith("mac") and "sysctl" in name:
+        platform, key = "darwin", "sysctl machdep.cpu"
+    else:
+        return None
+    return {"macml_snapshot": 1, "platform": platform, "env": {}, "interpreter": {}, "frameworks": {},
+            "commands": {key: {"returncode": 0, "stdout": text, "stderr": ""}}}
+
+
+# Captures whose shape the probes read as they are (collect_env pastes and the like go through the importer).
+CAPTURES = [p for p in sorted((PROJECT / "tests" / "captures").glob("*.txt")) if capture_snapshot(p)]
+
+
+@pytest.mark.parametrize("path", CAPTURES, ids=[p.stem for p in CAPTURES])
+def test_real_captures_contradict_neither_the_rule_nor_their_expectations(path):
+    snapshot = capture_snapshot(path)
+    facts = facts_from_snapshot(snapshot)
+    assert not contradictions(facts, facts)
+    expect = load_json(path.with_suffix(".json"))["expect"]
+    for key, value in (("apple_silicon", facts.cpu.apple_silicon), ("vm", facts.vm)):
+        if expect.get(key) is not None and value is not None:
+            assert value == expect[key], key
+    must_not = expect.get("must_not_recommend") or []
+    found = catalog.recommendation(facts, RECIPES)
+    assert found is None or found.recipe not in must_not
