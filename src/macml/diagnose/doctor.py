@@ -75,11 +75,11 @@ class DoctorReport:
 
 
 def header_line(facts: MachineFacts) -> str:
-    chip = facts.cpu.chip.name if facts.cpu.chip else facts.cpu.brand
+    chip = facts.cpu.chip.name if facts.cpu.chip else (facts.cpu.brand or "CPU unknown")
     interp = facts.interpreter
     python = (f"Python {interp.version or '?'} ({interp.machine or '?'}, {interp.kind})" if interp
               else "no interpreter facts")
-    return f"{facts.os.name} {facts.os.version} · {chip} · {python}"
+    return f"{facts.os.name} {facts.os.version or '(version unknown)'} · {chip} · {python}"
 
 
 def render_finding(console: Console, finding: Finding, verbose: bool) -> None:
