@@ -251,3 +251,27 @@ def test_an_x86_64_python_on_an_unknown_mac_is_neither_rosetta_nor_intel():
     assert findings["gpu"].level == "info"
     plaidml = reasons(facts, "plaidml-amd")
     assert plaidml.ok and plaidml.fits_if == ("this machine has an AMD GPU",)
+
+
+def test_system_profiler_timing_out_on_apple_silicon_still_has_a_gpu():
+    snap = snapshot(commands={BRAND: "Apple M2 Max\n", "sysctl -n hw.memsize": "34359738368\n"})
+    snap["commands"]["system_profiler -json SPHardwareDataType SPDisplaysDataType"] = {
+        "returncode": None, "stdout": "", "stderr": "", "timed_out": True}
+    facts, findings = diagnose(snap)
+    assert [(g.model, g.memory_bytes, g.unified_memory) for g in facts.gpus] == [("Apple M2 Max", 32 * GIB, True)]
+    assert findings["gpu"].level == "ok"
+    assert catalog.recommendation(facts, RECIPES).recipe == "pytorch-mps"
+
+
+def test_json_and_recipes_output_carry_the_new_facts(tmp_path):
+    import json
+
+    from conftest import run_macml
+
+    path = tmp_path / "snap.json"
+    path.write_text(json.dumps(snapshot(commands={PROFILER_TEXT: capture("mac-utm-6996-vm-m1pro-virtual-sphardware")})))
+    facts = json.loads(run_macml("doctor", "--from", str(path), "--json").stdout)["facts"]
+    assert (facts["vm"], facts["hypervisor"], facts["cpu"]["apple_silicon"]) == (True, "Apple Virtual Machine", True)
+    assert facts["sources"]["vm"] and "egpu" in facts and facts["gpu_list_known"] is True
+    rosetta = run_macml("recipes", "--from", str(PROJECT / "tests" / "machines" / "mac-m2-rosetta.json"))
+    assert "Recommended: pytorch-mps, once this runs in a native arm64 Python" in rosetta.stdout
