@@ -156,6 +156,23 @@ TF_METAL_LAST_X86_64 = "1.0.0"
 
 # ---------------------------------------------------------------- lookups
 
+# NVIDIA drivers older than every build the pytorch-cuda recipe installs: the last torch that still
+# runs there (driver minimum, torch release, its CUDA). Sources: CUDA release notes (table 3, minimum
+# driver per toolkit, and minor-version compatibility), PyTorch's previous-versions page (cu102 ends
+# with 1.12.1, cu118 with 2.7.1).
+LAST_TORCH_FOR_OLD_DRIVERS = (
+    ("450.80.02", "2.7.1", "11.8"),  # CUDA 11.x minor-version compatibility
+    ("440.33", "1.12.1", "10.2"),
+)
+
+
+def last_torch_for_driver(driver: str) -> Optional[Tuple[str, str, str]]:
+    """(minimum driver, torch release, CUDA) of the newest old build a driver still runs; None if none."""
+    for minimum, torch, cuda in LAST_TORCH_FOR_OLD_DRIVERS:
+        if driver_tuple(driver) >= driver_tuple(minimum):
+            return minimum, torch, cuda
+    return None
+
 
 def version(text: Optional[str]) -> Optional[Version]:
     if not text:

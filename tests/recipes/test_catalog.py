@@ -137,16 +137,19 @@ TABLE = [
     ("linux-no-gpu", "mlx", False, "needs macOS; this is Linux"),
 ]
 
+# (machine, recommended recipe, what must change first). A CPU build is never the answer on a
+# machine with a usable GPU: under Rosetta it is MPS once the Python is native, on an old driver
+# CUDA once the driver is upgraded.
 RECOMMENDED = [
-    ("mac-m3-max", "pytorch-mps"),
-    ("mac-m2-rosetta", "pytorch-cpu"),
-    ("mac-intel-5500m", "plaidml-amd"),
-    ("mac-imac-pro-vega56", "pytorch-mps"),
-    ("mac-intel-uhd630", "pytorch-cpu"),
-    ("linux-h200-real", "pytorch-cuda"),
-    ("linux-amd-rocm", "pytorch-rocm"),
-    ("linux-nvidia-old-driver", "pytorch-cpu"),
-    ("linux-no-gpu", "pytorch-cpu"),
+    ("mac-m3-max", "pytorch-mps", ""),
+    ("mac-m2-rosetta", "pytorch-mps", "a native arm64 Python (not Rosetta)"),
+    ("mac-intel-5500m", "plaidml-amd", ""),
+    ("mac-imac-pro-vega56", "pytorch-mps", ""),
+    ("mac-intel-uhd630", "pytorch-cpu", ""),
+    ("linux-h200-real", "pytorch-cuda", ""),
+    ("linux-amd-rocm", "pytorch-rocm", ""),
+    ("linux-nvidia-old-driver", "pytorch-cuda", "a newer NVIDIA driver"),
+    ("linux-no-gpu", "pytorch-cpu", ""),
 ]
 
 
@@ -168,9 +171,11 @@ def test_recorded_machine_recipe_table(machine, recipe, ok, phrase):
     assert bool(found.requirements) is ok
 
 
-@pytest.mark.parametrize("machine, best", RECOMMENDED, ids=[m for m, _ in RECOMMENDED])
-def test_recommend_on_recorded_machines(machine, best):
-    assert recipes.recommend(_facts(machine)).recipe == best
+@pytest.mark.parametrize("machine, best, once", RECOMMENDED, ids=[m for m, _, _ in RECOMMENDED])
+def test_recommend_on_recorded_machines(machine, best, once):
+    found = recipes.recommendation(_facts(machine), recipes.load_all())
+    assert (found.recipe, found.once) == (best, once)
+    assert (recipes.recommend(_facts(machine)) is None) == bool(once)
 
 
 def _linux(gpus=(), python="3.11.7", machine="x86_64"):
@@ -207,12 +212,17 @@ def test_cuda_index_from_driver_and_capability(driver, capability, index):
 @pytest.mark.parametrize("driver, capability, phrase", [
     ("565.57.01", "12.0", "sm_120"),  # Blackwell needs cu128+, hence driver >= 570.26
     ("440.33", "8.6", "older than 450.80.02"),
-    (None, "8.6", "driver version unknown"),
-], ids=["blackwell-old-driver", "driver-440", "driver-unknown"])
+], ids=["blackwell-old-driver", "driver-440"])
 def test_cuda_no_fitting_build_says_why(driver, capability, phrase):
     found = recipes.match(recipes.find_recipe("pytorch-cuda", recipes.load_all()), _linux([_nvidia(driver, capability)]))
     assert not found.ok
     assert phrase in found.line
+
+
+def test_unknown_driver_is_a_condition_not_a_refusal():
+    found = recipes.match(recipes.find_recipe("pytorch-cuda", recipes.load_all()), _linux([_nvidia(None, "8.6")]))
+    assert found.ok and found.fits_if == ("the NVIDIA driver is >= 580.65.06 (check `nvidia-smi`)",)
+    assert "fits if" in found.line
 
 
 @pytest.mark.parametrize("gpus, best", [

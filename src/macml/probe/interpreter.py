@@ -71,8 +71,8 @@ def interpreter_problem(raw: Any) -> Optional[str]:
     if not isinstance(raw, Mapping):
         return f"expected a JSON object, got {_kind(raw)}"
     # An interpreter imported from a pasted report has no executable path: a version or packages will do.
-    if not (raw.get("executable") or raw.get("version") or raw.get("packages")):
-        return "it names no executable, version or packages"
+    if not (raw.get("executable") or raw.get("version") or raw.get("packages") or raw.get("machine")):
+        return "it names no executable, version, machine or packages"
     if raw.get("executable") is not None and not isinstance(raw["executable"], str):
         return "'executable' must be a string"
     if raw.get("version") is not None and not isinstance(raw["version"], str):
@@ -106,12 +106,12 @@ def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
     markers = raw.get("markers")
     markers = markers if isinstance(markers, Mapping) else {}
     return InterpreterFacts(
-        executable=str(raw.get("executable") or "unknown"),
+        executable=str(raw.get("executable") or ""),
         version=str(raw.get("version", "")),
         implementation=str(raw.get("implementation", "")),
         machine=str(raw.get("machine", "")),
         prefix=str(raw.get("prefix", "")),
-        base_prefix=str(raw.get("base_prefix", raw.get("prefix", ""))),
+        base_prefix=str(raw.get("base_prefix") or raw.get("prefix") or ""),
         conda=bool(raw.get("conda", False)),
         externally_managed=bool(raw.get("externally_managed", False)),
         pip_version=raw.get("pip_version") or packages.get("pip"),

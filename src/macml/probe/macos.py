@@ -224,7 +224,8 @@ def parse_system_profiler_text(text: str) -> Tuple[Optional[Hardware], List[GPU]
     for block in _text_blocks(text):
         labels = {key.lower(): value for key, value in block.items() if key}
         # A GPU macOS has no driver for (an unsupported eGPU) is listed without a Chipset Model.
-        if "chipset model" in labels or {"vendor", "device id"} <= labels.keys():
+        unnamed_gpu = ("vendor" in labels and "gpu" in labels.get("type", "").lower()) or {"vendor", "device id"} <= labels.keys()
+        if "chipset model" in labels or unnamed_gpu:
             gpus.append(_text_gpu(block))
         elif hardware is None and {"chip", "model identifier", "processor name"} & labels.keys():
             hardware = {key: labels[label] for label, key in _TEXT_HARDWARE_KEYS.items() if label in labels}
@@ -292,7 +293,7 @@ def build_facts(run: RunCommand) -> SystemFacts:
     cores, performance, efficiency = parse_core_counts(hardware.get("number_processors"))
     arch = _hardware_arch(arm64, chip is not None, brand)
     cpu = CPUFacts(
-        brand=brand, hardware_arch=arch, apple_silicon=arch == "arm64", chip=chip, cores=cores,
+        brand=brand, hardware_arch=arch, apple_silicon={"arm64": True, "x86_64": False}.get(arch), chip=chip, cores=cores,
         performance_cores=performance, efficiency_cores=efficiency, memory_bytes=memory,
         model=_text(hardware.get("machine_model")) or None,
     )

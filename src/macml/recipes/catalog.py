@@ -6,6 +6,7 @@ installed. Matching is a pure function of MachineFacts. The schema: recipes/READ
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import sys
@@ -20,7 +21,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from macml import versions
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
-from macml.recipes.conditions import Condition, effective_arch, unmet_conditions
+from macml.recipes.conditions import Condition, effective_arch, fits_if, unmet_conditions
 from macml.resources import recipes_dir
 
 if sys.version_info >= (3, 11):
@@ -86,11 +87,12 @@ class RecipeMatch:
     requirements: Tuple[str, ...] = ()  # the pinned set for this host, when ok
     index_url: Optional[str] = None
     pin_label: str = ""
+    fits_if: Tuple[str, ...] = ()  # when ok: what must hold of facts the evidence does not give
 
     @property
     def line(self) -> str:
         if self.ok:
-            return f"{self.recipe}: {self.pin_label}"
+            return f"{self.recipe}: {self.pin_label}" + (f" (fits if {'; '.join(self.fits_if)})" if self.fits_if else "")
         return f"{self.recipe}: {'; '.join(self.reasons)}"
 
 
@@ -306,11 +308,13 @@ def match(recipe: Recipe, facts: MachineFacts) -> RecipeMatch:
     reasons = unmet_conditions(recipe.requires, facts)
     if reasons:
         return RecipeMatch(recipe.name, False, tuple(reasons))
+    assumed = fits_if(recipe.requires, facts)
     misses: List[str] = []
     for pin in recipe.pins:
         pin_reasons = unmet_conditions(pin.when, facts)
         if not pin_reasons:
-            return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label)
+            return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label,
+                               _merge_assumptions(assumed, fits_if(pin.when, facts)))
         if _same_kind(pin.when, facts):  # rows for other OSes or CPUs are noise
             misses.append(f"{pin.label}: {', '.join(pin_reasons)}")
     if not misses:
@@ -325,28 +329,69 @@ def _same_kind(when: Condition, facts: MachineFacts) -> bool:
             and (not when.arch or effective_arch(facts) in when.arch))
 
 
+def _merge_assumptions(general: Sequence[str], specific: Sequence[str]) -> Tuple[str, ...]:
+    """A pin row's "fits if" replaces the recipe's on the same subject ("macOS is 14.0 or newer" over
+    "macOS is 12.3 or newer")."""
+    merged: Dict[str, str] = {}
+    for text in (*general, *specific):
+        merged[text.split(" is ")[0]] = text
+    return tuple(merged.values())
+
+
 def match_all(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[RecipeMatch, ...]:
     return tuple(match(r, facts) for r in (load_all() if recipes is None else recipes))
 
 
+@dataclass(frozen=True)
+class Recommendation:
+    """The one recommendation `macml doctor` and `macml recipes` both show."""
+
+    recipe: str
+    match: Optional[RecipeMatch]  # how it fits this interpreter (not ok when `once` is set)
+    once: str = ""  # what must change first, e.g. "a native arm64 Python (not Rosetta)"
+
+
 def preference(facts: MachineFacts) -> Tuple[str, ...]:
-    """Recipe names in the order worth recommending for this kind of machine."""
+    """Recipe names in the order worth recommending for this kind of machine. A CPU build is never
+    among them where a usable GPU is known: there the answer is a GPU recipe or none."""
     vendors = {g.vendor for g in facts.gpus}
+    if facts.is_mac and facts.vm:
+        return ("pytorch-cpu",)  # no Metal compute inside a VM
     if facts.is_mac and facts.cpu.apple_silicon:
-        return ("pytorch-mps", "mlx", "tensorflow-metal", "jax-metal", "pytorch-cpu")
+        return ("pytorch-mps", "mlx", "tensorflow-metal", "jax-metal")
     if facts.is_mac and "AMD" in vendors:
-        return ("pytorch-mps", "plaidml-amd", "tensorflow-metal", "pytorch-cpu")
-    if facts.platform in ("linux", "win32") and "NVIDIA" in vendors:
-        return ("pytorch-cuda", "pytorch-cpu")
+        return ("pytorch-mps", "plaidml-amd", "tensorflow-metal")
+    if facts.is_mac and facts.cpu.apple_silicon is None and not facts.gpu_list_known:
+        return ("pytorch-mps", "mlx", "pytorch-cpu")  # each shown with what it assumes
+    if not facts.is_mac and "NVIDIA" in vendors:
+        return ("pytorch-cuda",)
     if facts.platform == "linux" and "AMD" in vendors:
-        return ("pytorch-rocm", "pytorch-cpu")
+        return ("pytorch-rocm",)
     return ("pytorch-cpu",)
 
 
-def recommend(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[RecipeMatch]:
+def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[Recommendation]:
+    """The first preferred recipe that fits this interpreter; under Rosetta, the one that will fit
+    once the Python is native. None when nothing fits."""
+    names = preference(facts)
+    recipes = load_all() if recipes is None else recipes
     matches = {m.recipe: m for m in match_all(facts, recipes)}
-    for name in preference(facts):
+    for name in names:
         found = matches.get(name)
         if found is not None and found.ok:
-            return found
+            return Recommendation(name, found)
+    if facts.rosetta and names:
+        return Recommendation(names[0], matches.get(names[0]), once="a native arm64 Python (not Rosetta)")
+    if names and names[0] == "pytorch-cuda" and recipes is not None:
+        # Fits once the driver is new enough: the same match with the driver version unknown.
+        any_driver = dataclasses.replace(facts, gpus=tuple(dataclasses.replace(g, driver_version=None)
+                                                           for g in facts.gpus))
+        if match(find_recipe(names[0], recipes), any_driver).ok:
+            return Recommendation(names[0], matches.get(names[0]), once="a newer NVIDIA driver")
     return None
+
+
+def recommend(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[RecipeMatch]:
+    """The recommended recipe's match when it fits this interpreter as it is."""
+    found = recommendation(facts, recipes)
+    return found.match if found is not None and not found.once else None
