@@ -53,10 +53,19 @@ def parse_interpreter_output(python: str, stdout: str) -> Dict[str, Any]:
         raw = json.loads(stdout)
     except (ValueError, RecursionError):
         raise MacmlError(f"{python} printed something that is not JSON: is it a Python interpreter?", _HINT) from None
-    problem = interpreter_problem(raw)
+    problem = interpreter_problem(raw) or _probe_problem(raw)
     if problem:
         raise MacmlError(f"{python} did not report interpreter facts: {problem}.", _HINT)
     return raw
+
+
+def _probe_problem(raw: Mapping[str, Any]) -> Optional[str]:
+    """What the live probe always reports (a pasted report may lack both)."""
+    if not isinstance(raw.get("executable"), str) or not raw["executable"]:
+        return "'executable' must be a non-empty string"
+    if not isinstance(raw.get("version"), str):
+        return "'version' must be a string like \"3.11.7\""
+    return None
 
 
 _TEXT_KEYS = ("implementation", "machine", "prefix", "base_prefix", "pip_version", "platform_tag", "mac_ver", "glibc")
