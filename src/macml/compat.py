@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
+
+from packaging.version import Version
+
+from macml import versions
 
 NVIDIA_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (Table 3: toolkit and driver versions)"
 NVIDIA_MINOR = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html (Table 1)"
@@ -174,17 +177,8 @@ def last_torch_for_driver(driver: str) -> Optional[Tuple[str, str, str]]:
     return None
 
 
-def version(text: Optional[str]) -> Optional[Version]:
-    if not text:
-        return None
-    try:
-        return Version(text.split("+")[0])
-    except InvalidVersion:
-        return None
-
-
-def driver_tuple(text: Optional[str]) -> Tuple[int, ...]:
-    return tuple(int(p) for p in (text or "").split(".") if p.isdigit())
+version = versions.package  # '2.5.1+cu121' -> Version('2.5.1')
+driver_tuple = versions.release  # '550.54.15' -> (550, 54, 15)
 
 
 def _in(spec: str, v: Optional[Version]) -> bool:

@@ -65,6 +65,13 @@ class GPU:
     peak_fp32_tflops: Optional[float] = None
     bandwidth_gbs: Optional[float] = None
 
+    @property
+    def display_name(self) -> str:
+        """The model with its vendor once: 'AMD Radeon Pro 560X', 'NVIDIA H200', 'Apple M1 Pro'."""
+        if self.model.lower().startswith(self.vendor.lower()):
+            return self.model
+        return f"{self.vendor} {self.model}".strip()
+
 
 @dataclass(frozen=True)
 class InterpreterFacts:
@@ -197,7 +204,7 @@ def format_bytes(count: int) -> str:
 
 
 def describe_gpu(gpu: GPU) -> str:
-    parts = [f"{gpu.vendor} {gpu.model}" if gpu.vendor not in gpu.model else gpu.model]
+    parts = [gpu.display_name]
     if gpu.cores:
         parts.append(f"{gpu.cores} GPU cores")
     if gpu.memory_bytes:

@@ -160,7 +160,8 @@ def test_titan_xp_on_driver_450():
     gpu = facts.gpus[0]
     assert (gpu.model, gpu.compute_capability, gpu.driver_version) == ("TITAN Xp", "6.1", "450.57")
     driver = findings["nvidia_driver"]
-    assert driver.level == "fail" and "520.61.05" in driver.message and "torch 1.12.1" in driver.message
+    # CUDA 11.x minor-version compatibility needs 450.80.02 (compat.py, NVIDIA's compatibility guide)
+    assert driver.level == "fail" and "450.80.02" in driver.message and "torch 1.12.1" in driver.message
     found = catalog.recommendation(facts, RECIPES)
     assert (found.recipe, found.once) == ("pytorch-cuda", "a newer NVIDIA driver")
 

@@ -164,7 +164,8 @@ def validate_names(only: Sequence[str]) -> None:
     by_lower = {name.lower(): name for name in known}
     for name in only:
         if name not in known:
-            close = [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3)]
+            exact = by_lower.get(name.lower())  # only the capitals differ: that one, nothing else
+            close = [exact] if exact else [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3)]
             hint = f"Did you mean: {', '.join(close)}?" if close else "See: macml doctor --list-checks"
             raise MacmlError(f"Unknown check {name!r}.", hint)
 

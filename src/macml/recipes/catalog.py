@@ -21,7 +21,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from macml import versions
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
-from macml.recipes.conditions import Condition, effective_arch, fits_if, unmet_conditions
+from macml.recipes.conditions import Condition, effective_arch, fits_if, is_virtual_machine, unmet_conditions
 from macml.resources import recipes_dir
 
 if sys.version_info >= (3, 11):
@@ -353,9 +353,11 @@ class Recommendation:
 
 def preference(facts: MachineFacts) -> Tuple[str, ...]:
     """Recipe names in the order worth recommending for this kind of machine. A CPU build is never
-    among them where a usable GPU is known: there the answer is a GPU recipe or none."""
+    among them where a GPU is known, except in a VM (the GPU cannot be reached from inside): there the
+    answer is a GPU recipe, or none with the reasons why none fits (a driver to update, a GPU that no
+    current build covers); the user decides whether to train on the CPU."""
     vendors = {g.vendor for g in facts.gpus}
-    if facts.is_mac and facts.vm:
+    if facts.is_mac and is_virtual_machine(facts):
         return ("pytorch-cpu",)  # no Metal compute inside a VM
     if facts.is_mac and facts.cpu.apple_silicon:
         return ("pytorch-mps", "mlx", "tensorflow-metal", "jax-metal")
@@ -371,24 +373,32 @@ def preference(facts: MachineFacts) -> Tuple[str, ...]:
 
 
 def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[Recommendation]:
-    """The first preferred recipe that fits this interpreter; under Rosetta, the one that will fit
-    once the Python is native. None when nothing fits."""
+    """The first preferred recipe that fits this interpreter; where the first choice fits once one
+    thing changes (a native arm64 Python instead of Rosetta, a newer NVIDIA driver), that, with what
+    must change. None when nothing fits."""
     names = preference(facts)
     recipes = load_all() if recipes is None else recipes
     matches = {m.recipe: m for m in match_all(facts, recipes)}
-    for name in names:
+    for rank, name in enumerate(names):
         found = matches.get(name)
         if found is not None and found.ok:
             return Recommendation(name, found)
-    if facts.rosetta and names:
-        return Recommendation(names[0], matches.get(names[0]), once="a native arm64 Python (not Rosetta)")
-    if names and names[0] == "pytorch-cuda" and recipes is not None:
-        # Fits once the driver is new enough: the same match with the driver version unknown.
+        once = _fits_once(facts, name, recipes) if rank == 0 else ""
+        if once:
+            return Recommendation(name, found, once=once)
+    return None
+
+
+def _fits_once(facts: MachineFacts, name: str, recipes: Sequence[Recipe]) -> str:
+    """What must change for the first choice to fit: "" when nothing one user step fixes."""
+    if facts.rosetta:
+        return "a native arm64 Python (not Rosetta)"
+    if name == "pytorch-cuda":  # the same match with the driver version unknown
         any_driver = dataclasses.replace(facts, gpus=tuple(dataclasses.replace(g, driver_version=None)
                                                            for g in facts.gpus))
-        if match(find_recipe(names[0], recipes), any_driver).ok:
-            return Recommendation(names[0], matches.get(names[0]), once="a newer NVIDIA driver")
-    return None
+        if match(find_recipe(name, recipes), any_driver).ok:
+            return "a newer NVIDIA driver"
+    return ""
 
 
 def recommend(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[RecipeMatch]:

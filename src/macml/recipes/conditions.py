@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import List, Optional, Tuple, Union
 
 from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
+from macml import versions
 from macml.compat import rocm_gfx_verdict
 from macml.facts import GPU, MachineFacts
 
@@ -55,11 +56,7 @@ def python_tags(spec: SpecifierSet) -> str:
     return f"cp3{minors[0]}–cp3{minors[-1]}"
 
 
-def _version(text: Optional[str]) -> Optional[Version]:
-    try:
-        return Version(text) if text else None
-    except InvalidVersion:
-        return None
+_version = versions.package
 
 
 def _os_label(facts: MachineFacts) -> str:
@@ -128,12 +125,7 @@ def _os_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     return reasons
 
 
-def _tuple(text: str) -> Tuple[int, ...]:
-    return tuple(int(p) for p in text.split("."))
-
-
-def _gpu_name(gpu: GPU) -> str:
-    return gpu.model if gpu.model.lower().startswith(gpu.vendor.lower()) else f"{gpu.vendor} {gpu.model}".strip()
+_tuple = versions.release
 
 
 def _gpu_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
@@ -142,7 +134,7 @@ def _gpu_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     wanted = " or ".join(cond.gpu_vendor)
     if not facts.gpu_list_known:
         return [FitsIf(f"this machine has an {wanted} GPU")]
-    found = ", ".join(_gpu_name(g) for g in facts.gpus) or "none"
+    found = ", ".join(g.display_name for g in facts.gpus) or "none"
     return [f"needs an {wanted} GPU; found: {found}"]
 
 
@@ -208,7 +200,7 @@ def _gfx_reason(cond: Condition, facts: MachineFacts) -> List[str]:
     for gpu in facts.gpus_by_vendor("AMD"):
         fits, why = rocm_gfx_verdict(gpu.compute_capability, cond.rocm_gfx)
         if fits is False:  # unknown or unlisted targets are not refused
-            reasons.append(f"{_gpu_name(gpu)} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "
+            reasons.append(f"{gpu.display_name} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "
                            f"{cond.rocm_gfx} wheels: {why}")
     return reasons
 
