@@ -156,6 +156,8 @@ class MachineFacts:
     def rosetta(self) -> Optional[bool]:
         """An x86_64 interpreter translated on Apple-silicon hardware; None when that is unknown."""
         interp = self.interpreter
+        if self.is_mac and self.cpu.apple_silicon is False:
+            return False  # Rosetta 2 runs only on Apple silicon
         if interp is None or not interp.machine or not self.is_mac:
             return None if self.is_mac else False
         if interp.translated is not None:

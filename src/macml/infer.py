@@ -24,6 +24,10 @@ _VM_MARKERS = (
     (r"parallels|\b0x1ab8\b", "Parallels"), (r"\bqemu\b|\b0x1af4\b", "QEMU"),
     (r"apple virtual machine|virtualmac\d|\(virtual\)|apple paravirtual", "Apple Virtual Machine"),
 )
+# Windows and some tools name the architecture differently from Linux/macOS.
+_ARCH_NAMES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "arm64", "aarch64": "aarch64"}
+# A kernel release that names its build's architecture (RHEL/Fedora: 4.18.0-348.12.2.el8_5.x86_64).
+_KERNEL_ARCH = re.compile(r"\b\d+\.\d+\.\d+-[\w.]+\.(x86_64|aarch64|ppc64le|s390x)\b")
 _ARM_NVIDIA = re.compile(r"\b(gh200|gb200|gb300|gb10|grace|orin|xavier|jetson|thor)\b", re.IGNORECASE)
 # sysctl machdep.cpu.features / leaf7_features and lscpu/cpuinfo spellings -> one name.
 _FLAG_ALIASES = {"avx1.0": "avx", "avx512f": "avx512f", "fma": "fma", "asimd": "neon", "amx_tile": "amx",
@@ -221,14 +225,18 @@ def _infer_mac(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[s
     return cpu
 
 
-def _linux_arch(facts: MachineFacts, sources: Dict[str, str]) -> CPUFacts:
+def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
     cpu = facts.cpu
     if cpu.hardware_arch not in ("", "unknown"):
         return cpu
     interp = facts.interpreter
     if interp is not None and interp.machine:
         sources["cpu.hardware_arch"] = f"the interpreter's machine ({interp.machine})"
-        return dataclasses.replace(cpu, hardware_arch=interp.machine)
+        return dataclasses.replace(cpu, hardware_arch=_ARCH_NAMES.get(interp.machine.lower(), interp.machine))
+    kernel = _KERNEL_ARCH.search(" ".join((facts.os.kernel or "", _all_text(snapshot))))
+    if kernel:
+        sources["cpu.hardware_arch"] = f"kernel release {kernel.group()}"
+        return dataclasses.replace(cpu, hardware_arch=kernel.group(1))
     for gpu in facts.gpus:
         if _ARM_NVIDIA.search(gpu.model):
             sources["cpu.hardware_arch"] = f"{gpu.model} is an Arm (Grace/Tegra) system"
@@ -239,7 +247,7 @@ def _linux_arch(facts: MachineFacts, sources: Dict[str, str]) -> CPUFacts:
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
     sources: Dict[str, str] = dict(facts.sources)
-    cpu = _infer_mac(facts, snapshot, sources) if facts.is_mac else _linux_arch(facts, sources)
+    cpu = _infer_mac(facts, snapshot, sources) if facts.is_mac else _linux_arch(facts, snapshot, sources)
     flags, flag_source = parse_flags(snapshot)
     if flags is None and cpu.hardware_arch in ("arm64", "aarch64"):
         flags, flag_source = ("neon",), "every arm64 CPU has NEON (Advanced SIMD)"

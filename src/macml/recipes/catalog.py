@@ -21,7 +21,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from macml import versions
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
-from macml.recipes.conditions import Condition, effective_arch, fits_if, unmet_conditions
+from macml.recipes.conditions import Condition, effective_arch, fits_if, python_tags, unmet_conditions
 from macml.resources import recipes_dir
 
 if sys.version_info >= (3, 11):
@@ -382,13 +382,33 @@ def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = No
             return Recommendation(name, found)
     if facts.rosetta and names:
         return Recommendation(names[0], matches.get(names[0]), once="a native arm64 Python (not Rosetta)")
-    if names and names[0] == "pytorch-cuda" and recipes is not None:
-        # Fits once the driver is new enough: the same match with the driver version unknown.
-        any_driver = dataclasses.replace(facts, gpus=tuple(dataclasses.replace(g, driver_version=None)
-                                                           for g in facts.gpus))
-        if match(find_recipe(names[0], recipes), any_driver).ok:
-            return Recommendation(names[0], matches.get(names[0]), once="a newer NVIDIA driver")
+    if names:
+        once = _fits_once(find_recipe(names[0], recipes), facts)
+        if once:
+            return Recommendation(names[0], matches.get(names[0]), once=once)
     return None
+
+
+def _fits_once(recipe: Recipe, facts: MachineFacts) -> str:
+    """What must change for `recipe` to fit: a supported Python, a newer NVIDIA driver, or both
+    (the same match with that fact unknown); "" when neither is enough."""
+    interp = facts.interpreter
+    python = (dataclasses.replace(facts, interpreter=dataclasses.replace(interp, version=""))
+              if interp is not None and interp.version and recipe.requires.python is not None else None)
+    tags = python_tags(recipe.requires.python) if python is not None else ""
+    changes = [(python, f"a supported Python ({tags})")]
+    if recipe.name == "pytorch-cuda" and facts.gpus_by_vendor("NVIDIA"):
+        changes.append((_any_driver(facts), "a newer NVIDIA driver"))
+        if python is not None:
+            changes.append((_any_driver(python), f"a supported Python ({tags}) and a newer NVIDIA driver"))
+    for changed, text in changes:
+        if changed is not None and match(recipe, changed).ok:
+            return text
+    return ""
+
+
+def _any_driver(facts: MachineFacts) -> MachineFacts:
+    return dataclasses.replace(facts, gpus=tuple(dataclasses.replace(g, driver_version=None) for g in facts.gpus))
 
 
 def recommend(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[RecipeMatch]:
