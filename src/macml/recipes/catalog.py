@@ -20,7 +20,8 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from macml import versions
 from macml.errors import MacmlError
-from macml.facts import MachineFacts
+from macml.facts import UNNAMED_GPU, MachineFacts
+from macml.infer import TEGRA_GPU
 from macml.recipes.conditions import Condition, effective_arch, fits_if, python_tags, unmet_conditions
 from macml.resources import recipes_dir
 
@@ -354,7 +355,7 @@ class Recommendation:
 def preference(facts: MachineFacts) -> Tuple[str, ...]:
     """Recipe names in the order worth recommending for this kind of machine. A CPU build is never
     among them where a usable GPU is known: there the answer is a GPU recipe or none."""
-    vendors = {g.vendor for g in facts.gpus}
+    vendors = {g.vendor for g in facts.gpus if g.model != UNNAMED_GPU}
     if facts.is_mac and facts.vm:
         return ("pytorch-cpu",)  # no Metal compute inside a VM
     if facts.is_mac and facts.cpu.apple_silicon:
@@ -364,6 +365,8 @@ def preference(facts: MachineFacts) -> Tuple[str, ...]:
     if facts.is_mac and facts.cpu.apple_silicon is None and not facts.gpu_list_known:
         return ("pytorch-mps", "mlx", "pytorch-cpu")  # each shown with what it assumes
     if not facts.is_mac and "NVIDIA" in vendors:
+        if all(g.model.startswith(TEGRA_GPU) for g in facts.gpus_by_vendor("NVIDIA")):
+            return ()  # a Jetson runs NVIDIA's JetPack wheels, which no recipe installs
         return ("pytorch-cuda",)
     if facts.platform == "linux" and "AMD" in vendors:
         return ("pytorch-rocm",)
