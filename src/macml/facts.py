@@ -12,6 +12,8 @@ from typing import Any, Mapping, Optional, Tuple
 from macml import versions
 
 GIB = 1024**3
+# The model of a GPU macOS lists only by vendor and device ID: no driver attached, so no Metal.
+UNNAMED_GPU = "unknown GPU"
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,8 @@ class MachineFacts:
     def rosetta(self) -> Optional[bool]:
         """An x86_64 interpreter translated on Apple-silicon hardware; None when that is unknown."""
         interp = self.interpreter
+        if self.is_mac and self.cpu.apple_silicon is False:
+            return False  # Rosetta 2 runs only on Apple silicon
         if interp is None or not interp.machine or not self.is_mac:
             return None if self.is_mac else False
         if interp.translated is not None:
@@ -176,7 +180,7 @@ class MachineFacts:
         """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs and a VM's GPU)."""
         if not self.is_mac or self.vm:
             return False
-        return any(g.vendor in ("Apple", "AMD") for g in self.gpus)
+        return any(g.vendor == "Apple" or (g.vendor == "AMD" and g.model != UNNAMED_GPU) for g in self.gpus)
 
     @property
     def accelerator_kind(self) -> Optional[str]:

@@ -24,6 +24,10 @@ _VM_MARKERS = (
     (r"parallels|\b0x1ab8\b", "Parallels"), (r"\bqemu\b|\b0x1af4\b", "QEMU"),
     (r"apple virtual machine|virtualmac\d|\(virtual\)|apple paravirtual", "Apple Virtual Machine"),
 )
+# Windows and some tools name the architecture differently from Linux/macOS.
+_ARCH_NAMES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "arm64", "aarch64": "aarch64"}
+# A kernel release that names its build's architecture (RHEL/Fedora: 4.18.0-348.12.2.el8_5.x86_64).
+_KERNEL_ARCH = re.compile(r"\b\d+\.\d+\.\d+-[\w.]+\.(x86_64|aarch64|ppc64le|s390x)\b")
 _ARM_NVIDIA = re.compile(r"\b(gh200|gb200|gb300|gb10|grace|orin|xavier|jetson|thor)\b", re.IGNORECASE)
 # sysctl machdep.cpu.features / leaf7_features and lscpu/cpuinfo spellings -> one name.
 _FLAG_ALIASES = {"avx1.0": "avx", "avx512f": "avx512f", "fma": "fma", "asimd": "neon", "amx_tile": "amx",
@@ -119,6 +123,15 @@ def _chip(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[An
     return (chip, f"chip name in the output: {chip.name}") if chip else (None, "")
 
 
+def _apple_chip_gpu(gpu: GPU) -> bool:
+    """system_profiler's entry for a real Apple GPU: its cores, or Metal support under a chip's name
+    (a macOS guest's GPU is the 'Apple Paravirtual device')."""
+    if gpu.vendor != "Apple":
+        return False
+    chip = identify_apple_chip(gpu.model)
+    return bool(gpu.cores or (gpu.metal and chip is not None and not chip.virtual))
+
+
 def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[bool], Optional[str], str]:
     """(is a VM, hypervisor, evidence). False only where a hardware section was read and shows none."""
     if facts.cpu.chip and facts.cpu.chip.virtual:
@@ -133,7 +146,7 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
             return True, name, f"'{match.group()}' in the system output"
     if facts.is_mac and facts.cpu.model:
         return False, None, f"model identifier {facts.cpu.model}"
-    physical = [g for g in facts.gpus if g.vendor in ("AMD", "Intel", "NVIDIA") or (g.vendor == "Apple" and g.cores)]
+    physical = [g for g in facts.gpus if g.vendor in ("AMD", "Intel", "NVIDIA") or _apple_chip_gpu(g)]
     if facts.is_mac and physical:
         return False, None, f"a physical GPU is listed: {physical[0].model}"
     if not facts.is_mac and _stdout(snapshot, "lscpu"):
@@ -199,6 +212,27 @@ def _nvidia_capabilities(gpus: Tuple[GPU, ...], sources: Dict[str, str]) -> Tupl
     return tuple(out)
 
 
+TEGRA_GPU = "NVIDIA Tegra integrated GPU"
+# A Jetson's CPU cores name its generation, and so its GPU's compute capability.
+_TEGRA_CPUS = {"cortex-a78ae": ("8.7", "Orin"), "carmel": ("7.2", "Xavier")}
+
+
+def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """An L4T ('-tegra') kernel runs only on a Jetson, whose NVIDIA GPU is integrated: nvidia-smi and
+    collect_env do not list it."""
+    kernel = facts.os.kernel or ""
+    if facts.platform != "linux" or not kernel.endswith("-tegra") or facts.gpus_by_vendor("NVIDIA"):
+        return facts.gpus
+    capability, generation = _TEGRA_CPUS.get(facts.cpu.brand.strip().lower(), (None, ""))
+    gpu = GPU(vendor="NVIDIA", model=f"{TEGRA_GPU} ({generation})" if generation else TEGRA_GPU,
+              unified_memory=True, compute_capability=capability)
+    index = len(facts.gpus)
+    sources[f"gpus.{index}"] = f"L4T kernel {kernel}: a Jetson, whose NVIDIA GPU is integrated"
+    if capability:
+        sources[f"gpus.{index}.compute_capability"] = f"{facts.cpu.brand} CPU: Jetson {generation}"
+    return facts.gpus + (gpu,)
+
+
 def _infer_mac(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
     cpu = facts.cpu
     evidence = silicon_evidence(facts, snapshot)
@@ -221,14 +255,18 @@ def _infer_mac(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[s
     return cpu
 
 
-def _linux_arch(facts: MachineFacts, sources: Dict[str, str]) -> CPUFacts:
+def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
     cpu = facts.cpu
     if cpu.hardware_arch not in ("", "unknown"):
         return cpu
     interp = facts.interpreter
     if interp is not None and interp.machine:
         sources["cpu.hardware_arch"] = f"the interpreter's machine ({interp.machine})"
-        return dataclasses.replace(cpu, hardware_arch=interp.machine)
+        return dataclasses.replace(cpu, hardware_arch=_ARCH_NAMES.get(interp.machine.lower(), interp.machine))
+    kernel = _KERNEL_ARCH.search(" ".join((facts.os.kernel or "", _all_text(snapshot))))
+    if kernel:
+        sources["cpu.hardware_arch"] = f"kernel release {kernel.group()}"
+        return dataclasses.replace(cpu, hardware_arch=kernel.group(1))
     for gpu in facts.gpus:
         if _ARM_NVIDIA.search(gpu.model):
             sources["cpu.hardware_arch"] = f"{gpu.model} is an Arm (Grace/Tegra) system"
@@ -239,7 +277,7 @@ def _linux_arch(facts: MachineFacts, sources: Dict[str, str]) -> CPUFacts:
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
     sources: Dict[str, str] = dict(facts.sources)
-    cpu = _infer_mac(facts, snapshot, sources) if facts.is_mac else _linux_arch(facts, sources)
+    cpu = _infer_mac(facts, snapshot, sources) if facts.is_mac else _linux_arch(facts, snapshot, sources)
     flags, flag_source = parse_flags(snapshot)
     if flags is None and cpu.hardware_arch in ("arm64", "aarch64"):
         flags, flag_source = ("neon",), "every arm64 CPU has NEON (Advanced SIMD)"
@@ -249,7 +287,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     facts = dataclasses.replace(facts, cpu=cpu)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
-    gpus = _nvidia_capabilities(facts.gpus, sources)
+    gpus = _nvidia_capabilities(_tegra_gpu(facts, sources), sources)
     if facts.is_mac and cpu.apple_silicon and hypervisor == "Apple Virtual Machine" and not gpus:
         gpus = (GPU(vendor="Apple", model="Apple Paravirtual device"),)
         sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"

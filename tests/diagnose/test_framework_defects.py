@@ -103,7 +103,7 @@ def test_timeout_must_be_positive(value):
 def test_doctor_and_recipes_recommend_the_same(path):
     facts = facts_from_snapshot(load_snapshot(path))
     found = catalog.recommendation(facts, RECIPES)
-    report = run_recipes(snapshot_in=[path])
+    report = run_recipes(snapshot_in=(path,))
     assert report.recommended == (found.recipe if found else None)
     doctor = {f.check: f for f in run_checks(facts, RECIPES)}["recommended_recipe"]
     if found is not None and "no recipe needed" not in doctor.message:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from macml.facts import GIB, MachineFacts, format_bytes
+from macml.facts import GIB, UNNAMED_GPU, MachineFacts, format_bytes
 from macml.findings import Finding, Fix, info, warn
 
 SMALL_UNIFIED_MEMORY = 8 * GIB
@@ -40,6 +40,12 @@ def check_egpu(facts: MachineFacts) -> Optional[Finding]:
     if not facts.is_mac or not external:
         return None
     name = external[0].model
+    if name == UNNAMED_GPU:
+        vendor = external[0].vendor if external[0].vendor != "unknown" else "an"
+        return warn("GPU", f"An external {vendor} GPU is listed only by vendor and device ID: macOS has no driver "
+                    "for it, so no framework can use it",
+                    Fix("macOS drives only the eGPU cards Apple lists (Apple support article HT208544, 'Use an external graphics processor with your Mac'); this card or its "
+                        "enclosure is not one of them on this macOS. Until it has a driver, only CPU builds run."))
     if facts.cpu.apple_silicon:
         return warn("GPU", f"{name} is an external GPU: Apple-silicon Macs do not drive eGPUs",
                     Fix("Use the built-in Apple GPU (PyTorch MPS, MLX); the eGPU works only with an Intel Mac.",

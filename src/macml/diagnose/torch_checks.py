@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import pip_cmd, probe_timed_out, timed_out_finding
-from macml.facts import FrameworkFacts, MachineFacts
+from macml.facts import UNNAMED_GPU, FrameworkFacts, MachineFacts
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
@@ -20,13 +20,13 @@ def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
     """Intel Mac: PyTorch stops at 2.2.2 (the last x86_64 macOS wheel); what still works."""
     if not facts.is_mac or facts.cpu.apple_silicon is not False:
         return None  # Apple silicon, or not known to be an Intel Mac
-    amd = facts.gpus_by_vendor("AMD")
+    amd = [g for g in facts.gpus_by_vendor("AMD") if g.model != UNNAMED_GPU]  # unnamed: no driver, no Metal
     installed = facts.package("torch")
     numpy = version(facts.package("numpy"))
     if installed and version(installed) and version(installed).release[:2] == (2, 2) and numpy and numpy.major >= 2:
         return warn("PyTorch", f"torch {installed} was built against NumPy 1.x but NumPy {numpy} is installed",
                     Fix("Pin NumPy below 2 next to torch 2.2:", (pip_cmd(facts, "install 'numpy<2'"),)))
-    amd_name = next((g.model for g in amd if g.model != "unknown GPU"), "AMD GPU")
+    amd_name = amd[0].model if amd else "AMD GPU"
     gpu_note = (f"torch {INTEL_MAC_LAST_TORCH} can still use the {amd_name} through MPS (macOS 12.3+)" if amd
                 else "MPS skips Intel integrated GPUs, so PyTorch runs on the CPU here")
     return info("PyTorch", f"Intel Mac: PyTorch {INTEL_MAC_LAST_TORCH} is the last release for x86_64 macOS; {gpu_note}",

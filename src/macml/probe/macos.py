@@ -12,7 +12,7 @@ import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from macml import versions
-from macml.facts import GIB, GPU, CPUFacts, OSFacts, SystemFacts
+from macml.facts import GIB, GPU, UNNAMED_GPU, CPUFacts, OSFacts, SystemFacts
 from macml.gpu_specs import identify_apple_chip, peak_fp32
 from macml.probe.runner import CommandResult, command_key
 
@@ -136,7 +136,7 @@ def _make_gpu(model: str, vendor_raw: Any, cores_raw: Any, vram: Any, metal: Any
     cores = _int(cores_raw)
     peak = peak_fp32(model, cores)
     return GPU(
-        vendor=vendor, model=model or "unknown GPU", cores=cores, memory_bytes=parse_size(vram),
+        vendor=vendor, model=model or UNNAMED_GPU, cores=cores, memory_bytes=parse_size(vram),
         unified_memory=vendor == "Apple", metal=parse_metal(metal), external=external,
         peak_fp32_tflops=peak[0] if peak else None, bandwidth_gbs=peak[1] if peak else None,
     )

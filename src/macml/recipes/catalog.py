@@ -20,8 +20,10 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from macml import versions
 from macml.errors import MacmlError
-from macml.facts import MachineFacts
-from macml.recipes.conditions import Condition, effective_arch, fits_if, is_virtual_machine, unmet_conditions
+from macml.facts import UNNAMED_GPU, MachineFacts
+from macml.infer import TEGRA_GPU
+from macml.recipes.conditions import (Condition, effective_arch, fits_if, is_virtual_machine, python_tags,
+                                      unmet_conditions)
 from macml.resources import recipes_dir
 
 if sys.version_info >= (3, 11):
@@ -356,7 +358,7 @@ def preference(facts: MachineFacts) -> Tuple[str, ...]:
     among them where a GPU is known, except in a VM (the GPU cannot be reached from inside): there the
     answer is a GPU recipe, or none with the reasons why none fits (a driver to update, a GPU that no
     current build covers); the user decides whether to train on the CPU."""
-    vendors = {g.vendor for g in facts.gpus}
+    vendors = {g.vendor for g in facts.gpus if g.model != UNNAMED_GPU}
     if facts.is_mac and is_virtual_machine(facts):
         return ("pytorch-cpu",)  # no Metal compute inside a VM
     if facts.is_mac and facts.cpu.apple_silicon:
@@ -366,6 +368,8 @@ def preference(facts: MachineFacts) -> Tuple[str, ...]:
     if facts.is_mac and facts.cpu.apple_silicon is None and not facts.gpu_list_known:
         return ("pytorch-mps", "mlx", "pytorch-cpu")  # each shown with what it assumes
     if not facts.is_mac and "NVIDIA" in vendors:
+        if all(g.model.startswith(TEGRA_GPU) for g in facts.gpus_by_vendor("NVIDIA")):
+            return ()  # a Jetson runs NVIDIA's JetPack wheels, which no recipe installs
         return ("pytorch-cuda",)
     if facts.platform == "linux" and "AMD" in vendors:
         return ("pytorch-rocm",)
@@ -373,32 +377,45 @@ def preference(facts: MachineFacts) -> Tuple[str, ...]:
 
 
 def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[Recommendation]:
-    """The first preferred recipe that fits this interpreter; where the first choice fits once one
-    thing changes (a native arm64 Python instead of Rosetta, a newer NVIDIA driver), that, with what
-    must change. None when nothing fits."""
+    """The first preferred recipe that fits this interpreter; else the first choice with what must
+    change first (a native arm64 Python instead of Rosetta, a supported Python, a newer NVIDIA
+    driver). None when nothing fits."""
     names = preference(facts)
     recipes = load_all() if recipes is None else recipes
     matches = {m.recipe: m for m in match_all(facts, recipes)}
-    for rank, name in enumerate(names):
+    for name in names:
         found = matches.get(name)
         if found is not None and found.ok:
             return Recommendation(name, found)
-        once = _fits_once(facts, name, recipes) if rank == 0 else ""
+    if facts.rosetta and names:
+        return Recommendation(names[0], matches.get(names[0]), once="a native arm64 Python (not Rosetta)")
+    if names:
+        once = _fits_once(find_recipe(names[0], recipes), facts)
         if once:
-            return Recommendation(name, found, once=once)
+            return Recommendation(names[0], matches.get(names[0]), once=once)
     return None
 
 
-def _fits_once(facts: MachineFacts, name: str, recipes: Sequence[Recipe]) -> str:
-    """What must change for the first choice to fit: "" when nothing one user step fixes."""
-    if facts.rosetta:
-        return "a native arm64 Python (not Rosetta)"
-    if name == "pytorch-cuda":  # the same match with the driver version unknown
-        any_driver = dataclasses.replace(facts, gpus=tuple(dataclasses.replace(g, driver_version=None)
-                                                           for g in facts.gpus))
-        if match(find_recipe(name, recipes), any_driver).ok:
-            return "a newer NVIDIA driver"
+def _fits_once(recipe: Recipe, facts: MachineFacts) -> str:
+    """What must change for `recipe` to fit: a supported Python, a newer NVIDIA driver, or both
+    (the same match with that fact unknown); "" when neither is enough."""
+    interp = facts.interpreter
+    python = (dataclasses.replace(facts, interpreter=dataclasses.replace(interp, version=""))
+              if interp is not None and interp.version and recipe.requires.python is not None else None)
+    tags = python_tags(recipe.requires.python) if python is not None else ""
+    changes = [(python, f"a supported Python ({tags})")]
+    if recipe.name == "pytorch-cuda" and facts.gpus_by_vendor("NVIDIA"):
+        changes.append((_any_driver(facts), "a newer NVIDIA driver"))
+        if python is not None:
+            changes.append((_any_driver(python), f"a supported Python ({tags}) and a newer NVIDIA driver"))
+    for changed, text in changes:
+        if changed is not None and match(recipe, changed).ok:
+            return text
     return ""
+
+
+def _any_driver(facts: MachineFacts) -> MachineFacts:
+    return dataclasses.replace(facts, gpus=tuple(dataclasses.replace(g, driver_version=None) for g in facts.gpus))
 
 
 def recommend(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[RecipeMatch]:
