@@ -11,6 +11,7 @@ from macml.probe import frameworks as framework_probe
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.snapshot import load_snapshot
 from macml.recipes import catalog
+from macml.recipes import recommend
 from macml.recipes.command import run_recipes
 
 RECIPES = catalog.load_all()
@@ -102,7 +103,7 @@ def test_timeout_must_be_positive(value):
 @pytest.mark.parametrize("path", machine_files(), ids=lambda p: p.stem)
 def test_doctor_and_recipes_recommend_the_same(path):
     facts = facts_from_snapshot(load_snapshot(path))
-    found = catalog.recommendation(facts, RECIPES)
+    found = recommend.recommendation(facts, RECIPES)
     report = run_recipes(snapshot_in=(path,))
     assert report.recommended == (found.recipe if found else None)
     doctor = {f.check: f for f in run_checks(facts, RECIPES)}["recommended_recipe"]

@@ -1,6 +1,5 @@
 """The inference step and the advice it enables, on real captured outputs (tests/captures) turned into
 snapshots by hand: each case feeds a capture's text as the command that printed it."""
-from pathlib import Path
 
 import pytest
 
@@ -9,6 +8,7 @@ from macml.diagnose import run_checks
 from macml.facts import GIB, GPU, describe_gpu
 from macml.probe.collect import facts_from_snapshot
 from macml.recipes import catalog
+from macml.recipes import recommend
 
 CAPTURES = PROJECT / "tests" / "captures"
 BRAND = "sysctl -n machdep.cpu.brand_string"
@@ -61,7 +61,7 @@ def test_apple_silicon_from_any_evidence(commands, interpreter, chip, source):
     assert len(apple) == 1 and apple[0].unified_memory and apple[0].cores is None
     assert "Apple GPU" in facts.sources["gpus.0"]
     assert reasons(facts, "pytorch-mps").ok, reasons(facts, "pytorch-mps").line
-    assert catalog.recommendation(facts, RECIPES).recipe == "pytorch-mps"
+    assert recommend.recommendation(facts, RECIPES).recipe == "pytorch-mps"
     assert "intel_mac_torch" not in findings
     assert "no GPU" not in findings["gpu"].message
 
@@ -85,7 +85,7 @@ def test_rosetta_from_a_collect_env_style_interpreter_section():
                                         interpreter={"machine": "x86_64", "version": "3.12.8"}))
     assert facts.rosetta is True
     assert findings["rosetta_python"].level == "fail"
-    found = catalog.recommendation(facts, RECIPES)
+    found = recommend.recommendation(facts, RECIPES)
     assert (found.recipe, found.once) == ("pytorch-mps", "a native arm64 Python (not Rosetta)")
     assert findings["recommended_recipe"].message.startswith("Recommended recipe: pytorch-mps, once")
     assert "install_target" not in findings  # where the interpreter lives is unknown
@@ -120,7 +120,7 @@ def test_nvidia_gpu_in_a_mac():
     nvidia = facts.gpus_by_vendor("NVIDIA")[0]
     assert nvidia.compute_capability == "3.0"  # from the name table: a Kepler GT 750M
     assert findings["gpu"].level == "warn" and "no current ML framework" in findings["gpu"].message
-    assert catalog.recommendation(facts, RECIPES).recipe == "pytorch-cpu"
+    assert recommend.recommendation(facts, RECIPES).recipe == "pytorch-cpu"
 
 
 @pytest.mark.parametrize("megabytes, text", [(384, "384 MiB"), (512, "512 MiB"), (1536, "1.5 GiB"), (2048, "2 GiB")])
@@ -136,7 +136,7 @@ def test_apple_vm_from_a_grep_of_sphardware():
     assert findings["virtual_machine"].level == "warn"
     assert [g.model for g in facts.gpus] == ["Apple Paravirtual device"]  # not the host's chip GPU
     assert not facts.has_metal_gpu
-    assert catalog.recommendation(facts, RECIPES).recipe == "pytorch-cpu"
+    assert recommend.recommendation(facts, RECIPES).recipe == "pytorch-cpu"
 
 
 def test_virtualbox_evidence_is_kept():
@@ -162,7 +162,7 @@ def test_titan_xp_on_driver_450():
     driver = findings["nvidia_driver"]
     # CUDA 11.x minor-version compatibility needs 450.80.02 (compat.py, NVIDIA's compatibility guide)
     assert driver.level == "fail" and "450.80.02" in driver.message and "torch 1.12.1" in driver.message
-    found = catalog.recommendation(facts, RECIPES)
+    found = recommend.recommendation(facts, RECIPES)
     assert (found.recipe, found.once) == ("pytorch-cuda", "a newer NVIDIA driver")
 
 
@@ -180,7 +180,7 @@ def test_compute_capability_and_arch_from_plain_nvidia_smi(name, capability, arc
     facts, _ = diagnose(snapshot("linux", commands))
     assert (facts.gpus[0].compute_capability, facts.cpu.hardware_arch) == (capability, arch)
     assert "developer.nvidia.com" in facts.sources["gpus.0.compute_capability"]
-    found = catalog.recommendation(facts, RECIPES)
+    found = recommend.recommendation(facts, RECIPES)
     assert found.recipe == "pytorch-cuda", found
 
 
@@ -261,7 +261,7 @@ def test_system_profiler_timing_out_on_apple_silicon_still_has_a_gpu():
     facts, findings = diagnose(snap)
     assert [(g.model, g.memory_bytes, g.unified_memory) for g in facts.gpus] == [("Apple M2 Max", 32 * GIB, True)]
     assert findings["gpu"].level == "ok"
-    assert catalog.recommendation(facts, RECIPES).recipe == "pytorch-mps"
+    assert recommend.recommendation(facts, RECIPES).recipe == "pytorch-mps"
 
 
 def test_json_and_recipes_output_carry_the_new_facts(tmp_path):

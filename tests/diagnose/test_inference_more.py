@@ -8,6 +8,7 @@ from macml.facts import UNNAMED_GPU
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import import_pastes
 from macml.recipes import catalog
+from macml.recipes import recommend
 
 RECIPES = catalog.load_all()
 
@@ -40,7 +41,7 @@ def test_l4t_kernel_means_a_jetson_gpu_and_no_generic_recipe(brand, capability):
     [gpu] = facts.gpus
     assert gpu.vendor == "NVIDIA" and gpu.compute_capability == capability
     assert "5.10.120-tegra" in facts.sources["gpus.0"]
-    assert catalog.recommendation(facts, RECIPES) is None
+    assert recommend.recommendation(facts, RECIPES) is None
 
 
 def test_no_tegra_gpu_without_an_l4t_kernel():
@@ -69,7 +70,7 @@ def test_an_unnamed_egpu_has_no_driver():
     facts = facts_from_snapshot(import_pastes([text]))
     assert [(g.model, g.external) for g in facts.gpus] == [(UNNAMED_GPU, True)]
     assert not facts.has_metal_gpu
-    best = catalog.recommendation(facts, RECIPES)
+    best = recommend.recommendation(facts, RECIPES)
     assert best is None or best.recipe not in ("pytorch-mps", "plaidml-amd", "tensorflow-metal")
     egpu = {f.check: f for f in run_checks(facts, RECIPES)}["egpu"]
     assert egpu.level == "warn" and "no driver" in egpu.message
@@ -81,6 +82,6 @@ def test_an_old_python_gets_the_gpu_recipe_once_it_is_supported():
         "nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader":
             "NVIDIA GeForce RTX 3090, 580.82.07, 24576 MiB, 8.6\n"},
         interpreter={"machine": "x86_64", "version": "3.7.9"}))
-    best = catalog.recommendation(facts, RECIPES)
+    best = recommend.recommendation(facts, RECIPES)
     assert best.recipe == "pytorch-cuda" and best.once.startswith("a supported Python (cp3")
     assert "driver" not in best.once

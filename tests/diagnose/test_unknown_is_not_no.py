@@ -9,6 +9,7 @@ from conftest import PROJECT, load_json, machine_files
 from macml.diagnose import run_checks
 from macml.probe.collect import facts_from_snapshot
 from macml.recipes import catalog
+from macml.recipes import recommend
 
 RECIPES = catalog.load_all()
 MACHINES = machine_files()
@@ -58,7 +59,7 @@ def contradictions(facts, whole):
                 found.append(f"{match.recipe}: '{reason}' with no GPU listing")
             if "unknown" in reason:
                 found.append(f"{match.recipe}: refused on an unknown: '{reason}'")
-    best = catalog.recommendation(facts, RECIPES)
+    best = recommend.recommendation(facts, RECIPES)
     if best is not None and best.recipe == "pytorch-cpu" and usable_gpu_known(facts):
         found.append(f"pytorch-cpu recommended next to {[g.model for g in facts.gpus]}")
     return found
@@ -103,5 +104,5 @@ def test_real_captures_contradict_neither_the_rule_nor_their_expectations(path):
         if expect.get(key) is not None and value is not None:
             assert value == expect[key], key
     must_not = expect.get("must_not_recommend") or []
-    found = catalog.recommendation(facts, RECIPES)
+    found = recommend.recommendation(facts, RECIPES)
     assert found is None or found.recipe not in must_not

@@ -18,7 +18,8 @@ from macml.diagnose import run_checks
 from macml.facts import GIB
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import import_pastes
-from macml.recipes.catalog import load_all, recommendation
+from macml.recipes.catalog import load_all
+from macml.recipes.recommend import recommendation
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 CASES = sorted(CAPTURES.glob("*.txt"))

@@ -1,17 +1,17 @@
 """Recipes: loading, validation errors that name file and key, and matching to machines."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from packaging.specifiers import SpecifierSet
 
 from macml.recipes import catalog as recipes
+from macml.recipes import recommend
 from macml.errors import MacmlError
 from macml.facts import CPUFacts, GPU, InterpreterFacts, MachineFacts, OSFacts
 from macml.recipes.conditions import python_tags
 
-from conftest import MACHINES, PROJECT as ROOT, run_macml
+from conftest import MACHINES, run_macml
+
 SHIPPED = ("jax-metal", "mlx", "plaidml-amd", "pytorch-cpu", "pytorch-cuda", "pytorch-mps", "pytorch-rocm",
            "tensorflow-metal")
 
@@ -174,9 +174,9 @@ def test_recorded_machine_recipe_table(machine, recipe, ok, phrase):
 
 @pytest.mark.parametrize("machine, best, once", RECOMMENDED, ids=[m for m, _, _ in RECOMMENDED])
 def test_recommend_on_recorded_machines(machine, best, once):
-    found = recipes.recommendation(_facts(machine), recipes.load_all())
+    found = recommend.recommendation(_facts(machine), recipes.load_all())
     assert (found.recipe, found.once) == (best, once)
-    assert (recipes.recommend(_facts(machine)) is None) == bool(once)
+    assert (recommend.recommend(_facts(machine)) is None) == bool(once)
 
 
 def _linux(gpus=(), python="3.11.7", machine="x86_64"):
@@ -232,7 +232,7 @@ def test_unknown_driver_is_a_condition_not_a_refusal():
     ([], "pytorch-cpu"),
 ], ids=["nvidia", "amd", "no-gpu"])
 def test_recommend_on_linux(gpus, best):
-    assert recipes.recommend(_linux(gpus)).recipe == best
+    assert recommend.recommend(_linux(gpus)).recipe == best
 
 
 def test_linux_aarch64_interpreter_counts_as_arm64():

@@ -7,6 +7,7 @@ import pytest
 
 from macml.facts import GPU, AppleChip, CPUFacts, InterpreterFacts, MachineFacts, OSFacts
 from macml.recipes import catalog
+from macml.recipes import recommend
 
 
 def _interp(python: str, machine: str) -> InterpreterFacts:
@@ -119,10 +120,10 @@ def test_machine_gets_exactly_this_row(facts, recipe, label, reason):
 ], ids=["windows-nvidia", "t4-aarch64", "apple-vm", "rocm-gfx803"])
 def test_recommendation_where_the_gpu_recipe_does_not_fit(facts, best):
     """A GPU no current build covers gets no recommendation (the reasons say why), not a CPU build."""
-    found = catalog.recommend(facts)
+    found = recommend.recommend(facts)
     assert (found.recipe if found else None) == best
     if best is None:
-        assert catalog.match(catalog.find_recipe(catalog.preference(facts)[0], catalog.load_all()), facts).reasons
+        assert catalog.match(catalog.find_recipe(recommend.preference(facts)[0], catalog.load_all()), facts).reasons
 
 
 def test_vm_unknown_is_not_a_refusal():

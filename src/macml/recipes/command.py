@@ -11,7 +11,8 @@ from rich.text import Text
 
 from macml.recipes import catalog as recipes
 from macml.recipes.audit import RowAudit
-from macml.recipes.catalog import Recipe, RecipeMatch, Recommendation
+from macml.recipes.catalog import Recipe, RecipeMatch
+from macml.recipes.recommend import Recommendation, recommendation
 from macml.report import bold, marked
 
 
@@ -84,7 +85,7 @@ def run_recipes(python: Optional[str] = None, snapshot_in: Sequence[Path] = ()) 
 
     facts = collect_facts(python=python, snapshot_in=snapshot_in, frameworks=False)
     loaded = recipes.load_all()
-    best: Optional[Recommendation] = recipes.recommendation(facts, loaded)
+    best: Optional[Recommendation] = recommendation(facts, loaded)
     return RecipesReport(loaded, recipes.match_all(facts, loaded), best.recipe if best else None,
                          (facts.interpreter.executable or None) if facts.interpreter else python,
                          best.once if best else "")

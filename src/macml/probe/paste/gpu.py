@@ -6,7 +6,7 @@ import re
 from typing import Dict, List, Optional, Sequence
 
 from macml.probe.linux import NVIDIA_QUERY
-from macml.probe.paste.base import Part, dedent, runs, strip_prompt
+from macml.probe.paste.base import Part, dedent, runs
 
 QUERY_KEY = " ".join(NVIDIA_QUERY)
 _TABLE_LINE = re.compile(r"^\s*[|+]")
