@@ -11,12 +11,13 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 
 from macml.probe import linux, macos, windows
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
 from macml.infer import infer
+from macml.probe import cache as probe_cache
 from macml.probe.frameworks import parse_frameworks, probe_frameworks_raw
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw, target_python
 from macml.probe.runner import CommandResult, LiveCommands, ReplayCommands, command_key
@@ -73,7 +74,8 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
     with ThreadPoolExecutor(max_workers=len(module.COMMANDS) + 1) as pool:
         interpreter_future = pool.submit(probe_interpreter_raw, python, timeout)
         command_futures = [pool.submit(commands.run, argv) for argv in module.COMMANDS]
-        cpuinfo_future = pool.submit(cpu_features) if frameworks else None  # `recipes` needs no CPU flags
+        cpuinfo_future = (pool.submit(lambda: cached_cpu_features(system_fingerprint(module, commands.run), use_cache))
+                          if frameworks else None)  # `recipes` needs no CPU flags
         interpreter = interpreter_future.result()
         fingerprint = system_fingerprint(module, commands.run) if frameworks else None
         frameworks_future = (pool.submit(probe_frameworks_raw, python, interpreter, timeout, fingerprint, env,
@@ -92,6 +94,19 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
         "env": env,
         **({"cpuinfo": cpuinfo} if cpuinfo else {}),
     }
+
+
+def cached_cpu_features(fingerprint: Mapping[str, str], use_cache: bool = True) -> Dict[str, Any]:
+    """cpu_features(), reused from the probe cache while this system's fingerprint (OS build, kernel,
+    GPU list) is unchanged: py-cpuinfo takes about a second, most of a warm doctor run."""
+    key = probe_cache.probe_key("cpuinfo", {}, fingerprint, {}, "")
+    cached = probe_cache.load(key) if use_cache else None
+    if cached is not None and isinstance(cached.get("features"), dict):
+        return dict(cached["features"], cached_at=cached["cached_at"])
+    features = cpu_features()
+    if "error" not in features:
+        probe_cache.store(key, {"ok": True, "features": features})
+    return features
 
 
 def cpu_features() -> Dict[str, Any]:
