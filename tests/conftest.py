@@ -122,6 +122,21 @@ def lookup(document, dotted):
     return value
 
 
+class ReplyHandler(http.server.BaseHTTPRequestHandler):
+    """A quiet handler for test servers: subclasses answer with self.reply(status, body, kind)."""
+
+    def reply(self, status, body=b"", kind="application/json"):
+        self.send_response(status)
+        if body:
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
 @contextlib.contextmanager
 def local_http_server(handler):
     """A real HTTP server on 127.0.0.1 for the duration of a test; yields its base URL."""

@@ -19,7 +19,7 @@ def test_a_path_with_brackets_is_printed_as_written(tmp_path):
     missing = tmp_path / "reports" / "[/x]snap.json"
     result = run_macml("doctor", "--from", str(missing))
     assert result.returncode == 2 and no_traceback(result)
-    assert f"Cannot read snapshot {missing}" in " ".join(result.stderr.split())
+    assert f"Cannot read snapshot or paste {missing}" in " ".join(result.stderr.split())
 
 
 def test_a_venv_under_a_bracketed_folder_keeps_its_name(tmp_path):

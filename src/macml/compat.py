@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
+
+from packaging.version import Version
+
+from macml import versions
 
 NVIDIA_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (Table 3: toolkit and driver versions)"
 NVIDIA_MINOR = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html (Table 1)"
@@ -156,18 +159,26 @@ TF_METAL_LAST_X86_64 = "1.0.0"
 
 # ---------------------------------------------------------------- lookups
 
+# NVIDIA drivers older than every build the pytorch-cuda recipe installs: the last torch that still
+# runs there (driver minimum, torch release, its CUDA). Sources: CUDA release notes (table 3, minimum
+# driver per toolkit, and minor-version compatibility), PyTorch's previous-versions page (cu102 ends
+# with 1.12.1, cu118 with 2.7.1).
+LAST_TORCH_FOR_OLD_DRIVERS = (
+    ("450.80.02", "2.7.1", "11.8"),  # CUDA 11.x minor-version compatibility
+    ("440.33", "1.12.1", "10.2"),
+)
 
-def version(text: Optional[str]) -> Optional[Version]:
-    if not text:
-        return None
-    try:
-        return Version(text.split("+")[0])
-    except InvalidVersion:
-        return None
+
+def last_torch_for_driver(driver: str) -> Optional[Tuple[str, str, str]]:
+    """(minimum driver, torch release, CUDA) of the newest old build a driver still runs; None if none."""
+    for minimum, torch, cuda in LAST_TORCH_FOR_OLD_DRIVERS:
+        if driver_tuple(driver) >= driver_tuple(minimum):
+            return minimum, torch, cuda
+    return None
 
 
-def driver_tuple(text: Optional[str]) -> Tuple[int, ...]:
-    return tuple(int(p) for p in (text or "").split(".") if p.isdigit())
+version = versions.package  # '2.5.1+cu121' -> Version('2.5.1')
+driver_tuple = versions.release  # '550.54.15' -> (550, 54, 15)
 
 
 def _in(spec: str, v: Optional[Version]) -> bool:

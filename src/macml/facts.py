@@ -12,6 +12,8 @@ from typing import Any, Mapping, Optional, Tuple
 from macml import versions
 
 GIB = 1024**3
+# The model of a GPU macOS lists only by vendor and device ID: no driver attached, so no Metal.
+UNNAMED_GPU = "unknown GPU"
 
 
 @dataclass(frozen=True)
@@ -40,13 +42,14 @@ class AppleChip:
 class CPUFacts:
     brand: str
     hardware_arch: str  # what the hardware is: "arm64" or "x86_64" (not what a process sees)
-    apple_silicon: bool = False
+    apple_silicon: Optional[bool] = None  # None: the evidence does not say (unknown is not no)
     chip: Optional[AppleChip] = None
     cores: Optional[int] = None
     performance_cores: Optional[int] = None
     efficiency_cores: Optional[int] = None
     memory_bytes: Optional[int] = None
     model: Optional[str] = None  # "MacBookPro18,3"
+    flags: Optional[Tuple[str, ...]] = None  # lower-case CPU features ("avx2", "neon"); None = unknown
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,13 @@ class GPU:
     cuda_driver_version: Optional[str] = None  # newest CUDA the driver supports ("13.0")
     peak_fp32_tflops: Optional[float] = None
     bandwidth_gbs: Optional[float] = None
+
+    @property
+    def display_name(self) -> str:
+        """The model with its vendor once: 'AMD Radeon Pro 560X', 'NVIDIA H200', 'Apple M1 Pro'."""
+        if self.model.lower().startswith(self.vendor.lower()):
+            return self.model
+        return f"{self.vendor} {self.model}".strip()
 
 
 @dataclass(frozen=True)
@@ -90,11 +100,18 @@ class InterpreterFacts:
         return self.prefix != self.base_prefix
 
     @property
+    def known(self) -> bool:
+        """Was it probed (a pasted report may give only the version and machine)?"""
+        return bool(self.executable)
+
+    @property
     def version_tuple(self) -> Tuple[int, ...]:
         return versions.release(self.version)[:3]
 
     @property
     def kind(self) -> str:
+        if not self.prefix and not self.conda:
+            return "unknown"
         if self.conda:
             return "conda"
         if self.venv:
@@ -134,23 +151,36 @@ class MachineFacts:
     env: Mapping[str, str] = field(default_factory=dict)
     problems: Tuple[str, ...] = ()  # probe problems worth showing (unparseable output, timeouts)
     gpu_links: Mapping[str, str] = field(default_factory=dict)  # "0-1" -> "NV18", "PHB", ... (topo -m)
+    gpu_list_known: bool = True  # False: no probe that lists GPUs answered, so `gpus` may be incomplete
+    vm: Optional[bool] = None  # a virtual machine; None = the evidence does not say
+    hypervisor: Optional[str] = None  # "VirtualBox", "Apple Virtual Machine", "KVM", ...
+    egpu: Optional[bool] = None  # an external GPU is attached (None when the GPU list is unknown)
+    sources: Mapping[str, str] = field(default_factory=dict)  # derived fact -> the evidence it came from
 
     @property
     def is_mac(self) -> bool:
         return self.platform == "darwin"
 
     @property
-    def rosetta(self) -> bool:
-        """An x86_64 interpreter translated on Apple-silicon hardware."""
+    def rosetta(self) -> Optional[bool]:
+        """An x86_64 interpreter translated on Apple-silicon hardware; None when that is unknown."""
         interp = self.interpreter
-        return bool(self.cpu.apple_silicon and interp and interp.machine == "x86_64")
+        if self.is_mac and self.cpu.apple_silicon is False:
+            return False  # Rosetta 2 runs only on Apple silicon
+        if interp is None or not interp.machine or not self.is_mac:
+            return None if self.is_mac else False
+        if interp.translated is not None:
+            return bool(interp.translated)
+        if interp.machine != "x86_64":
+            return False
+        return None if self.cpu.apple_silicon is None else self.cpu.apple_silicon
 
     @property
     def has_metal_gpu(self) -> bool:
-        """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs)."""
-        if not self.is_mac:
+        """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs and a VM's GPU)."""
+        if not self.is_mac or self.vm:
             return False
-        return bool(self.cpu.apple_silicon) or any(g.vendor in ("Apple", "AMD") for g in self.gpus)
+        return any(g.vendor == "Apple" or (g.vendor == "AMD" and g.model != UNNAMED_GPU) for g in self.gpus)
 
     @property
     def accelerator_kind(self) -> Optional[str]:
@@ -168,6 +198,29 @@ class MachineFacts:
 
     def package(self, name: str) -> Optional[str]:
         return self.interpreter.packages.get(name) if self.interpreter else None
+
+
+def format_bytes(count: int) -> str:
+    """1.5 GiB, 512 MiB: whole GiB where that is honest, MiB below 1 GiB."""
+    if count < GIB:
+        return f"{count / 1024**2:.0f} MiB"
+    return f"{count / GIB:.0f} GiB" if count % GIB == 0 or count >= 8 * GIB else f"{count / GIB:.1f} GiB"
+
+
+def describe_gpu(gpu: GPU) -> str:
+    parts = [gpu.display_name]
+    if gpu.cores:
+        parts.append(f"{gpu.cores} GPU cores")
+    if gpu.memory_bytes:
+        kind = "unified memory" if gpu.unified_memory else "VRAM"
+        parts.append(f"{format_bytes(gpu.memory_bytes)} {kind}")
+    if gpu.metal:
+        parts.append(gpu.metal)
+    if gpu.compute_capability:
+        parts.append(f"compute {gpu.compute_capability}")
+    if gpu.external:
+        parts.append("external")
+    return ", ".join(parts)
 
 
 def to_jsonable(value: Any) -> Any:

@@ -2,22 +2,19 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Mapping
+
+import platformdirs
 
 
-def user_cache_dir(sub: str, env: Mapping[str, str] = os.environ, platform: str = sys.platform,
-                   home: Optional[Path] = None) -> Path:
-    """MACML_CACHE_DIR/sub, else the platform's user cache (~/Library/Caches, XDG_CACHE_HOME, ~/.cache)."""
+def user_cache_dir(sub: str, env: Mapping[str, str] = os.environ) -> Path:
+    """MACML_CACHE_DIR/sub, else the OS's user cache for macml (platformdirs: ~/Library/Caches/macml,
+    $XDG_CACHE_HOME/macml or ~/.cache/macml, %LOCALAPPDATA%\\macml\\Cache)."""
     if env.get("MACML_CACHE_DIR"):
         return Path(env["MACML_CACHE_DIR"]) / sub
-    home = home or Path.home()
-    if platform == "darwin":
-        return home / "Library" / "Caches" / "macml" / sub
-    base = Path(env["XDG_CACHE_HOME"]) if env.get("XDG_CACHE_HOME") else home / ".cache"
-    return base / "macml" / sub
+    return platformdirs.user_cache_path("macml", appauthor=False) / sub
 
 
 def write_atomically(path: Path, text: str) -> None:

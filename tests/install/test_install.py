@@ -340,3 +340,19 @@ def test_after_is_judged_against_the_recipe_promise_on_a_machine_without_gpu(pro
 
     after = acceleration(FrameworkFacts(name="torch", ok=True, data={}), None, promises_gpu)
     assert after.ok is ok and not after.accelerated
+
+
+def test_report_prints_outside_text_literally():
+    from rich.console import Console
+
+    from macml.install.report import InstallReport
+
+    report = InstallReport(recipe="r", pin_label="[bold]pin[/]", target="/home/u/[old]/venv/bin/python", venv=None,
+                           dry_run=True, requirements=(), warnings=("index [/x] is odd",),
+                           guard=("[red]refused[/] here",), failure="pip said [/oops]")
+    console = Console(record=True, width=200)
+    report.render_text(console, verbose=False)
+    text = console.export_text()
+    for literal in ("[bold]pin[/]", "/home/u/[old]/venv/bin/python", "index [/x] is odd", "[red]refused[/] here",
+                    "pip said [/oops]"):
+        assert literal in text

@@ -71,7 +71,10 @@ def test_doctor_sees_the_installed_recipe(plaidml_python, isolated):
     probe = report["facts"]["frameworks"]["plaidml"]
     assert probe["ok"] and CPU in probe["data"]["devices"]
     levels = {f["check"]: f["level"] for f in report["findings"]}
-    assert levels["plaidml_install"] == "ok" and levels["plaidml_devices"] == "ok"
+    # This machine has no GPU, so PlaidML runs on llvm_cpu: installed correctly, but not green.
+    assert levels["plaidml_install"] == "ok" and levels["plaidml_devices"] == "warn"
+    devices = next(f for f in report["findings"] if f["check"] == "plaidml_devices")
+    assert "the CPU" in devices["message"]
 
 
 @pytest.fixture

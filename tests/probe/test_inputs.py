@@ -37,14 +37,15 @@ def interpreter_with(**changes):
     (no_gpu_with(commands={"lscpu": {"returncode": None, "timed_out": "yes"}}), "'timed_out' must be true or false"),
     (no_gpu_with(interpreter=[]), "'interpreter' must be a JSON object"),
     (no_gpu_with(interpreter=interpreter_with(conda="false")), "'conda' must be true, false or null"),
-    (no_gpu_with(interpreter=interpreter_with(executable=None)), "'executable' must be a non-empty string"),
+    (no_gpu_with(interpreter={"prefix": "/usr"}), "names no executable, version, machine or packages"),
+    (no_gpu_with(interpreter=interpreter_with(executable=7)), "'executable' must be a string"),
     (no_gpu_with(interpreter=interpreter_with(version=3.11)), "'version' must be a string"),
     (no_gpu_with(frameworks={"torch": "2.1"}), "'frameworks' entry 'torch' must be an object"),
     (no_gpu_with(frameworks={"torch": {"ok": "yes"}}), "'ok' must be true or false"),
     (no_gpu_with(frameworks={"torch": {"ok": True, "device_names": True}}), "'device_names' must be a list"),
     (no_gpu_with(env={"CUDA_VISIBLE_DEVICES": 0}), "'env' value of 'CUDA_VISIBLE_DEVICES' must be a string"),
 ], ids=["version-true", "commands-string", "command-record-string", "returncode-text", "returncode-bool",
-        "stdout-list", "timed-out-text", "interpreter-list", "conda-text", "no-executable", "version-number",
+        "stdout-list", "timed-out-text", "interpreter-list", "conda-text", "nothing-identifying", "executable-number", "version-number",
         "framework-string", "framework-ok-text", "device-names-bool", "env-number"])
 def test_malformed_snapshots_are_refused_naming_the_part(snapshot, message):
     with pytest.raises(MacmlError) as err:

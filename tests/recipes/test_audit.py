@@ -4,13 +4,12 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
-import http.server
 import time
 
 import pytest
 import requests
 
-from conftest import RECIPE_FIXTURES, local_http_server
+from conftest import RECIPE_FIXTURES, ReplyHandler, local_http_server
 from macml.recipes import catalog
 from macml.recipes.audit import audit, claimed_targets, describe
 from macml.recipes.client import IndexClient, parse_simple_html, parse_simple_json
@@ -21,7 +20,7 @@ RECORDED_PYPI = RECIPE_FIXTURES / "audit-pypi"  # pypi.org/pypi/NAME/json of 202
 RECORDED_SIMPLE = RECIPE_FIXTURES / "simple"  # pypi.org/simple/six/ (PEP 503 HTML), /simple/torch/ (PEP 691 JSON)
 
 
-class _Index(http.server.BaseHTTPRequestHandler):
+class _Index(ReplyHandler):
     """/pypi/NAME/json from the recorded JSON; /simple/NAME/ as HTML or JSON; /down/... is a dead index."""
 
     def do_GET(self):  # noqa: N802 (http.server's name)
@@ -34,21 +33,8 @@ class _Index(http.server.BaseHTTPRequestHandler):
         elif len(parts) == 2 and parts[0] == "simple" and (RECORDED_SIMPLE / f"{parts[1]}.json").exists():
             body, kind = (RECORDED_SIMPLE / f"{parts[1]}.json").read_bytes(), "application/vnd.pypi.simple.v1+json"
         elif parts[0] == "down":
-            self.send_response(503)
-            self.end_headers()
-            return
-        if body is None:
-            self.send_response(404)
-            self.end_headers()
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+            return self.reply(503)
+        return self.reply(404) if body is None else self.reply(200, body, kind)
 
 
 @pytest.fixture(scope="module")

@@ -1,15 +1,13 @@
 """Pre-flight against recorded PyPI JSON served by a real local HTTP server."""
 from __future__ import annotations
 
-import http.server
 import socket
 import sys
-from pathlib import Path
 
 import pytest
 from packaging import tags
 
-from conftest import local_http_server
+from conftest import ReplyHandler, local_http_server
 from macml.recipes import index as pypi
 from macml.recipes import tags as target_platform
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw
@@ -20,23 +18,13 @@ from conftest import RECIPE_FIXTURES
 RECORDED = RECIPE_FIXTURES / "pypi"
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
+class _Handler(ReplyHandler):
     def do_GET(self):  # noqa: N802 (http.server's name)
         parts = self.path.strip("/").split("/")
         path = RECORDED / f"{parts[1]}.json" if len(parts) == 3 and parts[0] == "pypi" and parts[2] == "json" else None
         if path is None or not path.exists():
-            self.send_response(404)
-            self.end_headers()
-            return
-        body = path.read_bytes()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+            return self.reply(404)
+        return self.reply(200, path.read_bytes())
 
 
 @pytest.fixture(scope="module")

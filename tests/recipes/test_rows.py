@@ -7,6 +7,7 @@ import pytest
 
 from macml.facts import GPU, AppleChip, CPUFacts, InterpreterFacts, MachineFacts, OSFacts
 from macml.recipes import catalog
+from macml.recipes import recommend
 
 
 def _interp(python: str, machine: str) -> InterpreterFacts:
@@ -113,12 +114,16 @@ def test_machine_gets_exactly_this_row(facts, recipe, label, reason):
 
 @pytest.mark.parametrize("facts, best", [
     (nvidia(*RTX4090, "581.57", platform="win32"), "pytorch-cuda"),
-    (nvidia(*T4, "580.95.05", machine="aarch64"), "pytorch-cpu"),
-    (mac("15.3", "3.12.1", chip="Apple M4 Max (Virtual)"), "pytorch-cpu"),
-    (amd("gfx803"), "pytorch-cpu"),
+    (nvidia(*T4, "580.95.05", machine="aarch64"), None),  # no aarch64 CUDA build covers sm_75
+    (mac("15.3", "3.12.1", chip="Apple M4 Max (Virtual)"), "pytorch-cpu"),  # no Metal inside a VM
+    (amd("gfx803"), None),  # no ROCm build runs on gfx803
 ], ids=["windows-nvidia", "t4-aarch64", "apple-vm", "rocm-gfx803"])
-def test_recommendation_falls_back_when_the_gpu_recipe_does_not_fit(facts, best):
-    assert catalog.recommend(facts).recipe == best
+def test_recommendation_where_the_gpu_recipe_does_not_fit(facts, best):
+    """A GPU no current build covers gets no recommendation (the reasons say why), not a CPU build."""
+    found = recommend.recommend(facts)
+    assert (found.recipe if found else None) == best
+    if best is None:
+        assert catalog.match(catalog.find_recipe(recommend.preference(facts)[0], catalog.load_all()), facts).reasons
 
 
 def test_vm_unknown_is_not_a_refusal():

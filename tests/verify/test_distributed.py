@@ -1,5 +1,4 @@
 """macml verify --nproc: pure launch planning and rules, and real gloo runs on this CPU."""
-import dataclasses
 import json
 import os
 import socket

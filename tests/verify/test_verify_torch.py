@@ -1,14 +1,10 @@
 """The PyTorch workload on the CPU: the model, the IDX reader, parity, and the real CLI."""
 from __future__ import annotations
 
-import importlib.util
-import io
 import json
 import os
 import subprocess
 import sys
-from contextlib import redirect_stdout
-from pathlib import Path
 
 import pytest
 

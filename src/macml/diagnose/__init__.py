@@ -5,6 +5,13 @@ Takes: a machine's facts and the loaded recipes. Gives: findings. Each check is 
 recipes (they are loaded once by the caller, never read mid-diagnosis). The set is discovered from
 the names, so `--list-checks` and `macml doctor NAME...` need no separate registry. Order of
 modules and definitions is the report's order.
+
+The rule every check, recipe reason and recommendation keeps: unknown is not no. Facts come in
+three values (true, false, unknown: None), derived once from all the evidence by macml.infer.
+A fact the evidence does not give is unknown, and nothing negative is asserted from it: a check on
+an unknown fact says nothing (or says it is unknown), a recipe condition on it is shown as
+"fits if ..." and never refuses, and a CPU build is never recommended on a machine known to have
+a usable GPU. tests/diagnose/test_unknown_is_not_no.py holds every recorded machine to this.
 """
 from __future__ import annotations
 
@@ -12,14 +19,15 @@ import dataclasses
 import inspect
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
-from macml.diagnose import (framework_checks, multi_gpu_checks, plaidml_checks, python_env, system, tensorflow_checks,
-                            torch_checks)
+from macml.diagnose import (cpu_checks, framework_checks, mac_hardware, multi_gpu_checks, plaidml_checks, python_env,
+                            system, tensorflow_checks, torch_checks)
 from macml.facts import MachineFacts
 from macml.findings import Finding, Fix
 from macml.recipes.catalog import Recipe
 
 Check = Callable[..., Optional[Finding]]
-_MODULES = (system, python_env, torch_checks, tensorflow_checks, plaidml_checks, multi_gpu_checks, framework_checks)
+_MODULES = (system, mac_hardware, cpu_checks, python_env, torch_checks, tensorflow_checks, plaidml_checks,
+            multi_gpu_checks, framework_checks)
 PREFIX = "check_"
 
 

@@ -4,11 +4,25 @@ from __future__ import annotations
 import shlex
 from typing import Optional
 
-from macml.facts import MachineFacts
+from macml import frameworks
+from macml.facts import FrameworkFacts, MachineFacts
+from macml.findings import Finding, Fix, warn
+
+
+def probe_timed_out(probe: FrameworkFacts) -> bool:
+    return not probe.ok and "timed out" in (probe.error or "")
+
+
+def timed_out_finding(probe: FrameworkFacts) -> Finding:
+    """A probe that ran out of time says nothing about the install: say so, not 'reinstall'."""
+    return warn(frameworks.area_of(probe.name), f"The {probe.name} probe timed out: its state is unknown",
+                Fix("The first import after an install can take minutes (caches, Metal/CUDA kernels). "
+                    "Run again with a longer limit:", ("macml doctor --refresh --timeout 180",)),
+                probe.error or "")
 
 
 def python_cmd(facts: MachineFacts) -> str:
-    exe = facts.interpreter.executable if facts.interpreter else "python3"
+    exe = (facts.interpreter.executable if facts.interpreter else "") or "python3"
     return shlex.quote(exe)
 
 

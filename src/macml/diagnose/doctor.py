@@ -13,8 +13,7 @@ from macml import __version__, frameworks
 from macml.diagnose import all_checks, describe, run_checks
 from macml.recipes.catalog import load_all
 from macml.errors import MacmlError
-from macml.diagnose.system import describe_gpu
-from macml.facts import GIB, MachineFacts, to_jsonable
+from macml.facts import MachineFacts, describe_gpu, format_bytes, to_jsonable
 from macml.findings import LEVELS, Finding
 from macml.report import bold, marked
 from macml.probe.collect import collect_snapshot, facts_from_snapshot
@@ -22,6 +21,7 @@ from macml.probe.inputs import evidence_lines, load_inputs
 from macml.probe.snapshot import save_snapshot
 
 JSON_SCHEMA = 1
+NOTABLE_FLAGS = ("avx", "avx2", "fma", "avx512f", "amx", "neon", "sme")
 AREA_ORDER = ("System", "GPU", "Python") + tuple(f.area for f in frameworks.FRAMEWORKS) + ("Not applicable",)
 
 
@@ -79,10 +79,11 @@ class DoctorReport:
 
 
 def header_line(facts: MachineFacts) -> str:
-    chip = facts.cpu.chip.name if facts.cpu.chip else facts.cpu.brand
+    chip = facts.cpu.chip.name if facts.cpu.chip else (facts.cpu.brand or "CPU unknown")
     interp = facts.interpreter
-    python = f"Python {interp.version} ({interp.machine}, {interp.kind})" if interp else "no interpreter facts"
-    return f"{facts.os.name} {facts.os.version} · {chip} · {python}"
+    python = (f"Python {interp.version or '?'} ({interp.machine or '?'}, {interp.kind})" if interp
+              else "no interpreter facts")
+    return f"{facts.os.name} {facts.os.version or '(version unknown)'} · {chip} · {python}"
 
 
 def render_finding(console: Console, finding: Finding, verbose: bool) -> None:
@@ -125,19 +126,31 @@ def fact_lines(facts: MachineFacts) -> Iterable[Tuple[str, str]]:
     cores = f"{cpu.cores} cores" if cpu.cores else ""
     if cpu.performance_cores:
         cores += f" ({cpu.performance_cores}P + {cpu.efficiency_cores or 0}E)"
-    memory = f"{cpu.memory_bytes / GIB:.0f} GiB" if cpu.memory_bytes else ""
-    yield "CPU", ", ".join(p for p in (cpu.chip.name if cpu.chip else cpu.brand, cpu.hardware_arch, cores, memory) if p)
+    memory = format_bytes(cpu.memory_bytes) if cpu.memory_bytes else ""
+    silicon = {True: "Apple silicon", False: "Intel Mac", None: "Apple silicon unknown"}[cpu.apple_silicon]
+    yield "CPU", ", ".join(p for p in (cpu.chip.name if cpu.chip else cpu.brand, cpu.hardware_arch,
+                                       silicon if facts.is_mac else "", cores, memory) if p)
+    if cpu.flags is not None:
+        yield "CPU flags", " ".join(f for f in cpu.flags if f in NOTABLE_FLAGS) or "none of " + ", ".join(NOTABLE_FLAGS)
     for index, gpu in enumerate(facts.gpus):
         peak = f", {gpu.peak_fp32_tflops:g} TFLOPS FP32" if gpu.peak_fp32_tflops else ""
         yield f"GPU {index}", describe_gpu(gpu) + peak
+    if not facts.gpus:
+        yield "GPU", "none" if facts.gpu_list_known else "unknown (no GPU listing in the evidence)"
+    yield "VM", {True: f"yes ({facts.hypervisor or 'hypervisor unknown'})", False: "no", None: "unknown"}[facts.vm]
+    yield "eGPU", {True: "yes", False: "no", None: "unknown"}[facts.egpu]
     if interp:
-        yield "Python", f"{interp.executable} ({interp.version}, {interp.implementation}, {interp.machine}, {interp.kind})"
-        yield "pip", interp.pip_version or "not installed"
+        yield "Python", (f"{interp.executable or 'path unknown'} ({interp.version or '?'}, "
+                         f"{interp.implementation or '?'}, {interp.machine or '?'}, {interp.kind})")
+        if interp.known:
+            yield "pip", interp.pip_version or "not installed"
     for name, probe in facts.frameworks.items():
         data = {k: v for k, v in probe.data.items() if v not in (None, [], "")}
         yield name, (", ".join(f"{k}={v}" for k, v in data.items()) if probe.ok else f"error: {probe.error}")
     for key, value in facts.env.items():
         yield "env", f"{key}={value}"
+    for fact, source in facts.sources.items():
+        yield "from", f"{fact} <- {source}"
 
 
 def render_facts(console: Console, facts: MachineFacts) -> None:
@@ -151,7 +164,8 @@ def validate_names(only: Sequence[str]) -> None:
     by_lower = {name.lower(): name for name in known}
     for name in only:
         if name not in known:
-            close = [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3)]
+            exact = by_lower.get(name.lower())  # only the capitals differ: that one, nothing else
+            close = [exact] if exact else [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3)]
             hint = f"Did you mean: {', '.join(close)}?" if close else "See: macml doctor --list-checks"
             raise MacmlError(f"Unknown check {name!r}.", hint)
 
@@ -168,6 +182,9 @@ def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_
                snapshot_out: Optional[Path] = None, timeout: float = 20.0, use_cache: bool = True) -> DoctorReport:
     """snapshot_in: --from files, macml snapshots or pasted reports (several merge)."""
     validate_names(only)
+    if not timeout > 0:
+        raise MacmlError(f"--timeout must be a positive number of seconds, not {timeout:g}.",
+                         "Give each probe enough time, e.g. --timeout 60.")
     snapshot = load_inputs(snapshot_in).snapshot if snapshot_in else collect_snapshot(python, timeout, use_cache)
     if snapshot_out:
         save_snapshot(snapshot, snapshot_out)

@@ -5,11 +5,18 @@ from typing import Optional, Sequence
 
 from macml.facts import FrameworkFacts, MachineFacts
 from macml import frameworks
-from macml.recipes.catalog import Recipe, find_recipe, match, preference, recommend
+from macml.diagnose.common import pip_cmd, probe_timed_out, timed_out_finding
+from macml.recipes.catalog import Recipe, find_recipe, match
+from macml.recipes.recommend import preference, recommendation
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
+# Frameworks whose import failures no other check explains (torch: check_torch_build; plaidml:
+# check_plaidml_install).
+IMPORT_CHECKED = ("tensorflow", "mlx", "jax")
+
 WHY_NOT = {
-    "mps": "On macOS, MPS needs macOS 14+, a native arm64 Python and a real (not virtual) GPU.",
+    "mps": "MPS needs the macOS its torch requires (12.3 for torch 1.12-2.4, 13.0 for 2.5-2.8, 14.0 from 2.9), "
+           "a native arm64 Python (or an AMD GPU on an Intel Mac) and a real, not virtual, GPU.",
     "cuda": "Check `nvidia-smi` works for this user, CUDA_VISIBLE_DEVICES, and the driver/CUDA pairing.",
     "rocm": "Check the user is in the render/video groups, HIP_VISIBLE_DEVICES and HSA_OVERRIDE_GFX_VERSION.",
 }
@@ -25,9 +32,51 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
     version = probe.data.get("version", "")
     if use.sees:
         return ok(area, f"{probe.name} {version} uses the GPU: {use.label}")
+    cpu_build = cpu_only_build_fix(probe.name, kind, facts)
+    if cpu_build is not None:
+        return fail(area, f"{probe.name} {version} is a CPU-only build on a machine with an NVIDIA GPU", cpu_build)
     hints = [f"{k}={v}" for k, v in facts.env.items() if "VISIBLE" in k or "HSA_" in k]
     return fail(area, f"{probe.name} {version} imports but finds no GPU, while this machine has one",
                 Fix(WHY_NOT[kind] + " Then re-run `macml doctor -v`.", ("macml verify",)), *hints)
+
+
+def cpu_only_build_fix(name: str, kind: str, facts: MachineFacts) -> Optional[Fix]:
+    """The GPU build to install in place of a CPU-only TensorFlow or jax on an NVIDIA machine."""
+    if kind != "cuda":
+        return None
+    packages = facts.interpreter.packages if facts.interpreter else {}
+    if name == "tensorflow" and ("tensorflow-cpu" in packages or not any(p.startswith("nvidia-") for p in packages)):
+        return Fix("Install TensorFlow with its CUDA libraries (Linux; TF 2.14+):",
+                   (pip_cmd(facts, "uninstall -y tensorflow-cpu"), pip_cmd(facts, "install 'tensorflow[and-cuda]'")))
+    if name == "jax" and not any(p.startswith(("jax-cuda", "jax_cuda")) for p in packages):
+        return Fix("jax found no CUDA plugin: install jax with it (CUDA 12 wheels need driver >= 525):",
+                   (pip_cmd(facts, "install -U 'jax[cuda12]'"),))
+    return None
+
+
+def check_framework_import(facts: MachineFacts) -> Optional[Finding]:
+    """TensorFlow, MLX or JAX installed but failing to import (or their probe timing out)."""
+    for name in IMPORT_CHECKED:
+        probe = facts.frameworks.get(name)
+        if probe is None or probe.ok:
+            continue
+        if probe_timed_out(probe):
+            return timed_out_finding(probe)
+        error = (probe.error or "no error text").strip().splitlines()[-1]
+        return fail(frameworks.area_of(name), f"{name} is installed but fails to import", import_fix(name, error, facts),
+                    error)
+    return None
+
+
+def import_fix(name: str, error: str, facts: MachineFacts) -> Fix:
+    if name == "mlx" and not facts.is_mac:
+        extra = "cuda" if facts.gpus_by_vendor("NVIDIA") else "cpu"
+        return Fix(f"On Linux, plain `mlx` has no backend (libmlx.so is missing): install mlx[{extra}]:",
+                   (pip_cmd(facts, f"install -U 'mlx[{extra}]'"),))
+    recipe = {"tensorflow": "tensorflow-metal" if facts.is_mac else None, "mlx": "mlx",
+              "jax": "jax-metal" if facts.is_mac else None}.get(name)
+    commands = (f"macml install --recipe {recipe}",) if recipe else (pip_cmd(facts, f"install --force-reinstall {name}"),)
+    return Fix("Reinstall it in this interpreter (a matching set):", commands)
 
 
 def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
@@ -46,28 +95,32 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
     return None
 
 
-def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
-    """The install recipe that fits this machine and interpreter best."""
-    if facts.rosetta:
-        first = preference(facts)[0]
-        return info("Python", f"Recommended recipe: {first}, once this runs in a native arm64 Python "
-                              "(see the Rosetta finding)",
-                    Fix("From the native Python's venv:", (f"macml install --recipe {first}",)))
-    best = recommend(facts, recipes)
-    if best is None:
-        return info("Python", "None of the recipes recommended for this machine fits this interpreter "
-                              "(`macml recipes` says why)")
-    framework = find_recipe(best.recipe, recipes).framework
-    probe = facts.frameworks.get(framework)
+def gpu_users(facts: MachineFacts) -> list:
     kind = facts.accelerator_kind
-    using_gpu = [p.name for p in facts.frameworks.values()
-                 if kind and p.ok and frameworks.judge(p.name, p.data, kind).sees]
+    return [p.name for p in facts.frameworks.values() if kind and p.ok and frameworks.judge(p.name, p.data, kind).sees]
+
+
+def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """The install recipe that fits this machine and interpreter best (the one `macml recipes` marks)."""
+    using_gpu = gpu_users(facts)
     if using_gpu:
         verb = "uses" if len(using_gpu) == 1 else "use"
         return ok("Python", f"{' and '.join(using_gpu)} already {verb} the GPU: no recipe needed")
-    if probe is not None and probe.ok and kind is None:
+    best = recommendation(facts, recipes)
+    if best is None:
+        return info("Python", "None of the recipes recommended for this machine fits this interpreter "
+                              "(`macml recipes` says why)")
+    if best.once:
+        return info("Python", f"Recommended recipe: {best.recipe}, once this runs with {best.once}",
+                    Fix("Then:", (f"macml install --recipe {best.recipe}",)))
+    fit = best.match
+    framework = find_recipe(best.recipe, recipes).framework
+    probe = facts.frameworks.get(framework)
+    if probe is not None and probe.ok and facts.accelerator_kind is None and facts.gpu_list_known:
         return ok("Python", f"The recommended recipe, {best.recipe}, is in place: {framework} works (CPU only)")
-    pins = f" ({best.pin_label})" if best.pin_label else ""
+    pins = f" ({fit.pin_label})" if fit and fit.pin_label else ""
+    if fit and fit.fits_if:
+        pins += "; fits if " + "; ".join(fit.fits_if)
     if probe is None:
         pins += f"; {framework} is not installed yet"
     return info("Python", f"Recommended recipe: {best.recipe}{pins}",

@@ -5,7 +5,7 @@ from typing import List, Optional
 
 from macml.diagnose.common import pip_cmd
 from macml.facts import MachineFacts
-from macml.findings import Finding, Fix, fail, ok
+from macml.findings import Finding, Fix, fail, ok, warn
 
 REINSTALL = "install --force-reinstall plaidml-keras==0.7.0 keras==2.2.4"
 
@@ -66,4 +66,11 @@ def check_plaidml_devices(facts: MachineFacts) -> Optional[Finding]:
                     "configured: " + ", ".join(wanted))
     if not wanted:
         return None
+    if wanted[0].startswith("llvm_cpu"):
+        gpus = [d for d in available if not d.startswith("llvm_cpu")]
+        return warn("PlaidML", f"PlaidML uses {wanted[0]}, which is the CPU",
+                    Fix("Pick a GPU device (macml chooses the best one):" if gpus else
+                        "PlaidML sees no GPU device here: check the GPU driver (Metal/OpenCL), or use a CPU build of "
+                        "a current framework instead.", ("macml install --recipe plaidml-amd",)),
+                    "available: " + (", ".join(available) or "none"))
     return ok("PlaidML", f"PlaidML uses {wanted[0]}")

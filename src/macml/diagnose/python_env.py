@@ -22,8 +22,8 @@ def venv_fix(facts: MachineFacts, why: str) -> Fix:
 def check_install_target(facts: MachineFacts) -> Optional[Finding]:
     """Externally managed (PEP 668) or OS-provided Python as the install target."""
     interp = facts.interpreter
-    if interp is None:
-        return None
+    if interp is None or interp.kind == "unknown":
+        return None  # a pasted report does not say where the interpreter lives
     where = f"Python {interp.version} ({interp.kind}) at {interp.executable}"
     if interp.externally_managed:
         return warn("Python", f"{where} is externally managed (PEP 668): pip refuses to install into it",

@@ -5,7 +5,7 @@ from typing import Optional
 
 from macml.compat import mps_min_macos
 from macml.diagnose.common import describe_chip, macos_at_least
-from macml.facts import GIB, GPU, MachineFacts
+from macml.facts import MachineFacts, describe_gpu
 from macml.findings import Finding, Fix, info, ok, warn, fail
 
 REPORT_FIX = Fix("Attach a snapshot to a bug report so the parser can be fixed.",
@@ -19,38 +19,27 @@ def check_probe_problems(facts: MachineFacts) -> Optional[Finding]:
     return warn("System", "Part of this machine could not be read", REPORT_FIX, *facts.problems)
 
 
-def describe_gpu(gpu: GPU) -> str:
-    parts = [f"{gpu.vendor} {gpu.model}" if gpu.vendor not in gpu.model else gpu.model]
-    if gpu.cores:
-        parts.append(f"{gpu.cores} GPU cores")
-    if gpu.memory_bytes:
-        kind = "unified memory" if gpu.unified_memory else "VRAM"
-        parts.append(f"{gpu.memory_bytes / GIB:.0f} GiB {kind}")
-    if gpu.metal:
-        parts.append(gpu.metal)
-    if gpu.compute_capability:
-        parts.append(f"compute {gpu.compute_capability}")
-    if gpu.external:
-        parts.append("external")
-    return ", ".join(parts)
-
-
 def check_gpu(facts: MachineFacts) -> Optional[Finding]:
     """Which GPUs there are, and whether any can accelerate training."""
     details = tuple(describe_gpu(g) for g in facts.gpus) if len(facts.gpus) > 1 else ()
-    if facts.cpu.chip and facts.cpu.chip.virtual:
-        return warn("GPU", f"{facts.cpu.chip.name}: a macOS virtual machine",
-                    Fix("A VM's paravirtual GPU gives little or no Metal compute: MPS and MLX may be unavailable "
-                        "or slow. Run on the host macOS for GPU training."), *details)
+    if facts.is_mac and facts.vm:
+        return None  # check_virtual_machine explains what a VM's GPU can do
+    if not facts.gpus and not facts.gpu_list_known:
+        return info("GPU", "GPUs unknown: the evidence holds no GPU listing",
+                    Fix("Run `macml doctor` on the machine itself (or attach its `nvidia-smi` / "
+                        "`system_profiler SPDisplaysDataType` output) to learn which GPUs it has."))
     if not facts.gpus:
-        if facts.is_mac and facts.cpu.apple_silicon:
-            return warn("GPU", f"{describe_chip(facts)}: system_profiler listed no GPU",
-                        Fix("Re-run `system_profiler SPDisplaysDataType`; if it shows the GPU, report a macml bug.",
-                            ("macml doctor --save-snapshot macml-snapshot.json",)))
         return warn("GPU", "No GPU found: training will run on the CPU",
                     Fix("Nothing can accelerate training on this machine: CPU builds are all it needs "
                         "(see the recommended recipe). For a GPU, use a machine or cloud instance that has one."))
-    usable = [g for g in facts.gpus if g.vendor in ("Apple", "NVIDIA", "AMD")]
+    usable = [g for g in facts.gpus if g.vendor in (("Apple", "AMD") if facts.is_mac else ("NVIDIA", "AMD"))]
+    nvidia = facts.gpus_by_vendor("NVIDIA")
+    if facts.is_mac and not usable and nvidia:
+        return warn("GPU", f"{nvidia[0].model}: no current ML framework uses an NVIDIA GPU in a Mac",
+                    Fix("CUDA's last macOS release was 10.2 and NVIDIA's macOS drivers stop at 10.13 High Sierra; "
+                        "PyTorch and TensorFlow ship no macOS CUDA builds. What works: a CPU build (torch 2.2.2 is "
+                        "the last Intel-Mac wheel), or PlaidML through Metal for a modest gain; for CUDA, use a "
+                        "Linux machine or a cloud GPU.", ("macml install --recipe pytorch-cpu",)), *details)
     if facts.is_mac and not usable:
         return warn("GPU", f"Only an integrated {facts.gpus[0].model}: PyTorch MPS, tensorflow-metal and MLX skip it",
                     Fix("Expect CPU speed from PyTorch. PlaidML can use Intel iGPUs through Metal, "
@@ -70,7 +59,8 @@ def check_macos_version(facts: MachineFacts) -> Optional[Finding]:
     if at_14:
         return ok("System", f"{label}: new enough for PyTorch MPS, tensorflow-metal and MLX")
     upgrade = Fix("Upgrade macOS (System Settings > General > Software Update) to 14 Sonoma or later.")
-    missing = ["MLX (needs 14.0; 13.x wheels stop at 0.29.3)", "current PyTorch MPS (needs 14.0)"]
+    missing = ["MLX (needs 14.0; 13.x wheels stop at 0.29.3)",
+               "current PyTorch MPS (torch 2.9+ needs 14.0; 2.5-2.8 were the last on macOS 13)"]
     if macos_at_least(facts, (12, 3)) is False:
         missing.append("any PyTorch MPS (needs 12.3)")
     if macos_at_least(facts, (12, 1)) is False:
@@ -89,14 +79,23 @@ def check_macos_version(facts: MachineFacts) -> Optional[Finding]:
 
 def check_rosetta_python(facts: MachineFacts) -> Optional[Finding]:
     """An x86_64 Python translated by Rosetta 2 on Apple silicon (no MPS, no MLX, slow)."""
-    if not facts.is_mac or not facts.cpu.apple_silicon or not facts.interpreter:
-        return None
     interp = facts.interpreter
+    if not facts.is_mac or interp is None:
+        return None
+    if facts.rosetta is None and interp.machine == "x86_64":
+        return info("Python", f"Python {interp.version} is x86_64: if this Mac has Apple silicon, it runs under "
+                    "Rosetta 2 (the evidence does not say which chip this is)",
+                    Fix("Check the chip: `1` (Apple silicon) means this x86_64 Python runs under Rosetta; then "
+                        "`macml doctor` on that Mac says what to do.", ("sysctl -n hw.optional.arm64",)))
+    if facts.rosetta is None:
+        return None
     if not facts.rosetta:
+        if not facts.cpu.apple_silicon:
+            return None
         return ok("Python", f"Python {interp.version} runs natively ({interp.machine})")
     return fail(
         "Python",
-        f"Python {interp.version} at {interp.executable} is x86_64, running under Rosetta 2 on {describe_chip(facts)}",
+        f"Python {interp.version}{' at ' + interp.executable if interp.executable else ''} is x86_64, running under Rosetta 2 on {describe_chip(facts)}",
         Fix("Use a native arm64 Python: Homebrew in /opt/homebrew, python.org's universal2 installer, "
             "or Miniforge's arm64 build; then create a fresh venv from it. "
             "PyTorch MPS, tensorflow-metal and MLX ship arm64-only wheels.",

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple,
+from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
-from macml.diagnose.common import pip_cmd
-from macml.facts import FrameworkFacts, MachineFacts
+from macml.diagnose.common import pip_cmd, probe_timed_out, timed_out_finding
+from macml.facts import UNNAMED_GPU, FrameworkFacts, MachineFacts
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.findings import Finding, Fix, fail, info, ok, warn
 
@@ -18,15 +18,16 @@ def torch_facts(facts: MachineFacts) -> Optional[FrameworkFacts]:
 
 def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
     """Intel Mac: PyTorch stops at 2.2.2 (the last x86_64 macOS wheel); what still works."""
-    if not facts.is_mac or facts.cpu.apple_silicon:
-        return None
-    amd = facts.gpus_by_vendor("AMD")
+    if not facts.is_mac or facts.cpu.apple_silicon is not False:
+        return None  # Apple silicon, or not known to be an Intel Mac
+    amd = [g for g in facts.gpus_by_vendor("AMD") if g.model != UNNAMED_GPU]  # unnamed: no driver, no Metal
     installed = facts.package("torch")
     numpy = version(facts.package("numpy"))
     if installed and version(installed) and version(installed).release[:2] == (2, 2) and numpy and numpy.major >= 2:
         return warn("PyTorch", f"torch {installed} was built against NumPy 1.x but NumPy {numpy} is installed",
                     Fix("Pin NumPy below 2 next to torch 2.2:", (pip_cmd(facts, "install 'numpy<2'"),)))
-    gpu_note = (f"torch {INTEL_MAC_LAST_TORCH} can still use the {amd[0].model} through MPS (macOS 12.3+)" if amd
+    amd_name = amd[0].model if amd else "AMD GPU"
+    gpu_note = (f"torch {INTEL_MAC_LAST_TORCH} can still use the {amd_name} through MPS (macOS 12.3+)" if amd
                 else "MPS skips Intel integrated GPUs, so PyTorch runs on the CPU here")
     return info("PyTorch", f"Intel Mac: PyTorch {INTEL_MAC_LAST_TORCH} is the last release for x86_64 macOS; {gpu_note}",
                 Fix("Pin it (and NumPy 1.x, which it was built against); newer PyTorch needs Apple silicon:",
@@ -38,6 +39,8 @@ def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
     probe = facts.frameworks.get("torch")
     if probe is None:
         return None
+    if not probe.ok and probe_timed_out(probe):
+        return timed_out_finding(probe)
     if not probe.ok:
         return fail("PyTorch", "torch is installed but fails to import",
                     Fix("Reinstall it in this interpreter:", (pip_cmd(facts, "install --force-reinstall torch"),)),
@@ -73,11 +76,14 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
         return None
     driver = nvidia[0].driver_version
     cuda = probe.data.get("cuda_version") if probe else None
+    too_old = driver_below_every_build(driver, recipes)
+    if too_old and not cuda:
+        return too_old
     if not cuda:
         return ok("GPU", f"NVIDIA driver {driver} (supports CUDA up to {nvidia[0].cuda_driver_version or '?'})")
     needed = min_driver_for_cuda(cuda)
     if needed and driver_tuple(driver) < driver_tuple(needed):
-        upgrade = "sudo ubuntu-drivers install  # or your distribution's newest NVIDIA driver"
+        upgrade = UPGRADE_DRIVER
         if cuda_recipe_fits(facts, recipes):
             fix = Fix("Upgrade the driver, or install the torch build this driver can run "
                       "(the recipe picks the CUDA index from the driver):", (upgrade, "macml install --recipe pytorch-cuda"))
@@ -87,6 +93,27 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
                     f"needs driver >= {needed})", fix,
                     f"driver supports CUDA up to {nvidia[0].cuda_driver_version or 'unknown'}")
     return ok("GPU", f"NVIDIA driver {driver} can run torch's CUDA {cuda} (needs >= {needed})")
+
+
+UPGRADE_DRIVER = "sudo ubuntu-drivers install  # or your distribution's newest NVIDIA driver"
+
+
+def driver_below_every_build(driver: str, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """A driver older than every build the pytorch-cuda recipe installs: the minimum, and what still runs."""
+    minimums = [p.when.min_driver for p in find_recipe("pytorch-cuda", recipes).pins if p.when.min_driver]
+    if not minimums:
+        return None
+    oldest = min(minimums, key=driver_tuple)
+    if driver_tuple(driver) >= driver_tuple(oldest):
+        return None
+    last = last_torch_for_driver(driver)
+    still = (f"the last PyTorch that runs on it is torch {last[1]} (CUDA {last[2]}, needs driver >= {last[0]})"
+             if last else "no PyTorch CUDA build runs on it")
+    return fail("GPU", f"NVIDIA driver {driver} is older than every current PyTorch CUDA build needs "
+                f"(>= {oldest}); {still}",
+                Fix(f"Upgrade the driver to {oldest} or newer (then `macml install --recipe pytorch-cuda`)"
+                    + (f", or pin torch=={last[1]} from the cu{last[2].replace('.', '')} index" if last else "") + ":",
+                    (UPGRADE_DRIVER,)))
 
 
 def check_cuda_arch(facts: MachineFacts) -> Optional[Finding]:

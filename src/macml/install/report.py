@@ -5,7 +5,9 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple
 
 from rich.console import Console
+from rich.text import Text
 
+from macml.report import bold, marked
 from macml.facts import to_jsonable
 from macml.install.apply import Applied
 from macml.install.pip import Plan
@@ -81,18 +83,17 @@ class InstallReport:
         return self.verify_workload if self.installed else None
 
     def render_text(self, console: Console, verbose: bool) -> None:
-        console.print(f"[bold]{self.recipe}[/]: {self.pin_label}")
+        console.print(Text.assemble(bold(self.recipe), f": {self.pin_label}"))
         console.print(f"  target: {self.target}" + (f" (venv {self.venv})" if self.venv else ""), markup=False)
         for warning in self.warnings:
-            console.print(f"  [yellow]![/] {warning}", highlight=False)
+            console.print(marked("warn", warning, "  "))
         self._render_preflight(console, verbose)
         self._render_plan(console)
         for problem in self.guard:
             prefix = "a real install would refuse: " if self.dry_run else ""
-            console.print(f"  [red]✗[/] {prefix}{problem}", highlight=False)
+            console.print(marked("fail", prefix + problem, "  "))
         for step in self.applied.steps if self.applied else ():
-            mark = "[green]✓[/]" if step.ok else "[red]✗[/]"
-            console.print(f"  {mark} {step.action}: {step.message}", highlight=False)
+            console.print(marked("ok" if step.ok else "fail", f"{step.action}: {step.message}", "  "))
         self._render_outcome(console)
 
     def _render_preflight(self, console: Console, verbose: bool) -> None:
@@ -101,29 +102,28 @@ class InstallReport:
         for check in self.preflight.checked:
             if check.ok and not verbose:
                 continue
-            mark = "[green]✓[/]" if check.ok else f"[red]✗ blocked by {check.blocker}:[/]"
-            console.print(f"  {mark} {check.requirement}: {check.detail}", highlight=False)
+            blocked = "" if check.ok else f"blocked by {check.blocker}: "
+            console.print(marked("ok" if check.ok else "fail", f"{blocked}{check.requirement}: {check.detail}", "  "))
         if self.preflight.checked and self.preflight.ok:
-            console.print(f"  [green]✓[/] pre-flight: {len(self.preflight.checked)} pinned package(s) "
-                          "have a fitting wheel", highlight=False)
+            console.print(marked("ok", f"pre-flight: {len(self.preflight.checked)} pinned package(s) have a "
+                                       "fitting wheel", "  "))
         for check in self.preflight.unchecked:
-            console.print(f"  [yellow]![/] pre-flight did not check {check.requirement}: {check.detail}",
-                          highlight=False)
+            console.print(marked("warn", f"pre-flight did not check {check.requirement}: {check.detail}", "  "))
 
     def _render_plan(self, console: Console) -> None:
         if not self.plan:
             return
         console.print(f"  plan: {self.plan.command}", markup=False, highlight=False)
         if self.plan.error:
-            console.print(f"  [red]✗[/] {self.plan.error}", highlight=False)
+            console.print(marked("fail", self.plan.error, "  "))
             return
         picked = ", ".join(f"{n} {v}" for n, v in self.plan.packages) or "nothing new (already satisfied)"
-        console.print(f"  {self.plan.tool} would install: {picked}", highlight=False)
+        console.print(f"  {self.plan.tool} would install: {picked}", markup=False, highlight=False)
 
     def _render_outcome(self, console: Console) -> None:
         applied = self.applied or Applied()
         if self.reason:
-            console.print(f"[bold red]Failed:[/] {self.reason}", highlight=False)
+            console.print(Text.assemble(Text("Failed:", style="bold red"), f" {self.reason}"))
         if applied.rollback:
             rb = applied.rollback
             done = [f"uninstalled {', '.join(rb.uninstalled)}" if rb.uninstalled else "",
@@ -131,19 +131,18 @@ class InstallReport:
                     f"removed {len(rb.removed)} leftover path(s)" if rb.removed else ""]
             summary = "; ".join(d for d in done if d) or "nothing had changed"
             state = ("the previous package set and files are restored" if rb.restored else "NOT fully restored")
-            console.print(f"  rollback: {summary}; {state}", highlight=False)
+            console.print(f"  rollback: {summary}; {state}", markup=False, highlight=False)
             for line in rb.remaining + rb.errors:
-                console.print(f"    [red]✗[/] {line}", highlight=False)
+                console.print(marked("fail", line, "    "))
         if applied.venv_removed:
             console.print(f"  rollback: the venv {self.venv} created by this run was removed", markup=False)
         if self.dry_run and self.ok:
             console.print("Dry run: nothing was changed. Run again without --dry-run to install.")
         if self.installed:
-            console.print(f"[bold green]Installed[/] into {self.target}", highlight=False)
+            console.print(Text.assemble(Text("Installed", style="bold green"), f" into {self.target}"))
             after = applied.after
             if after:
-                mark = "[green]✓[/]" if after.ok else "[yellow]✗[/]"
                 label = "acceleration available" if after.accelerated else ("works" if after.ok else "no acceleration")
-                console.print(f"  {mark} {label}: {after.sentence}", highlight=False)
+                console.print(marked("ok" if after.ok else "warn", f"{label}: {after.sentence}", "  "))
             if self.verify:
                 console.print(f"  Next: macml verify --python {self.target} --framework {self.verify}", markup=False)

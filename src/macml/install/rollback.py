@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Mapping, Optional, Tuple
+from typing import Dict, FrozenSet, Mapping, Optional, Sequence, Tuple
 
 from macml.errors import MacmlError
 from macml.install.pip import (PIP_TIMEOUT, QUICK_TIMEOUT, Installer, freeze, parse_freeze, pip_argv,

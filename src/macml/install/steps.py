@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence
 
 from packaging.utils import canonicalize_name
 
@@ -10,7 +10,7 @@ from macml.errors import MacmlError
 from macml.facts import FrameworkFacts
 from macml import frameworks
 from macml.install.pip import QUICK_TIMEOUT, freeze, tool_error
-from macml.recipes.catalog import PostStep
+from macml.recipes.schema import PostStep
 from macml.probe.runner import run_command
 
 IMPORT_TIMEOUT = 120.0

@@ -11,11 +11,13 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 
 from macml.probe import linux, macos, windows
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
+from macml.infer import infer
+from macml.probe import cache as probe_cache
 from macml.probe.frameworks import parse_frameworks, probe_frameworks_raw
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw, target_python
 from macml.probe.runner import CommandResult, LiveCommands, ReplayCommands, command_key
@@ -62,7 +64,8 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
                      frameworks: bool = True) -> Dict[str, Any]:
     """Probe this machine. OS commands run concurrently with the interpreter probe; the
     framework probes start as soon as the interpreter and the fingerprint commands answer.
-    frameworks=False skips them (seconds each) for callers that only match recipes."""
+    frameworks=False skips them (seconds each) for callers that only match recipes. use_cache=False
+    (`--refresh`) re-probes every framework and stores the new answers."""
     platform = current_platform()
     module = os_module(platform)
     commands = LiveCommands(timeout=timeout)
@@ -71,14 +74,17 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
     with ThreadPoolExecutor(max_workers=len(module.COMMANDS) + 1) as pool:
         interpreter_future = pool.submit(probe_interpreter_raw, python, timeout)
         command_futures = [pool.submit(commands.run, argv) for argv in module.COMMANDS]
+        cpuinfo_future = (pool.submit(lambda: cached_cpu_features(system_fingerprint(module, commands.run), use_cache))
+                          if frameworks else None)  # `recipes` needs no CPU flags
         interpreter = interpreter_future.result()
-        fingerprint = system_fingerprint(module, commands.run) if use_cache and frameworks else None
-        frameworks_future = (pool.submit(probe_frameworks_raw, python, interpreter, timeout, fingerprint, env)
-                             if frameworks else None)
+        fingerprint = system_fingerprint(module, commands.run) if frameworks else None
+        frameworks_future = (pool.submit(probe_frameworks_raw, python, interpreter, timeout, fingerprint, env,
+                                         use_cache) if frameworks else None)
         for future in command_futures:
             future.result()
         module.build_facts(commands.run)  # runs any follow-up command a parser needs (e.g. a fallback form)
         framework_results = frameworks_future.result() if frameworks_future else {}
+        cpuinfo = cpuinfo_future.result() if cpuinfo_future else None
     return {
         "macml_snapshot": FORMAT_VERSION,
         "platform": platform,
@@ -86,7 +92,36 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
         "interpreter": interpreter,
         "frameworks": framework_results,
         "env": env,
+        **({"cpuinfo": cpuinfo} if cpuinfo else {}),
     }
+
+
+def cached_cpu_features(fingerprint: Mapping[str, str], use_cache: bool = True) -> Dict[str, Any]:
+    """cpu_features(), reused from the probe cache while this system's fingerprint (OS build, kernel,
+    GPU list) is unchanged: py-cpuinfo takes about a second, most of a warm doctor run."""
+    key = probe_cache.probe_key("cpuinfo", {}, fingerprint, {}, "")
+    cached = probe_cache.load(key) if use_cache else None
+    if cached is not None and isinstance(cached.get("features"), dict):
+        return dict(cached["features"], cached_at=cached["cached_at"])
+    features = cpu_features()
+    if "error" not in features:
+        probe_cache.store(key, {"ok": True, "features": features})
+    return features
+
+
+def cpu_features() -> Dict[str, Any]:
+    """The CPU's features as py-cpuinfo reads them in this process: {"source", "arch", "brand", "flags"}.
+    Under Rosetta that is the translated CPU (no AVX before macOS 15): what x86_64 wheels will meet."""
+    try:
+        import cpuinfo
+
+        info = cpuinfo.get_cpu_info()
+    except Exception as exc:  # a library failure leaves the flags unknown, never the doctor broken
+        return {"source": "py-cpuinfo", "error": f"{type(exc).__name__}: {exc}"}
+    return {"source": f"py-cpuinfo {info.get('cpuinfo_version_string', '')}".strip(),
+            "arch": str(info.get("arch_string_raw") or info.get("arch") or ""),
+            "brand": str(info.get("brand_raw") or ""),
+            "flags": sorted(str(f) for f in info.get("flags") or [])}
 
 
 def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
@@ -102,7 +137,7 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
     problems = system.problems
     if snapshot.get("evidence") is not None:  # imported from pastes: absent means not pasted, not "not there"
         problems = tuple(p.replace("is not available", "is not in the pasted evidence") for p in problems)
-    return MachineFacts(
+    facts = MachineFacts(
         platform=platform,
         os=system.os,
         cpu=system.cpu,
@@ -113,6 +148,7 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
         problems=problems,
         gpu_links=system.gpu_links,
     )
+    return infer(facts, snapshot)
 
 
 def collect_facts(python: Optional[str] = None, snapshot_in: Sequence[Path] = (), timeout: float = 20.0,

@@ -70,8 +70,10 @@ def answer_problem(data: Mapping[str, Any]) -> Optional[str]:
     return None
 
 
-def probe_framework_cached(python: str, name: str, timeout: float, key: Optional[str]) -> Dict[str, Any]:
-    if key:
+def probe_framework_cached(python: str, name: str, timeout: float, key: Optional[str],
+                           read: bool = True) -> Dict[str, Any]:
+    """read=False (`--refresh`) probes afresh but still stores the answer for the next plain run."""
+    if key and read:
         cached = probe_cache.load(key)
         if cached is not None:
             return cached
@@ -83,7 +85,7 @@ def probe_framework_cached(python: str, name: str, timeout: float, key: Optional
 
 def probe_frameworks_raw(python: str, interpreter: Mapping[str, Any], timeout: float,
                          fingerprint: Optional[Mapping[str, str]] = None,
-                         env: Optional[Mapping[str, str]] = None) -> Dict[str, Dict[str, Any]]:
+                         env: Optional[Mapping[str, str]] = None, read_cache: bool = True) -> Dict[str, Dict[str, Any]]:
     """Probe every installed framework concurrently; with a fingerprint, reuse cached answers."""
     names = [f.name for f in frameworks.installed_in(interpreter.get("packages") or {})]
     if not names:
@@ -97,7 +99,7 @@ def probe_frameworks_raw(python: str, interpreter: Mapping[str, Any], timeout: f
         return probe_cache.probe_key(name, interpreter, fingerprint, env or {}, text)
 
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
-        futures = {name: pool.submit(probe_framework_cached, python, name, timeout, key(name)) for name in names}
+        futures = {name: pool.submit(probe_framework_cached, python, name, timeout, key(name), read_cache) for name in names}
         return {name: future.result() for name, future in futures.items()}
 
 

@@ -53,10 +53,19 @@ def parse_interpreter_output(python: str, stdout: str) -> Dict[str, Any]:
         raw = json.loads(stdout)
     except (ValueError, RecursionError):
         raise MacmlError(f"{python} printed something that is not JSON: is it a Python interpreter?", _HINT) from None
-    problem = interpreter_problem(raw)
+    problem = interpreter_problem(raw) or _probe_problem(raw)
     if problem:
         raise MacmlError(f"{python} did not report interpreter facts: {problem}.", _HINT)
     return raw
+
+
+def _probe_problem(raw: Mapping[str, Any]) -> Optional[str]:
+    """What the live probe always reports (a pasted report may lack both)."""
+    if not isinstance(raw.get("executable"), str) or not raw["executable"]:
+        return "'executable' must be a non-empty string"
+    if not isinstance(raw.get("version"), str):
+        return "'version' must be a string like \"3.11.7\""
+    return None
 
 
 _TEXT_KEYS = ("implementation", "machine", "prefix", "base_prefix", "pip_version", "platform_tag", "mac_ver", "glibc")
@@ -71,8 +80,8 @@ def interpreter_problem(raw: Any) -> Optional[str]:
     if not isinstance(raw, Mapping):
         return f"expected a JSON object, got {_kind(raw)}"
     # An interpreter imported from a pasted report has no executable path: a version or packages will do.
-    if not (raw.get("executable") or raw.get("version") or raw.get("packages")):
-        return "it names no executable, version or packages"
+    if not (raw.get("executable") or raw.get("version") or raw.get("packages") or raw.get("machine")):
+        return "it names no executable, version, machine or packages"
     if raw.get("executable") is not None and not isinstance(raw["executable"], str):
         return "'executable' must be a string"
     if raw.get("version") is not None and not isinstance(raw["version"], str):
@@ -106,12 +115,12 @@ def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
     markers = raw.get("markers")
     markers = markers if isinstance(markers, Mapping) else {}
     return InterpreterFacts(
-        executable=str(raw.get("executable") or "unknown"),
+        executable=str(raw.get("executable") or ""),
         version=str(raw.get("version", "")),
         implementation=str(raw.get("implementation", "")),
         machine=str(raw.get("machine", "")),
         prefix=str(raw.get("prefix", "")),
-        base_prefix=str(raw.get("base_prefix", raw.get("prefix", ""))),
+        base_prefix=str(raw.get("base_prefix") or raw.get("prefix") or ""),
         conda=bool(raw.get("conda", False)),
         externally_managed=bool(raw.get("externally_managed", False)),
         pip_version=raw.get("pip_version") or packages.get("pip"),

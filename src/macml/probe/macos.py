@@ -12,7 +12,7 @@ import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from macml import versions
-from macml.facts import GIB, GPU, CPUFacts, OSFacts, SystemFacts
+from macml.facts import GIB, GPU, UNNAMED_GPU, CPUFacts, OSFacts, SystemFacts
 from macml.gpu_specs import identify_apple_chip, peak_fp32
 from macml.probe.runner import CommandResult, command_key
 
@@ -136,7 +136,7 @@ def _make_gpu(model: str, vendor_raw: Any, cores_raw: Any, vram: Any, metal: Any
     cores = _int(cores_raw)
     peak = peak_fp32(model, cores)
     return GPU(
-        vendor=vendor, model=model or "unknown GPU", cores=cores, memory_bytes=parse_size(vram),
+        vendor=vendor, model=model or UNNAMED_GPU, cores=cores, memory_bytes=parse_size(vram),
         unified_memory=vendor == "Apple", metal=parse_metal(metal), external=external,
         peak_fp32_tflops=peak[0] if peak else None, bandwidth_gbs=peak[1] if peak else None,
     )
@@ -224,7 +224,8 @@ def parse_system_profiler_text(text: str) -> Tuple[Optional[Hardware], List[GPU]
     for block in _text_blocks(text):
         labels = {key.lower(): value for key, value in block.items() if key}
         # A GPU macOS has no driver for (an unsupported eGPU) is listed without a Chipset Model.
-        if "chipset model" in labels or {"vendor", "device id"} <= labels.keys():
+        unnamed_gpu = ("vendor" in labels and "gpu" in labels.get("type", "").lower()) or {"vendor", "device id"} <= labels.keys()
+        if "chipset model" in labels or unnamed_gpu:
             gpus.append(_text_gpu(block))
         elif hardware is None and {"chip", "model identifier", "processor name"} & labels.keys():
             hardware = {key: labels[label] for label, key in _TEXT_HARDWARE_KEYS.items() if label in labels}
@@ -292,7 +293,7 @@ def build_facts(run: RunCommand) -> SystemFacts:
     cores, performance, efficiency = parse_core_counts(hardware.get("number_processors"))
     arch = _hardware_arch(arm64, chip is not None, brand)
     cpu = CPUFacts(
-        brand=brand, hardware_arch=arch, apple_silicon=arch == "arm64", chip=chip, cores=cores,
+        brand=brand, hardware_arch=arch, apple_silicon={"arm64": True, "x86_64": False}.get(arch), chip=chip, cores=cores,
         performance_cores=performance, efficiency_cores=efficiency, memory_bytes=memory,
         model=_text(hardware.get("machine_model")) or None,
     )

@@ -15,7 +15,7 @@ from packaging import tags
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from macml.recipes.catalog import PinSet, Recipe
+from macml.recipes.schema import PinSet, Recipe
 from macml.recipes.client import IndexClient, IndexUnreachable, releases
 from macml.recipes.conditions import Condition
 from macml.recipes.facts_audit import fact_problems

@@ -11,8 +11,9 @@ from rich.text import Text
 
 from macml.recipes import catalog as recipes
 from macml.recipes.audit import RowAudit
-from macml.report import bold, marked
 from macml.recipes.catalog import Recipe, RecipeMatch
+from macml.recipes.recommend import Recommendation, recommendation
+from macml.report import bold, marked
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,7 @@ class RecipesReport:
     matches: Tuple[RecipeMatch, ...]
     recommended: Optional[str]
     python: Optional[str]
+    once: str = ""  # what must change before the recommendation fits (Rosetta)
 
     @property
     def exit_code(self) -> int:
@@ -31,12 +33,14 @@ class RecipesReport:
         return {
             "python": self.python,
             "recommended": self.recommended,
+            "recommended_once": self.once or None,
             "recipes": [
                 {
                     "name": m.recipe,
                     "summary": by_name[m.recipe].summary,
                     "matches": m.ok,
                     "reasons": list(m.reasons),
+                    "fits_if": list(m.fits_if),
                     "pins": m.pin_label or None,
                     "requirements": list(m.requirements),
                     "index_url": m.index_url,
@@ -51,7 +55,10 @@ class RecipesReport:
         by_name = {r.name: r for r in self.recipes}
         for m in self.matches:
             star = bold(" (recommended)") if m.recipe == self.recommended else ""
-            if m.ok:
+            if m.ok and m.fits_if:
+                console.print(Text.assemble(Text("?", style="yellow"), " ", bold(m.recipe), star,
+                                            f": {m.pin_label}, fits if {'; '.join(m.fits_if)}"), highlight=False)
+            elif m.ok:
                 console.print(Text.assemble(marked("ok", ""), bold(m.recipe), star, f": {m.pin_label}"),
                               highlight=False)
                 console.print(f"    {' '.join(m.requirements)}" + (f"  (index {m.index_url})" if m.index_url else ""),
@@ -64,7 +71,11 @@ class RecipesReport:
                 console.print(f"    {recipe.summary}", markup=False, highlight=False)
                 console.print(f"    table last audited: {recipe.audited or 'never'}  (macml recipes --audit)",
                               markup=False, highlight=False)
-        if self.recommended:
+        if self.recommended and self.once:
+            console.print(f"\nRecommended: {self.recommended}, once this runs in {self.once}:\n"
+                          f"  macml install --recipe {self.recommended} --python /path/to/native/python3 --venv .venv",
+                          markup=False)
+        elif self.recommended:
             console.print(f"\nInstall the recommendation: macml install --recipe {self.recommended} --venv .venv",
                           markup=False)
 
@@ -74,9 +85,11 @@ def run_recipes(python: Optional[str] = None, snapshot_in: Sequence[Path] = ()) 
 
     facts = collect_facts(python=python, snapshot_in=snapshot_in, frameworks=False)
     loaded = recipes.load_all()
-    best = recipes.recommend(facts, loaded)
+    best: Optional[Recommendation] = recommendation(facts, loaded)
     return RecipesReport(loaded, recipes.match_all(facts, loaded), best.recipe if best else None,
-                         facts.interpreter.executable if facts.interpreter else python)
+                         (facts.interpreter.executable or None) if facts.interpreter else python,
+                         best.once if best else "")
+
 
 
 @dataclass(frozen=True)

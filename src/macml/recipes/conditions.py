@@ -1,15 +1,18 @@
 """What a recipe (or one row of its pin table) needs from a host, and why a host falls short.
 
 Pure functions of MachineFacts: each unmet condition becomes one sentence a user can act on.
+A condition on a fact the evidence does not give is not a refusal: it becomes a "fits if ..."
+sentence (an assumption), kept apart from the reasons (unknown is not no).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple, Union
 
 from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
+from macml import versions
 from macml.compat import rocm_gfx_verdict
 from macml.facts import GPU, MachineFacts
 
@@ -32,6 +35,13 @@ class Condition:
     vm: Optional[bool] = None  # False: not offered inside a virtual machine
 
 
+class FitsIf(str):
+    """A condition that holds only if an unknown fact turns out right: "fits if ..." text."""
+
+
+Shortfall = Union[str, FitsIf]
+
+
 def normalize_arch(arch: str) -> str:
     return ARCH_ALIASES.get((arch or "").lower(), arch or "unknown")
 
@@ -46,11 +56,7 @@ def python_tags(spec: SpecifierSet) -> str:
     return f"cp3{minors[0]}–cp3{minors[-1]}"
 
 
-def _version(text: Optional[str]) -> Optional[Version]:
-    try:
-        return Version(text) if text else None
-    except InvalidVersion:
-        return None
+_version = versions.package
 
 
 def _os_label(facts: MachineFacts) -> str:
@@ -58,7 +64,7 @@ def _os_label(facts: MachineFacts) -> str:
     return f"{name} {facts.os.version}".strip()
 
 
-def _platform_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _platform_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.platform or facts.platform in cond.platform:
         return []
     wanted = " or ".join(PLATFORM_NAMES.get(p, p) for p in cond.platform)
@@ -73,35 +79,45 @@ def effective_arch(facts: MachineFacts) -> str:
     return normalize_arch(facts.cpu.hardware_arch)
 
 
-def _arch_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _arch_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     arch = effective_arch(facts)
     if not cond.arch or arch in cond.arch:
         return []
+    if arch == "unknown":
+        if facts.is_mac:
+            return [FitsIf("this Mac has Apple silicon" if cond.arch == ("arm64",) else "this is an Intel Mac")]
+        return [FitsIf(f"the hardware is {' or '.join(cond.arch)}")]
     if facts.cpu.apple_silicon and arch == "x86_64":
         return ["needs a native arm64 Python; this one is x86_64 (runs under Rosetta)"]
+    if facts.is_mac and cond.arch == ("arm64",) and facts.cpu.apple_silicon is False:
+        return ["needs Apple silicon (arm64); this Mac has an Intel CPU"]
     if facts.is_mac and cond.arch == ("arm64",):
-        return [f"needs Apple silicon (arm64); this Mac has an Intel CPU ({arch})"]
-    if facts.is_mac and cond.arch == ("x86_64",):
+        return [f"needs a native arm64 Python; this one is {arch}"]
+    if facts.is_mac and cond.arch == ("x86_64",) and facts.cpu.apple_silicon:
         return ["needs an Intel Mac (x86_64); this Mac has Apple silicon"]
     return [f"needs {' or '.join(cond.arch)} hardware; this machine is {arch}"]
 
 
-def _rosetta_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _rosetta_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     interp = facts.interpreter
-    if not cond.native_arm64 or not facts.cpu.apple_silicon or interp is None:
+    if not cond.native_arm64 or interp is None or normalize_arch(interp.machine) != "x86_64":
         return []
-    if normalize_arch(interp.machine) != "x86_64":
+    if facts.rosetta is None:
+        return [FitsIf("this x86_64 Python is not running under Rosetta")]
+    if not facts.rosetta:
         return []
-    return [f"this Python ({interp.executable}) is x86_64 and runs under Rosetta; a native arm64 Python is "
-            "needed (python.org universal2 installer or Homebrew in /opt/homebrew)"]
+    return [f"this Python ({interp.executable or 'x86_64'}) is x86_64 and runs under Rosetta; a native arm64 "
+            "Python is needed (python.org universal2 installer or Homebrew in /opt/homebrew)"]
 
 
-def _os_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _os_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     have = facts.os.version_tuple
-    if not have:  # unknown: do not block on what was not measured
-        return []
     name = PLATFORM_NAMES.get(facts.platform, facts.platform)
-    reasons = []
+    if not have:  # unknown: do not block on what was not measured
+        bounds = [f"{name} is {cond.min_os} or newer" if cond.min_os else "",
+                  f"{name} is older than {cond.below_os}" if cond.below_os else ""]
+        return [FitsIf(" and ".join(b for b in bounds if b))] if any(bounds) else []
+    reasons: List[Shortfall] = []
     if cond.min_os and have < _tuple(cond.min_os):
         reasons.append(f"needs {name} {cond.min_os} or newer; this is {_os_label(facts)}")
     if cond.below_os and have >= _tuple(cond.below_os):
@@ -109,26 +125,25 @@ def _os_reason(cond: Condition, facts: MachineFacts) -> List[str]:
     return reasons
 
 
-def _tuple(text: str) -> Tuple[int, ...]:
-    return tuple(int(p) for p in text.split("."))
+_tuple = versions.release
 
 
-def _gpu_name(gpu: GPU) -> str:
-    return gpu.model if gpu.model.lower().startswith(gpu.vendor.lower()) else f"{gpu.vendor} {gpu.model}".strip()
-
-
-def _gpu_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _gpu_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.gpu_vendor or any(g.vendor in cond.gpu_vendor for g in facts.gpus):
         return []
     wanted = " or ".join(cond.gpu_vendor)
-    found = ", ".join(_gpu_name(g) for g in facts.gpus) or "none"
+    if not facts.gpu_list_known:
+        return [FitsIf(f"this machine has an {wanted} GPU")]
+    found = ", ".join(g.display_name for g in facts.gpus) or "none"
     return [f"needs an {wanted} GPU; found: {found}"]
 
 
-def _python_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _python_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     interp = facts.interpreter
-    if cond.python is None or interp is None or not interp.version:
+    if cond.python is None:
         return []
+    if interp is None or not interp.version:
+        return [FitsIf(f"the Python is {python_tags(cond.python)}")]
     if cond.python.contains(interp.version, prereleases=True):
         return []
     short = ".".join(interp.version.split(".")[:2])
@@ -139,15 +154,17 @@ def _nvidia(facts: MachineFacts) -> Tuple[GPU, ...]:
     return facts.gpus_by_vendor("NVIDIA")
 
 
-def _driver_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _driver_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.min_driver:
         return []
     gpus = _nvidia(facts)
     if not gpus:
+        if not facts.gpu_list_known:
+            return [FitsIf(f"this machine has an NVIDIA GPU with a driver >= {cond.min_driver}")]
         return [f"needs an NVIDIA driver >= {cond.min_driver}; no NVIDIA GPU found"]
     have = _version(gpus[0].driver_version)
     if have is None:
-        return [f"NVIDIA driver version unknown (needs >= {cond.min_driver}); check `nvidia-smi`"]
+        return [FitsIf(f"the NVIDIA driver is >= {cond.min_driver} (check `nvidia-smi`)")]
     if have < Version(cond.min_driver):
         return [f"NVIDIA driver {gpus[0].driver_version} is older than {cond.min_driver}"]
     return []
@@ -157,16 +174,19 @@ def _sm(capability: str) -> str:
     return "sm_" + capability.replace(".", "")
 
 
-def _capability_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _capability_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if cond.compute_capability is None:
         return []
     gpus = _nvidia(facts)
     if not gpus:
+        if not facts.gpu_list_known:
+            return [FitsIf(f"the NVIDIA GPU's compute capability is {cond.compute_capability}")]
         return ["needs an NVIDIA GPU; none found"]
-    reasons = []
+    reasons: List[Shortfall] = []
     for gpu in gpus:
         if gpu.compute_capability is None:
-            reasons.append(f"compute capability of {gpu.model} unknown; check `nvidia-smi --query-gpu=compute_cap`")
+            reasons.append(FitsIf(f"{gpu.model}'s compute capability is {cond.compute_capability} "
+                                  "(check `nvidia-smi --query-gpu=compute_cap`)"))
         elif not cond.compute_capability.contains(gpu.compute_capability, prereleases=True):
             reasons.append(f"{gpu.model} ({_sm(gpu.compute_capability)}) is outside this build's "
                            f"compute capability {cond.compute_capability}")
@@ -180,7 +200,7 @@ def _gfx_reason(cond: Condition, facts: MachineFacts) -> List[str]:
     for gpu in facts.gpus_by_vendor("AMD"):
         fits, why = rocm_gfx_verdict(gpu.compute_capability, cond.rocm_gfx)
         if fits is False:  # unknown or unlisted targets are not refused
-            reasons.append(f"{_gpu_name(gpu)} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "
+            reasons.append(f"{gpu.display_name} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "
                            f"{cond.rocm_gfx} wheels: {why}")
     return reasons
 
@@ -209,11 +229,21 @@ CHECKS = (_platform_reason, _arch_reason, _rosetta_reason, _os_reason, _vm_reaso
           _driver_reason, _capability_reason, _gfx_reason)
 
 
-def unmet_conditions(cond: Condition, facts: MachineFacts) -> List[str]:
-    """Every way this host falls short of cond, as sentences; empty when it fits."""
-    reasons: List[str] = []
+def shortfalls(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
+    """Every way this host falls short of cond or may fall short (FitsIf), as sentences."""
+    found: List[Shortfall] = []
     for check in CHECKS:
-        reasons.extend(check(cond, facts))
-        if reasons and check in (_platform_reason, _arch_reason):
+        found.extend(check(cond, facts))
+        if any(not isinstance(s, FitsIf) for s in found) and check in (_platform_reason, _arch_reason):
             break  # the rest would only repeat that this is the wrong kind of machine
-    return reasons
+    return found
+
+
+def unmet_conditions(cond: Condition, facts: MachineFacts) -> List[str]:
+    """Every way this host falls short of cond, as sentences; empty when it fits or may fit."""
+    return [str(s) for s in shortfalls(cond, facts) if not isinstance(s, FitsIf)]
+
+
+def fits_if(cond: Condition, facts: MachineFacts) -> List[str]:
+    """What must hold of facts the evidence does not give for cond to fit ("fits if ...")."""
+    return [str(s) for s in shortfalls(cond, facts) if isinstance(s, FitsIf)]

@@ -13,7 +13,7 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 
 from macml import compat
-from macml.recipes.catalog import PinSet, Recipe
+from macml.recipes.schema import PinSet, Recipe
 from macml.recipes.index import pinned_version
 
 # Compute capabilities of shipped NVIDIA GPUs (Maxwell .. Blackwell) per CPU, to test a row's specifier against.

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, FrozenSet, List, Mapping, Optional, Tuple
+from typing import FrozenSet, List, Mapping, Optional, Tuple
 
 from packaging import tags
 
+from macml import versions
 from macml.facts import InterpreterFacts
 
 # glibc 2.x minor -> the older manylinux alias (2014 also covers aarch64/ppc64le/s390x).
@@ -30,10 +31,9 @@ class TargetPlatform:
 
 
 def parse_pair(text: str) -> Optional[Tuple[int, int]]:
-    parts = [p for p in str(text).split(".") if p.isdigit()]
-    if not parts:
-        return None
-    return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0)
+    """'14.4.1' -> (14, 4); '10.9-universal2' -> (10, 0); '' -> None."""
+    parts = versions.release(text)
+    return (parts[0], parts[1] if len(parts) > 1 else 0) if parts else None
 
 
 def parse_target(interp: InterpreterFacts, macos_version: str = "") -> TargetPlatform:

@@ -150,7 +150,7 @@ class DistributedReport:
             console.print(f" {_MARK[check.status]} {check.name}: ", end="")
             console.print(check.detail, markup=False)
         if verbose or not self.passed:
-            console.print(f"[dim]command:[/] ", end="")
+            console.print("[dim]command:[/] ", end="")
             console.print(self.command, markup=False)
             if self.stderr_tail.strip():
                 console.print("[dim]stderr (tail):[/]")

@@ -21,8 +21,8 @@ from macml.probe.snapshot import FORMAT_VERSION
 FINDERS = (
     collect_env.find, gpu.find_nvidia_table, gpu.find_rocm_smi, mac.find_system_profiler_json,
     mac.find_sw_vers, mac.find_system_overview, mac.find_sysctl, system.find_os_release, system.find_uname, cpu.find,
-    gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocminfo, mac.find_metal_banner,
-    mac.find_system_profiler_text, packages.find,
+    gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocm_driver_csv, gpu.find_rocminfo, mac.find_metal_banner,
+    mac.find_applegpuinfo, mac.find_system_profiler_text, packages.find,
 )
 JSON_KEY, TEXT_KEY = " ".join(PROFILER_JSON), " ".join(PROFILER_TEXT)
 Text = Union[str, Tuple[str, str]]  # the text, or (source name, text)

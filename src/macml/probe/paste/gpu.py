@@ -6,7 +6,7 @@ import re
 from typing import Dict, List, Optional, Sequence
 
 from macml.probe.linux import NVIDIA_QUERY
-from macml.probe.paste.base import Part, dedent, runs, strip_prompt
+from macml.probe.paste.base import Part, dedent, runs
 
 QUERY_KEY = " ".join(NVIDIA_QUERY)
 _TABLE_LINE = re.compile(r"^\s*[|+]")
@@ -121,6 +121,18 @@ def find_rocm_csv(lines: Sequence[str]) -> List[Part]:
     return parts
 
 
+def find_rocm_driver_csv(lines: Sequence[str]) -> List[Part]:
+    """`rocm-smi --showdriverversion --csv`: with the in-tree amdgpu driver its value is the kernel
+    release (which on RHEL names the architecture: 4.18.0-348.12.2.el8_5.x86_64)."""
+    parts = []
+    for index, line in enumerate(lines[:-1]):
+        row = [c.strip() for c in lines[index + 1].split(",")]
+        if [c.strip() for c in line.split(",")] == ["device", "Driver version"] and len(row) == 2 and row[1]:
+            parts.append(Part("rocm_smi_csv", index + 1, index + 2, platform="linux",
+                              commands={"rocm-smi --showdriverversion": f"Driver version: {row[1]}\n"}))
+    return parts
+
+
 _ROCMINFO_FIELD = re.compile(r"^\s*(Name|Marketing Name|Device Type|Vendor Name|Uuid)\s*:\s*(.*?)\s*$")
 
 
@@ -151,4 +163,5 @@ def is_windows_prompt(text: str) -> bool:
     return bool(re.search(r"^\s*PS [A-Z]:\\", text, re.M)) or bool(re.search(r"^[A-Z]:\\[^>\n]*>", text, re.M))
 
 
-FINDERS = (find_nvidia_table, find_nvidia_csv, find_nvidia_list, find_rocm_smi, find_rocm_csv, find_rocminfo)
+FINDERS = (find_nvidia_table, find_nvidia_csv, find_nvidia_list, find_rocm_smi, find_rocm_csv, find_rocm_driver_csv,
+           find_rocminfo)

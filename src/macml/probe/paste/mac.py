@@ -1,5 +1,6 @@
 """macOS pastes: sw_vers, sysctl, system_profiler (text, System Information's tabbed copy,
-grep'd fragments, -json), the System Software overview, and tensorflow-metal's device banner."""
+grep'd fragments, -json), the System Software overview, tensorflow-metal's device banner and
+applegpuinfo's summary."""
 from __future__ import annotations
 
 import json
@@ -23,6 +24,9 @@ _PROFILER_LABELS = {"chipset model", "model identifier", "chip", "processor name
                     "vram (dynamic, max)", "metal family", "metal support", "metal", "gpu is removable",
                     "model number", "system firmware version", "os loader version", "vendor", "device id",
                     "bus", "type", "pcie lane width", "displays"}
+# applegpuinfo's lines (its own shape, not system_profiler's).
+_APPLEGPUINFO = re.compile(r"^\s*GPU (name|core count|clock frequency|bandwidth|FLOPS|IPS|system level cache|memory|"
+                           r"family):\s*(\S.*?)\s*$")
 _STRONG = {"chipset model", "model identifier", "chip", "processor name", "hardware overview", "graphics/displays"}
 
 
@@ -86,7 +90,7 @@ def _label(line: str) -> Optional[str]:
 
 def find_system_profiler_text(lines: Sequence[str]) -> List[Part]:
     parts = []
-    accept = lambda l: not l.strip() or bool(re.match(r"^\s*[^:]{1,60}:(\s|$)", l))
+    accept = lambda l: not l.strip() or bool(re.match(r"^\s*[^:]{1,60}:(\s|$)", l)) and not _APPLEGPUINFO.match(l)
     for first, last in runs(lines, accept):
         block = lines[first:last + 1]
         labels = {_label(l) for l in block} - {None}
@@ -171,4 +175,25 @@ def find_metal_banner(lines: Sequence[str]) -> List[Part]:
     return parts
 
 
-FINDERS = (find_system_profiler_json, find_sw_vers, find_sysctl, find_system_profiler_text, find_metal_banner)
+
+
+def find_applegpuinfo(lines: Sequence[str]) -> List[Part]:
+    """philipturner/applegpuinfo: 'GPU name' (the Metal device), 'GPU core count' and 'GPU memory'
+    (hw.memsize, shown in GB) among its 'GPU ...:' lines."""
+    parts = []
+    for first, last in runs(lines, lambda l: bool(_APPLEGPUINFO.match(l))):
+        values = {m.group(1): m.group(2) for m in map(_APPLEGPUINFO.match, lines[first:last + 1]) if m}
+        if "name" not in values or "core count" not in values:
+            continue
+        gpu = {"_name": values["name"], "sppci_model": values["name"], "sppci_cores": values["core count"]}
+        part = Part("applegpuinfo", first + 1, last + 1, platform="darwin",
+                    commands={JSON_KEY: json.dumps({"SPDisplaysDataType": [gpu]}, indent=2) + "\n"})
+        memory = re.match(r"^([\d.]+)\s*GB$", values.get("memory", ""))
+        if memory:
+            part.commands[MEMSIZE_KEY] = f"{int(float(memory.group(1)) * GIB)}\n"
+        parts.append(part)
+    return parts
+
+
+FINDERS = (find_system_profiler_json, find_sw_vers, find_sysctl, find_system_profiler_text, find_metal_banner,
+           find_applegpuinfo)

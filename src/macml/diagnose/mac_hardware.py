@@ -1,0 +1,56 @@
+"""Mac hardware that changes the advice: a virtual machine, 8 GB of unified memory, an eGPU."""
+from __future__ import annotations
+
+from typing import Optional
+
+from macml.facts import GIB, UNNAMED_GPU, MachineFacts, format_bytes
+from macml.findings import Finding, Fix, info, warn
+
+SMALL_UNIFIED_MEMORY = 8 * GIB
+
+
+def check_virtual_machine(facts: MachineFacts) -> Optional[Finding]:
+    """A macOS virtual machine: no Metal compute for MPS or MLX inside it."""
+    if not facts.is_mac or not facts.vm:
+        return None
+    what = facts.hypervisor or "a hypervisor"
+    return warn("GPU", f"This macOS runs in a virtual machine ({what}): no GPU training inside it",
+                Fix("VirtualBox, VMware, Parallels and QEMU give macOS guests no Metal GPU, and Apple's "
+                    "Virtualization framework's paravirtual GPU does not run PyTorch MPS or MLX. Run training "
+                    "on the host macOS; inside the VM only CPU builds work.",
+                    ("macml install --recipe pytorch-cpu  # inside the VM",)),
+                *((f"evidence: {facts.sources['vm']}",) if "vm" in facts.sources else ()))
+
+
+def check_unified_memory(facts: MachineFacts) -> Optional[Finding]:
+    """Apple silicon with 8 GB of unified memory, shared by the CPU, the GPU and macOS."""
+    memory = facts.cpu.memory_bytes
+    if not facts.is_mac or not facts.cpu.apple_silicon or facts.vm or not memory or memory > SMALL_UNIFIED_MEMORY:
+        return None
+    return warn("GPU", f"{format_bytes(memory)} of unified memory: the GPU, the CPU and macOS share it",
+                Fix("Train small models with small batches, in float16/bfloat16 where the model allows; for LLMs use "
+                    "4-bit models with MLX (mlx-lm). Keep PYTORCH_MPS_HIGH_WATERMARK_RATIO at its default (never 0.0: "
+                    "swapping is slower than a clean out-of-memory error), close other apps, and watch Memory "
+                    "Pressure in Activity Monitor.", ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO",)))
+
+
+def check_egpu(facts: MachineFacts) -> Optional[Finding]:
+    """An external GPU: macOS drives eGPUs on Intel Macs only, and they must not be unplugged in use."""
+    external = [g for g in facts.gpus if g.external]
+    if not facts.is_mac or not external:
+        return None
+    name = external[0].model
+    if name == UNNAMED_GPU:
+        vendor = external[0].vendor if external[0].vendor != "unknown" else "an"
+        return warn("GPU", f"An external {vendor} GPU is listed only by vendor and device ID: macOS has no driver "
+                    "for it, so no framework can use it",
+                    Fix("macOS drives only the eGPU cards Apple lists (Apple support article HT208544, 'Use an external graphics processor with your Mac'); this card or its "
+                        "enclosure is not one of them on this macOS. Until it has a driver, only CPU builds run."))
+    if facts.cpu.apple_silicon:
+        return warn("GPU", f"{name} is an external GPU: Apple-silicon Macs do not drive eGPUs",
+                    Fix("Use the built-in Apple GPU (PyTorch MPS, MLX); the eGPU works only with an Intel Mac.",
+                        ("macml install --recipe pytorch-mps",)))
+    return info("GPU", f"{name} is an eGPU: supported on Intel Macs over Thunderbolt 3 (macOS 10.13.4+)",
+                Fix("Quit every process that uses it before unplugging (a Metal or PlaidML job whose GPU disappears "
+                    "crashes). PlaidML must be told to use it (the plaidml-amd recipe picks the best GPU); torch 2.2.2's "
+                    "MPS uses the default GPU.", ("macml install --recipe plaidml-amd",)))

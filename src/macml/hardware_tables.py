@@ -1,0 +1,104 @@
+"""Lookup tables that turn a name into a hardware fact: Mac model identifier -> chip, NVIDIA GPU
+name -> compute capability. Pure data; each table cites where it comes from.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, Optional, Tuple
+
+# Mac model identifier -> Apple-silicon chip. Source: Apple's "Identify your Mac" pages
+# (support.apple.com/102869 MacBook Pro, /102869-air MacBook Air, /102852 Mac mini, /108054 iMac,
+# /102231 Mac Studio, /102887 Mac Pro), cross-checked with everymac.com's identifier index.
+# Only identifiers with a single chip tier are listed; others fall back to the family rules below.
+MAC_MODEL_CHIPS: Dict[str, str] = {
+    # M1 (2020-2021)
+    "MacBookAir10,1": "Apple M1", "MacBookPro17,1": "Apple M1", "Macmini9,1": "Apple M1",
+    "iMac21,1": "Apple M1", "iMac21,2": "Apple M1",
+    "MacBookPro18,1": "Apple M1 Pro", "MacBookPro18,3": "Apple M1 Pro",
+    "MacBookPro18,2": "Apple M1 Max", "MacBookPro18,4": "Apple M1 Max",
+    "Mac13,1": "Apple M1 Max", "Mac13,2": "Apple M1 Ultra",
+    # M2 (2022-2023)
+    "Mac14,2": "Apple M2", "Mac14,7": "Apple M2", "Mac14,3": "Apple M2", "Mac14,15": "Apple M2",
+    "Mac14,12": "Apple M2 Pro", "Mac14,9": "Apple M2 Pro", "Mac14,10": "Apple M2 Pro",
+    "Mac14,5": "Apple M2 Max", "Mac14,6": "Apple M2 Max", "Mac14,13": "Apple M2 Max",
+    "Mac14,14": "Apple M2 Ultra", "Mac14,8": "Apple M2 Ultra",
+    # M3 (2023-2025)
+    "Mac15,3": "Apple M3", "Mac15,4": "Apple M3", "Mac15,5": "Apple M3", "Mac15,12": "Apple M3",
+    "Mac15,13": "Apple M3", "Mac15,6": "Apple M3 Pro", "Mac15,7": "Apple M3 Pro",
+    "Mac15,8": "Apple M3 Max", "Mac15,9": "Apple M3 Max", "Mac15,10": "Apple M3 Max", "Mac15,11": "Apple M3 Max",
+    "Mac15,14": "Apple M3 Ultra",
+    # M4 (2024-2025)
+    "Mac16,1": "Apple M4", "Mac16,2": "Apple M4", "Mac16,3": "Apple M4", "Mac16,10": "Apple M4",
+    "Mac16,12": "Apple M4", "Mac16,13": "Apple M4",
+    "Mac16,7": "Apple M4 Pro", "Mac16,8": "Apple M4 Pro", "Mac16,11": "Apple M4 Pro",
+    "Mac16,5": "Apple M4 Max", "Mac16,6": "Apple M4 Max", "Mac16,9": "Apple M4 Max",
+}
+# Identifier families: from this number on, the line is Apple silicon; below it, Intel.
+# "MacN,M" identifiers started with Apple silicon (Mac13,1, 2022), so every one of them is.
+APPLE_SILICON_FROM = {"MacBookAir": 10, "MacBookPro": 17, "Macmini": 9, "iMac": 21, "Mac": 13}
+INTEL_ONLY_FAMILIES = ("MacPro", "iMacPro", "MacBook")  # MacPro1-7, iMacPro1,1, MacBook1-10 (MacPro as
+# "Mac14,8" is Apple silicon: it is in the "Mac" family)
+_IDENTIFIER = re.compile(r"^([A-Za-z]+?)(\d+),(\d+)$")
+
+
+def mac_model_silicon(identifier: str) -> Tuple[Optional[bool], Optional[str]]:
+    """'Mac14,14' -> (True, 'Apple M2 Ultra'); 'MacBookPro15,1' -> (False, None); unknown -> (None, None).
+
+    'VirtualMac2,1' (an Apple Virtualization guest) is Apple silicon with no chip of its own."""
+    identifier = (identifier or "").strip()
+    if identifier in MAC_MODEL_CHIPS:
+        return True, MAC_MODEL_CHIPS[identifier]
+    match = _IDENTIFIER.match(identifier)
+    if not match:
+        return None, None
+    family, number = match.group(1), int(match.group(2))
+    if family == "VirtualMac":
+        return True, None
+    if family in APPLE_SILICON_FROM:
+        return number >= APPLE_SILICON_FROM[family], None
+    if family in INTEL_ONLY_FAMILIES:
+        return False, None
+    return None, None
+
+
+# NVIDIA GPU name -> compute capability. Source: https://developer.nvidia.com/cuda-gpus (and the
+# CUDA C Programming Guide's compute-capability table), Kepler (3.x) to Blackwell (10.x/12.x).
+# Patterns run over the lower-cased name with "nvidia", "geforce", "tesla", "quadro" kept; the
+# first match wins, so specific names come before families.
+NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
+    # Names that would also match a later family: workstation Ada ("RTX 4000 Ada Generation") and
+    # Turing Quadro RTX ("Quadro RTX 4000", "Quadro RTX 5000").
+    (r"\brtx \d+ ada\b", "8.9"), (r"\bquadro rtx \d+\b", "7.5"),
+    # Blackwell
+    (r"\bgb10\b", "12.1"), (r"\b(gb300|b300)\b", "10.3"), (r"\b(gb200|b200|b100)\b", "10.0"),
+    (r"\bblackwell\b|\brtx 50[5-9]0\b", "12.0"), (r"\bthor\b", "11.0"),
+    # Hopper
+    (r"\b(gh200|h200|h100|h800|h20)\b", "9.0"),
+    # Ada Lovelace
+    (r"\b(l40s?|l4|l20|rtx 40[5-9]0)\b", "8.9"),
+    # Ampere
+    (r"\b(a100|a800|a30)\b", "8.0"), (r"\borin\b", "8.7"),
+    (r"\b(a40|a10g?|a16|a2|rtx a\d+|rtx 30[5-9]0|a\d{3,4}m?)\b", "8.6"),
+    # Turing
+    (r"\b(t4|t1000|t400|t600|t1200|titan rtx|rtx 20[6-8]0|gtx 16[5-6]0)\b", "7.5"),
+    # Volta
+    (r"\bxavier\b", "7.2"), (r"\b(v100|titan v|quadro gv100)\b", "7.0"),
+    # Pascal
+    (r"\b(p100|quadro gp100)\b", "6.0"), (r"\btx2\b", "6.2"),
+    (r"\b(p4|p40|p6|titan xp|titan x \(pascal\)|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b", "6.1"),
+    # Maxwell
+    (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx titan x|quadro m[4-6]000)\b", "5.2"),
+    (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
+    # Kepler
+    (r"\bk80\b", "3.7"), (r"\b(k40|k20x?|gtx titan|gtx 780|quadro k6000|gt 730)\b", "3.5"),
+    (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45]0m|quadro k\d+)\b", "3.0"),
+)
+
+
+def nvidia_compute_capability(name: str) -> Optional[str]:
+    """'NVIDIA A100-SXM4-80GB' -> '8.0'; None for names the table does not know."""
+    text = " ".join(re.sub(r"[^a-z0-9()]+", " ", (name or "").lower()).split())
+    for pattern, capability in NVIDIA_CAPABILITIES:
+        if re.search(pattern, text):
+            return capability
+    return None

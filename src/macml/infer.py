@@ -1,0 +1,306 @@
+"""Inference: facts that follow from the evidence, derived once, between parsing and the checks.
+
+The OS modules read each command's output on its own; a real report often holds only part of it
+(a collect_env paste, a sysctl line, half a System Information copy). This step looks at all of
+it together: Apple silicon from any of seven signs, the Apple GPU every such Mac has, an NVIDIA
+GPU's compute capability from its name, the architecture, a virtual machine, an eGPU, the CPU's
+features. Every derived fact records its evidence in MachineFacts.sources (shown by `doctor -v`
+and in the JSON). What no evidence gives stays None: unknown is not no.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+from macml.facts import GPU, CPUFacts, MachineFacts
+from macml.gpu_specs import identify_apple_chip
+from macml.hardware_tables import mac_model_silicon, nvidia_compute_capability
+
+Evidence = Tuple[bool, str]  # (value, where it came from)
+
+_VM_MARKERS = (
+    (r"virtualbox|\b0x80ee\b|vbox", "VirtualBox"), (r"vmware|\b0x15ad\b", "VMware"),
+    (r"parallels|\b0x1ab8\b", "Parallels"), (r"\bqemu\b|\b0x1af4\b", "QEMU"),
+    (r"apple virtual machine|virtualmac\d|\(virtual\)|apple paravirtual", "Apple Virtual Machine"),
+)
+# Windows and some tools name the architecture differently from Linux/macOS.
+_ARCH_NAMES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "arm64", "aarch64": "aarch64"}
+# A kernel release that names its build's architecture (RHEL/Fedora: 4.18.0-348.12.2.el8_5.x86_64).
+_KERNEL_ARCH = re.compile(r"\b\d+\.\d+\.\d+-[\w.]+\.(x86_64|aarch64|ppc64le|s390x)\b")
+_ARM_NVIDIA = re.compile(r"\b(gh200|gb200|gb300|gb10|grace|orin|xavier|jetson|thor)\b", re.IGNORECASE)
+# sysctl machdep.cpu.features / leaf7_features and lscpu/cpuinfo spellings -> one name.
+_FLAG_ALIASES = {"avx1.0": "avx", "avx512f": "avx512f", "fma": "fma", "asimd": "neon", "amx_tile": "amx",
+                 "amx-tile": "amx"}
+
+
+def _stdout(snapshot: Mapping[str, Any], key: str) -> str:
+    record = (snapshot.get("commands") or {}).get(key)
+    if not isinstance(record, Mapping) or record.get("returncode") != 0:
+        return ""
+    return str(record.get("stdout") or "")
+
+
+def _all_text(snapshot: Mapping[str, Any]) -> str:
+    records = (snapshot.get("commands") or {}).values()
+    return "\n".join(str(r.get("stdout") or "") for r in records if isinstance(r, Mapping))
+
+
+def _is_apple_gpu(gpu: GPU) -> bool:
+    return gpu.vendor == "Apple" or identify_apple_chip(gpu.model) is not None
+
+
+def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[Evidence]:
+    """Every sign of Apple silicon (True) or an Intel Mac (False), strongest first."""
+    cpu, found = facts.cpu, []
+    brand = (cpu.brand or "").strip()
+    if brand.lower().startswith(("apple", "virtualapple")):
+        found.append((True, f"CPU brand string: {brand}"))
+    elif "intel" in brand.lower():
+        found.append((False, f"CPU brand string: {brand}"))
+    if cpu.chip is not None:
+        found.append((True, f"chip: {cpu.chip.name}"))
+    if cpu.model:
+        silicon, chip = mac_model_silicon(cpu.model)
+        if silicon is not None:
+            found.append((silicon, f"model identifier {cpu.model}" + (f" ({chip})" if chip else "")))
+    arm64 = _stdout(snapshot, "sysctl -n hw.optional.arm64").strip()
+    if arm64 in ("0", "1"):
+        found.append((arm64 == "1", f"sysctl hw.optional.arm64: {arm64}"))
+    if cpu.performance_cores and cpu.efficiency_cores:
+        found.append((True, f"{cpu.performance_cores} performance + {cpu.efficiency_cores} efficiency cores"))
+    for gpu in facts.gpus:
+        if _is_apple_gpu(gpu):
+            found.append((True, f"Apple GPU entry: {gpu.model}"))
+        elif gpu.vendor in ("AMD", "Intel", "NVIDIA") and not gpu.external:
+            found.append((False, f"{gpu.vendor} GPU entry: {gpu.model}"))
+    for gpu in facts.gpus:
+        if gpu.external and gpu.vendor in ("AMD", "NVIDIA"):
+            found.append((False, f"external GPU {gpu.model} (macOS drives eGPUs on Intel Macs only)"))
+    text = _all_text(snapshot)
+    found.extend(_text_evidence(text))
+    chip = re.search(r"\bApple M\d{1,2}(?: (?:Pro|Max|Ultra))?\b", text)
+    if chip:
+        found.append((True, f"chip name in the output: {chip.group()}"))
+    interp = facts.interpreter
+    if interp is not None and interp.translated:
+        found.append((True, "the interpreter runs translated by Rosetta 2"))
+    elif interp is not None and interp.machine == "arm64":
+        found.append((True, "an arm64 interpreter on macOS"))
+    elif interp is not None and interp.machine == "x86_64" and interp.translated is False:
+        found.append((False, "a native (untranslated) x86_64 interpreter"))
+    return found
+
+
+_TEXT_SIGNS = (
+    (r"machdep\.cpu\.brand_string:\s*Apple\b.*", True), (r"machdep\.cpu\.brand_string:\s*.*Intel.*", False),
+    (r"hw\.optional\.arm64\s*[:=]\s*1\b", True), (r"hw\.optional\.arm64\s*[:=]\s*0\b", False),
+    (r"RELEASE_ARM64\w*", True), (r"RELEASE_X86_64\b", False),
+    (r"machdep\.cpu\.(?:leaf7_)?features:\s*\S+", False),  # x86 CPUID features: Intel Macs only
+)
+
+
+def _text_evidence(text: str) -> List[Evidence]:
+    """Signs in outputs the OS module does not parse (pasted `sysctl -a`, `uname -a`)."""
+    found = []
+    for pattern, value in _TEXT_SIGNS:
+        match = re.search(pattern, text)
+        if match:
+            found.append((value, f"'{match.group()[:60].strip()}' in the output"))
+    return found
+
+
+def _chip(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[Any], str]:
+    for gpu in facts.gpus:
+        chip = identify_apple_chip(gpu.model)
+        if chip:
+            return chip, f"Apple GPU entry: {gpu.model}"
+    if facts.cpu.model:
+        _, name = mac_model_silicon(facts.cpu.model)
+        if name:
+            return identify_apple_chip(name), f"model identifier {facts.cpu.model}"
+    chip = identify_apple_chip(_all_text(snapshot))
+    return (chip, f"chip name in the output: {chip.name}") if chip else (None, "")
+
+
+def _apple_chip_gpu(gpu: GPU) -> bool:
+    """system_profiler's entry for a real Apple GPU: its cores, or Metal support under a chip's name
+    (a macOS guest's GPU is the 'Apple Paravirtual device')."""
+    if gpu.vendor != "Apple":
+        return False
+    chip = identify_apple_chip(gpu.model)
+    return bool(gpu.cores or (gpu.metal and chip is not None and not chip.virtual))
+
+
+def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[bool], Optional[str], str]:
+    """(is a VM, hypervisor, evidence). False only where a hardware section was read and shows none."""
+    if facts.cpu.chip and facts.cpu.chip.virtual:
+        return True, "Apple Virtual Machine", f"chip: {facts.cpu.chip.name} (Virtual)"
+    hypervisor = re.search(r"^Hypervisor vendor:\s*(\S.*)$", _stdout(snapshot, "lscpu"), re.MULTILINE)
+    if hypervisor:
+        return True, hypervisor.group(1).strip(), f"lscpu Hypervisor vendor: {hypervisor.group(1).strip()}"
+    text = _all_text(snapshot)
+    for pattern, name in _VM_MARKERS:
+        match = re.search(pattern, text, re.IGNORECASE)
+        if match:
+            return True, name, f"'{match.group()}' in the system output"
+    if facts.is_mac and facts.cpu.model:
+        return False, None, f"model identifier {facts.cpu.model}"
+    physical = [g for g in facts.gpus if g.vendor in ("AMD", "Intel", "NVIDIA") or _apple_chip_gpu(g)]
+    if facts.is_mac and physical:
+        return False, None, f"a physical GPU is listed: {physical[0].model}"
+    if not facts.is_mac and _stdout(snapshot, "lscpu"):
+        return False, None, "lscpu names no hypervisor"
+    return None, None, ""
+
+
+def gpu_list_known(facts: MachineFacts, snapshot: Mapping[str, Any]) -> bool:
+    """Could the probes have listed every GPU? A Mac always has one, so an empty list there means
+    system_profiler said nothing; elsewhere a live probe leaves out only tools that are missing."""
+    if facts.is_mac:
+        return bool(facts.gpus)
+    commands = snapshot.get("commands") or {}
+    if any(key.startswith(("nvidia-smi", "rocm-smi")) for key in commands):
+        return True
+    interp = facts.interpreter
+    return bool(interp is not None and interp.known and commands)
+
+
+def parse_flags(snapshot: Mapping[str, Any]) -> Tuple[Optional[Tuple[str, ...]], str]:
+    """CPU features: the snapshot's py-cpuinfo section, else lscpu's Flags, else sysctl machdep.cpu."""
+    section = snapshot.get("cpuinfo")
+    if isinstance(section, Mapping) and isinstance(section.get("flags"), list) and section["flags"]:
+        return _normalise_flags(section["flags"]), str(section.get("source") or "py-cpuinfo")
+    lscpu = re.search(r"^Flags:\s*(.+)$", _stdout(snapshot, "lscpu"), re.MULTILINE)
+    if lscpu:
+        return _normalise_flags(lscpu.group(1).split()), "lscpu Flags"
+    words: List[str] = []
+    for key in (snapshot.get("commands") or {}):
+        if not key.startswith("sysctl") or "machdep.cpu" not in key:
+            continue
+        for line in _stdout(snapshot, key).splitlines():
+            labelled = re.match(r"\s*machdep\.cpu\.\w*features:\s*(.*)", line)
+            if labelled:
+                words.extend(labelled.group(1).split())
+            elif key.startswith("sysctl -n machdep.cpu.") and key.endswith("features"):
+                words.extend(line.split())
+    if words:
+        return _normalise_flags(words), "sysctl machdep.cpu features"
+    return None, ""
+
+
+def _normalise_flags(words: Any) -> Tuple[str, ...]:
+    names = {str(w).strip().lower() for w in words if str(w).strip()}
+    return tuple(sorted({_FLAG_ALIASES.get(n, n) for n in names}))
+
+
+def _apple_gpu(facts: MachineFacts, cpu: CPUFacts) -> GPU:
+    name = cpu.chip.name if cpu.chip else "Apple GPU"
+    return GPU(vendor="Apple", model=name, memory_bytes=cpu.memory_bytes, unified_memory=True)
+
+
+def _nvidia_capabilities(gpus: Tuple[GPU, ...], sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    out = []
+    for index, gpu in enumerate(gpus):
+        if gpu.vendor == "NVIDIA" and not gpu.compute_capability:
+            capability = nvidia_compute_capability(gpu.model)
+            if capability:
+                gpu = dataclasses.replace(gpu, compute_capability=capability)
+                sources[f"gpus.{index}.compute_capability"] = \
+                    f"GPU-name table for {gpu.model} (developer.nvidia.com/cuda-gpus)"
+        out.append(gpu)
+    return tuple(out)
+
+
+TEGRA_GPU = "NVIDIA Tegra integrated GPU"
+# A Jetson's CPU cores name its generation, and so its GPU's compute capability.
+_TEGRA_CPUS = {"cortex-a78ae": ("8.7", "Orin"), "carmel": ("7.2", "Xavier")}
+
+
+def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """An L4T ('-tegra') kernel runs only on a Jetson, whose NVIDIA GPU is integrated: nvidia-smi and
+    collect_env do not list it."""
+    kernel = facts.os.kernel or ""
+    if facts.platform != "linux" or not kernel.endswith("-tegra") or facts.gpus_by_vendor("NVIDIA"):
+        return facts.gpus
+    capability, generation = _TEGRA_CPUS.get(facts.cpu.brand.strip().lower(), (None, ""))
+    gpu = GPU(vendor="NVIDIA", model=f"{TEGRA_GPU} ({generation})" if generation else TEGRA_GPU,
+              unified_memory=True, compute_capability=capability)
+    index = len(facts.gpus)
+    sources[f"gpus.{index}"] = f"L4T kernel {kernel}: a Jetson, whose NVIDIA GPU is integrated"
+    if capability:
+        sources[f"gpus.{index}.compute_capability"] = f"{facts.cpu.brand} CPU: Jetson {generation}"
+    return facts.gpus + (gpu,)
+
+
+def _infer_mac(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
+    cpu = facts.cpu
+    evidence = silicon_evidence(facts, snapshot)
+    if cpu.apple_silicon is None and evidence:
+        value, source = evidence[0]
+        cpu = dataclasses.replace(cpu, apple_silicon=value)
+        sources["cpu.apple_silicon"] = source
+    elif cpu.apple_silicon is not None:  # the OS module's own reading: name the evidence it agrees with
+        agreeing = [source for value, source in evidence if value == cpu.apple_silicon]
+        if agreeing:
+            sources["cpu.apple_silicon"] = agreeing[0]
+    if cpu.hardware_arch in ("", "unknown") and cpu.apple_silicon is not None:
+        cpu = dataclasses.replace(cpu, hardware_arch="arm64" if cpu.apple_silicon else "x86_64")
+        sources["cpu.hardware_arch"] = sources.get("cpu.apple_silicon", "Apple silicon")
+    if cpu.apple_silicon and cpu.chip is None:
+        chip, source = _chip(facts, snapshot)
+        if chip is not None:
+            cpu = dataclasses.replace(cpu, chip=chip)
+            sources["cpu.chip"] = source
+    return cpu
+
+
+def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
+    cpu = facts.cpu
+    if cpu.hardware_arch not in ("", "unknown"):
+        return cpu
+    interp = facts.interpreter
+    if interp is not None and interp.machine:
+        sources["cpu.hardware_arch"] = f"the interpreter's machine ({interp.machine})"
+        return dataclasses.replace(cpu, hardware_arch=_ARCH_NAMES.get(interp.machine.lower(), interp.machine))
+    kernel = _KERNEL_ARCH.search(" ".join((facts.os.kernel or "", _all_text(snapshot))))
+    if kernel:
+        sources["cpu.hardware_arch"] = f"kernel release {kernel.group()}"
+        return dataclasses.replace(cpu, hardware_arch=kernel.group(1))
+    for gpu in facts.gpus:
+        if _ARM_NVIDIA.search(gpu.model):
+            sources["cpu.hardware_arch"] = f"{gpu.model} is an Arm (Grace/Tegra) system"
+            return dataclasses.replace(cpu, hardware_arch="aarch64")
+    return cpu
+
+
+def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
+    """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
+    sources: Dict[str, str] = dict(facts.sources)
+    cpu = _infer_mac(facts, snapshot, sources) if facts.is_mac else _linux_arch(facts, snapshot, sources)
+    flags, flag_source = parse_flags(snapshot)
+    if flags is None and cpu.hardware_arch in ("arm64", "aarch64"):
+        flags, flag_source = ("neon",), "every arm64 CPU has NEON (Advanced SIMD)"
+    if flags is not None and cpu.flags is None:
+        cpu = dataclasses.replace(cpu, flags=flags)
+        sources["cpu.flags"] = flag_source
+    facts = dataclasses.replace(facts, cpu=cpu)
+    vm, hypervisor, vm_source = detect_vm(facts, snapshot)
+    known = gpu_list_known(facts, snapshot)
+    gpus = _nvidia_capabilities(_tegra_gpu(facts, sources), sources)
+    if facts.is_mac and cpu.apple_silicon and hypervisor == "Apple Virtual Machine" and not gpus:
+        gpus = (GPU(vendor="Apple", model="Apple Paravirtual device"),)
+        sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"
+        known = True
+    elif facts.is_mac and cpu.apple_silicon and not vm and not any(_is_apple_gpu(g) for g in gpus):
+        gpus = gpus + (_apple_gpu(facts, cpu),)
+        sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("
+                                            + sources.get("cpu.apple_silicon", "Apple silicon") + ")")
+        known = True
+    if vm_source:
+        sources["vm"] = vm_source
+    egpu = True if any(g.external for g in gpus) else (False if known else None)
+    if egpu:
+        sources["egpu"] = "system_profiler marks " + ", ".join(g.model for g in gpus if g.external) + " external"
+    return dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, vm=vm, hypervisor=hypervisor,
+                               egpu=egpu, sources=sources)
