@@ -14,7 +14,11 @@ MFLOP_PER_TRAINED_IMAGE = 71.57  # forward 23.98 MFLOP, x~3 for backward (../sha
 FULL_EPOCH_STEPS = 60000 // BATCH  # 468: projections are for a full 60k-image epoch
 FULL_THRESHOLD = 0.97  # after one epoch of the 60k training set
 OFFLINE_THRESHOLD = 0.90  # after one epoch of 8k images (measured: 94.1% on CPU)
-STRICT_FP32_TOL = 1e-5
+# Strict FP32 on the accelerator against FP32 on the CPU, one step from the spec's weights: each side is
+# ~3e-5 from float64 in the worst gradient tensor (FP64_REF_TOL's measurements), and cuDNN may pick
+# another FP32 algorithm (Winograd) than the CPU. Measured on an H200: torch 2.11 3.2e-5, JAX 0.11
+# 1.7e-6 (benchmarks/results/h200-verify-*.txt); a real defect is orders of magnitude larger.
+STRICT_FP32_TOL = 1e-4
 TF32_TOL = 3e-2
 METAL_TOL = 1e-4  # Metal/OpenCL kernels sum in other orders than the CPU; not measured here
 # One FP32 step against its float64 reference (--device cpu): the conv gradients sum ~86k terms.
