@@ -11,7 +11,9 @@ from rich.console import Console
 from rich.text import Text
 
 # The one set of status marks: a finding's level, a recipe that fits (ok) or not (fail).
-MARKS = {"ok": "[green]✓[/]", "info": "[blue]•[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]"}
+MARKS = {"ok": "[green]✓[/]", "info": "[blue]•[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]", "skip": "[dim]-[/]"}
+# A verify check's status -> its mark.
+CHECK_MARK = {"pass": "ok", "warn": "warn", "fail": "fail", "skip": "skip"}
 
 
 def marked(level: str, text: str, indent: str = "") -> Text:

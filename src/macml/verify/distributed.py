@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from rich.console import Console
 
 from macml import progress, resources
+from macml.report import CHECK_MARK, marked
 from macml.errors import MacmlError
 from macml.probe.nvidia_topology import (NVLINK_STATUS, TOPOLOGY, describe_link, nvlink_peak_gbs,
                                          parse_nvlink_status, parse_topology)
@@ -26,7 +27,6 @@ from macml.verify.stream import Event, stream_events
 
 SCRIPT = "workloads/distributed_torch.py"
 TIMEOUT = 1800.0
-_MARK = {"pass": "[green]✓[/]", "fail": "[bold red]✗[/]", "warn": "[yellow]![/]", "skip": "[dim]-[/]"}
 _GPU_COUNT = "import torch; print(torch.cuda.device_count() if torch.cuda.is_available() else 0)"
 
 
@@ -147,8 +147,7 @@ class DistributedReport:
             console.print(f"  all-reduce {bw.bytes / 2**20:g} MiB: {bw.seconds * 1e3:.2f} ms, "
                           f"algbw {bw.algbw_gbs:.2f} GB/s, busbw {bw.busbw_gbs:.2f} GB/s", markup=False)
         for check in self.checks:
-            console.print(f" {_MARK[check.status]} {check.name}: ", end="")
-            console.print(check.detail, markup=False)
+            console.print(marked(CHECK_MARK[check.status], f"{check.name}: {check.detail}", " "))
         if verbose or not self.passed:
             console.print("[dim]command:[/] ", end="")
             console.print(self.command, markup=False)

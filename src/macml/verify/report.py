@@ -8,10 +8,10 @@ from typing import Any, Dict, Optional, Tuple
 from rich.console import Console
 from rich.table import Table
 
+from macml.report import CHECK_MARK, marked
 from macml.verify.result import Check, Measurements, Timing, parity_tolerance
 
 JUDGED = ("accelerator", "parity", "accuracy")  # a PASS needs each of them passed
-_MARK = {"pass": "[green]✓[/]", "fail": "[bold red]✗[/]", "warn": "[yellow]![/]", "skip": "[dim]-[/]"}
 
 
 @dataclass(frozen=True)
@@ -140,8 +140,7 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
         console.print(f"training: {a.steps} steps on {a.device} in {a.train_s:.2f} s "
                       f"({a.steps * 128 / max(a.train_s, 1e-9):,.0f} images/s over the whole run)")
     for check in run.checks:
-        console.print(f" {_MARK[check.status]} {check.name}: ", end="")
-        console.print(check.detail, markup=False)
+        console.print(marked(CHECK_MARK[check.status], f"{check.name}: {check.detail}", " "))
     for note in m.notes:
         console.print(f"   note: {note}", markup=False)
     if run.synthetic:
