@@ -71,13 +71,13 @@ def collect_snapshot(python: Optional[str] = None, timeout: float = 20.0, use_ca
     commands = LiveCommands(timeout=timeout)
     env = relevant_env()
     python = target_python(python)
-    with ThreadPoolExecutor(max_workers=len(module.COMMANDS) + 1) as pool:
+    with ThreadPoolExecutor(max_workers=len(module.COMMANDS) + 2) as pool:
         interpreter_future = pool.submit(probe_interpreter_raw, python, timeout)
         command_futures = [pool.submit(commands.run, argv) for argv in module.COMMANDS]
-        cpuinfo_future = (pool.submit(lambda: cached_cpu_features(system_fingerprint(module, commands.run), use_cache))
+        fingerprint = system_fingerprint(module, commands.run) if frameworks else None  # waits for its commands
+        cpuinfo_future = (pool.submit(cached_cpu_features, fingerprint, use_cache)
                           if frameworks else None)  # `recipes` needs no CPU flags
         interpreter = interpreter_future.result()
-        fingerprint = system_fingerprint(module, commands.run) if frameworks else None
         frameworks_future = (pool.submit(probe_frameworks_raw, python, interpreter, timeout, fingerprint, env,
                                          use_cache) if frameworks else None)
         for future in command_futures:

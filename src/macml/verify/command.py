@@ -21,7 +21,7 @@ from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
 from macml.probe.runner import LiveCommands, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
 from macml.verify.result import DeviceInfo, collect, judge
-from macml.verify.stream import Event, stream_events
+from macml.verify.stream import show_progress, stream_events
 
 WORKLOAD_TIMEOUT = 1800.0
 
@@ -110,14 +110,6 @@ def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
     return dataclasses.replace(info, name=name, peak_tflops=peak[0], bandwidth_gbs=peak[1])
 
 
-def _show_event(bar: progress.Bar, event: Event) -> None:
-    """Workload events that move the progress bar."""
-    if event["event"] == "phase":
-        bar.update(str(event.get("name")), 0.0)
-    elif event["event"] == "progress":
-        bar.update(str(event.get("phase")), float(event.get("done", 0)))
-
-
 def run_framework(python: str, framework: str, args: List[str], data_text: str, synthetic: bool,
                   cpu_requested: bool, full: bool,
                   stream: Callable = stream_events) -> FrameworkVerify:
@@ -126,7 +118,7 @@ def run_framework(python: str, framework: str, args: List[str], data_text: str, 
         raise MacmlError(f"The {framework} verify workload ({script.name}) is not available in this macml.")
     env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
     with progress.Bar(framework) as bar:
-        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, lambda e: _show_event(bar, e), env)
+        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, lambda e: show_progress(bar, e), env)
     if result.missing:
         raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}",
                          hint="Pass --python PATH to an existing python.")

@@ -23,7 +23,7 @@ from macml.probe.runner import run_command
 from macml.verify.distributed_result import DistributedMeasurements, collect, judge
 from macml.verify.mnist import resolve_mnist, validate_mnist
 from macml.verify.result import Check
-from macml.verify.stream import Event, stream_events
+from macml.verify.stream import show_progress, stream_events
 
 SCRIPT = "workloads/distributed_torch.py"
 TIMEOUT = 1800.0
@@ -164,13 +164,6 @@ def workload_argv(python: str, launch: Launch, steps: Optional[int], data_args: 
             "--device", launch.device, "--steps", str(steps or 30), *data_args]
 
 
-def _show(bar: progress.Bar, event: Event) -> None:
-    if event["event"] == "phase":
-        bar.update(str(event.get("name")), 0.0)
-    elif event["event"] == "progress":
-        bar.update(str(event.get("phase")), float(event.get("done", 0)))
-
-
 def run_distributed(python: Optional[str], nproc: str, nnodes: int = 1, node_rank: int = 0,
                     endpoint: Optional[str] = None, device: Optional[str] = None, steps: Optional[int] = None,
                     data_dir: Optional[Path] = None, synthetic: bool = False) -> DistributedReport:
@@ -185,7 +178,7 @@ def run_distributed(python: Optional[str], nproc: str, nnodes: int = 1, node_ran
     peak, link = link_peak() if launch.device == "cuda" and launch.nproc > 1 else (None, "link")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     with progress.Bar(f"{launch.nproc}x{launch.nnodes} ranks") as bar:
-        result = stream_events(argv, TIMEOUT, lambda e: _show(bar, e), env)
+        result = stream_events(argv, TIMEOUT, lambda e: show_progress(bar, e), env)
     if result.missing:
         raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}")
     measured = collect(result.events)

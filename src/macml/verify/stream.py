@@ -81,3 +81,11 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
     timed_out = expired.is_set()
     return StreamResult(argv, None if timed_out else proc.returncode, tuple(events),
                         "".join(stderr_lines[-40:]), timed_out=timed_out)
+
+
+def show_progress(bar: Any, event: Event) -> None:
+    """A workload's "phase" and "progress" events move the progress bar (a macml.progress.Bar)."""
+    if event["event"] == "phase":
+        bar.update(str(event.get("name")), 0.0)
+    elif event["event"] == "progress":
+        bar.update(str(event.get("phase")), float(event.get("done", 0)))
