@@ -1,7 +1,7 @@
 """nvidia-smi topo -m / nvlink -s parsers, fed outputs pasted in public reports (sources beside each)."""
 import pytest
 
-from macml.probe.nvidia_topology import (describe_link, inactive_links, nvlink_peak_gbs, parse_nvlink_status,
+from macml.probe.nvidia_topology import (describe_link, nvlink_peak_gbs, parse_nvlink_status,
                                          parse_topology, slowest_link)
 
 # NVIDIA/nccl#1617 (4x H100, NV6, one NIC per GPU), as pasted.
@@ -101,7 +101,6 @@ def test_nothing_to_link(text):
 def test_nvlink_status_inactive_links():
     status = parse_nvlink_status(V100_INACTIVE)
     assert status == {3: [25.781, 25.781, 25.781, None, 25.781, None]}
-    assert inactive_links(status) == {3: 2}
     assert nvlink_peak_gbs(status, gpu=3) == pytest.approx(103.124)
     assert nvlink_peak_gbs(status, gpu=0) is None
 

@@ -102,7 +102,3 @@ def nvlink_peak_gbs(status: Mapping[int, List[Optional[float]]], gpu: int = 0) -
     """One direction's NVLink bandwidth of a GPU: the sum of its active links (None without any)."""
     speeds = [s for s in status.get(gpu, []) if s]
     return round(sum(speeds), 3) if speeds else None
-
-
-def inactive_links(status: Mapping[int, List[Optional[float]]]) -> Dict[int, int]:
-    return {gpu: sum(1 for s in speeds if s is None) for gpu, speeds in status.items() if None in speeds}

@@ -38,16 +38,6 @@ def is_prompt_for(line: str, command: str) -> bool:
     return text == command or text.startswith(command + " ")
 
 
-def key_values(lines: Sequence[str], sep: str = ":") -> Dict[str, str]:
-    """'Key: value' lines -> {key: value}, first one wins, keys as written (stripped)."""
-    values: Dict[str, str] = {}
-    for line in lines:
-        key, found, value = line.partition(sep)
-        if found and key.strip():
-            values.setdefault(key.strip(), value.strip())
-    return values
-
-
 def runs(lines: Sequence[str], accept, start: int = 0, gap: int = 0) -> List[Tuple[int, int]]:
     """(first, last) 0-based index ranges of consecutive lines `accept` says yes to,
     allowing up to `gap` unaccepted lines inside a run."""

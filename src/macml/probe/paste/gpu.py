@@ -159,9 +159,5 @@ def find_rocminfo(lines: Sequence[str]) -> List[Part]:
     return parts
 
 
-def is_windows_prompt(text: str) -> bool:
-    return bool(re.search(r"^\s*PS [A-Z]:\\", text, re.M)) or bool(re.search(r"^[A-Z]:\\[^>\n]*>", text, re.M))
-
-
 FINDERS = (find_nvidia_table, find_nvidia_csv, find_nvidia_list, find_rocm_smi, find_rocm_csv, find_rocm_driver_csv,
            find_rocminfo)
