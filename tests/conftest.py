@@ -31,7 +31,7 @@ def load_check_script(relative: str):
     """Import a checks/ script (run in the target interpreter in real use) into the test process."""
     import importlib.util
 
-    from macml.resources import check_script
+    from macml.paths import check_script
 
     path = check_script(relative)
     spec = importlib.util.spec_from_file_location(path.stem, path)

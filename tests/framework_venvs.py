@@ -20,7 +20,7 @@ from typing import Tuple
 import pytest
 from filelock import FileLock
 
-from macml.files import user_cache_dir
+from macml.paths import user_cache_dir
 from macml.probe.runner import run_command
 
 

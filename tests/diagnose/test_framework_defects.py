@@ -3,7 +3,7 @@ and one recommendation shared by `macml doctor` and `macml recipes`."""
 import pytest
 
 from conftest import machine_files, run_macml
-from macml.compat import mps_min_macos
+from macml.knowledge.compat import mps_min_macos
 from macml.diagnose import run_checks
 from macml.errors import MacmlError
 from macml.probe import cache as probe_cache

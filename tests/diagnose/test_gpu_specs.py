@@ -1,6 +1,6 @@
 import pytest
 
-from macml.gpu_specs import APPLE_GPUS, OTHER_GPUS, identify_apple_chip, peak_fp32
+from macml.knowledge.gpu_specs import APPLE_GPUS, OTHER_GPUS, identify_apple_chip, peak_fp32
 
 
 @pytest.mark.parametrize(

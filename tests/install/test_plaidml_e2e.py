@@ -16,7 +16,7 @@ import pytest
 
 from macml.install import plaidml as plaidml_setup
 from macml.errors import MacmlError
-from macml.resources import check_script
+from macml.paths import check_script
 from macml.probe.runner import run_command
 from macml.verify.result import FP64_REF_TOL
 

@@ -1,4 +1,4 @@
-"""`macml recipes --audit`: rows against recorded index responses, against macml.compat, and against the real PyPI."""
+"""`macml recipes --audit`: rows against recorded index responses, against macml.knowledge.compat, and against the real PyPI."""
 from __future__ import annotations
 
 import dataclasses

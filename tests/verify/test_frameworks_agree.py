@@ -15,7 +15,7 @@ import pytest
 from conftest import SHARED_MNIST, run_macml
 from framework_venvs import FRAMEWORK, KEYS
 from macml.probe.runner import run_command
-from macml.resources import check_script
+from macml.paths import check_script
 
 np = pytest.importorskip("numpy")
 

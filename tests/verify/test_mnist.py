@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED_MNIST, load_check_script, local_http_server, needs_mnist
-from macml.files import user_cache_dir
+from macml.paths import user_cache_dir
 from macml.errors import MacmlError
 from macml.verify.mnist import (
     OFFLINE_TRAIN,

@@ -7,7 +7,7 @@ the names, so `--list-checks` and `macml doctor NAME...` need no separate regist
 modules and definitions is the report's order.
 
 The rule every check, recipe reason and recommendation keeps: unknown is not no. Facts come in
-three values (true, false, unknown: None), derived once from all the evidence by macml.infer.
+three values (true, false, unknown: None), derived once from all the evidence by macml.probe.infer.
 A fact the evidence does not give is unknown, and nothing negative is asserted from it: a check on
 an unknown fact says nothing (or says it is unknown), a recipe condition on it is shown as
 "fits if ..." and never refuses, and a CPU build is never recommended on a machine known to have
@@ -22,7 +22,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence
 from macml.diagnose import (cpu_checks, framework_checks, mac_hardware, multi_gpu_checks, plaidml_checks, python_env,
                             system, tensorflow_checks, torch_checks)
 from macml.facts import MachineFacts
-from macml.findings import Finding, Fix
+from macml.diagnose.findings import Finding, Fix
 from macml.recipes.catalog import Recipe
 
 Check = Callable[..., Optional[Finding]]

@@ -6,7 +6,7 @@ from typing import Optional
 
 from macml import frameworks
 from macml.facts import FrameworkFacts, MachineFacts
-from macml.findings import Finding, Fix, warn
+from macml.diagnose.findings import Finding, Fix, warn
 
 
 def probe_timed_out(probe: FrameworkFacts) -> bool:

@@ -5,7 +5,7 @@ from typing import Optional
 
 from macml.diagnose.common import macos_at_least, pip_cmd
 from macml.facts import MachineFacts
-from macml.findings import Finding, Fix, fail, ok, warn
+from macml.diagnose.findings import Finding, Fix, fail, ok, warn
 
 ROSETTA_AVX_MACOS = (15, 0)  # Rosetta 2 translates AVX/AVX2 from macOS 15 Sequoia on; before, no AVX at all
 

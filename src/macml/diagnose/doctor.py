@@ -14,7 +14,7 @@ from macml.diagnose import all_checks, describe, run_checks
 from macml.recipes.catalog import load_all
 from macml.errors import MacmlError
 from macml.facts import MachineFacts, describe_gpu, format_bytes, to_jsonable
-from macml.findings import LEVELS, Finding
+from macml.diagnose.findings import LEVELS, Finding
 from macml.report import bold, marked
 from macml.probe.collect import collect_snapshot, facts_from_snapshot
 from macml.probe.inputs import evidence_lines, load_inputs

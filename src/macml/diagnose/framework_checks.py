@@ -8,7 +8,7 @@ from macml import frameworks
 from macml.diagnose.common import pip_cmd, probe_timed_out, timed_out_finding
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.recommend import preference, recommendation
-from macml.findings import Finding, Fix, fail, info, ok, warn
+from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
 
 # Frameworks whose import failures no other check explains (torch: check_torch_build; plaidml:
 # check_plaidml_install).

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 from macml.facts import GIB, UNNAMED_GPU, MachineFacts, format_bytes
-from macml.findings import Finding, Fix, info, warn
+from macml.diagnose.findings import Finding, Fix, info, warn
 
 SMALL_UNIFIED_MEMORY = 8 * GIB
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 from macml.facts import MachineFacts
-from macml.findings import Finding, Fix, info, ok, warn
+from macml.diagnose.findings import Finding, Fix, info, ok, warn
 from macml.probe.nvidia_topology import describe_link, slowest_link
 
 # NCCL variables that, set to these values, take the fast paths away (NCCL's environment docs).

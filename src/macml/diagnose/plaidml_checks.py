@@ -5,7 +5,7 @@ from typing import List, Optional
 
 from macml.diagnose.common import pip_cmd
 from macml.facts import MachineFacts
-from macml.findings import Finding, Fix, fail, ok, warn
+from macml.diagnose.findings import Finding, Fix, fail, ok, warn
 
 REINSTALL = "install --force-reinstall plaidml-keras==0.7.0 keras==2.2.4"
 

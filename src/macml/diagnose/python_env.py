@@ -5,7 +5,7 @@ from typing import Optional
 
 from macml.diagnose.common import python_cmd
 from macml.facts import MachineFacts
-from macml.findings import Finding, Fix, info, ok, warn
+from macml.diagnose.findings import Finding, Fix, info, ok, warn
 
 OS_PYTHON_PREFIXES = ("/usr/bin/", "/System/", "/Library/Developer/CommandLineTools/", "/Applications/Xcode")
 # Unified-memory defaults of PyTorch's MPS allocator; the low mark must not exceed the high one.

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from macml.compat import mps_min_macos
+from macml.knowledge.compat import mps_min_macos
 from macml.diagnose.common import describe_chip, macos_at_least
 from macml.facts import MachineFacts, describe_gpu
-from macml.findings import Finding, Fix, info, ok, warn, fail
+from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
 
 REPORT_FIX = Fix("Attach a snapshot to a bug report so the parser can be fixed.",
                  ("macml doctor --save-snapshot macml-snapshot.json",))

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from macml.compat import tf_for_metal, tf_metal_for, version
+from macml.knowledge.compat import tf_for_metal, tf_metal_for, version
 from macml.diagnose.common import pip_cmd
 from macml.facts import MachineFacts
-from macml.findings import Finding, Fix, fail, ok, warn
+from macml.diagnose.findings import Finding, Fix, fail, ok, warn
 
 LAST_TF_WITH_METAL = (2, 19)  # tensorflow-metal 1.2.0 is reported broken from TF 2.20 (2.19 unconfirmed)
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from macml.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple, last_torch_for_driver,
+from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import pip_cmd, probe_timed_out, timed_out_finding
 from macml.facts import UNNAMED_GPU, FrameworkFacts, MachineFacts
 from macml.recipes.catalog import Recipe, find_recipe, match
-from macml.findings import Finding, Fix, fail, info, ok, warn
+from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
 
 
 def torch_facts(facts: MachineFacts) -> Optional[FrameworkFacts]:

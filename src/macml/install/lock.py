@@ -12,7 +12,7 @@ from filelock import FileLock, Timeout
 
 from macml import progress
 from macml.errors import MacmlError
-from macml.files import user_cache_dir
+from macml.paths import user_cache_dir
 
 
 def lock_path(env_dir: str, cache: Path) -> Path:

@@ -17,8 +17,8 @@ from typing import Any, Dict, Mapping, Optional, Sequence
 
 from macml import frameworks
 from macml.errors import MacmlError
-from macml.files import write_atomically
-from macml.resources import check_script
+from macml.paths import write_atomically
+from macml.paths import check_script
 from macml.probe.frameworks import probe_argv
 from macml.probe.runner import run_command
 

@@ -13,7 +13,7 @@ import json
 import time
 from typing import Any, Dict, Mapping, Optional
 
-from macml.files import user_cache_dir, write_atomically
+from macml.paths import user_cache_dir, write_atomically
 
 MAX_AGE_SECONDS = 24 * 3600
 

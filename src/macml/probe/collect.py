@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 from macml.probe import linux, macos, windows
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
-from macml.infer import infer
+from macml.probe.infer import infer
 from macml.probe import cache as probe_cache
 from macml.probe.frameworks import parse_frameworks, probe_frameworks_raw
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw, target_python

@@ -8,7 +8,7 @@ from typing import Any, Dict, Mapping, Optional
 from macml import frameworks
 from macml.probe import cache as probe_cache
 from macml.facts import FrameworkFacts
-from macml.resources import check_script
+from macml.paths import check_script
 from macml.probe.runner import CommandResult, run_command
 
 

@@ -9,7 +9,7 @@ from typing import Any, Dict, Mapping, Optional
 
 from macml.errors import MacmlError
 from macml.facts import InterpreterFacts
-from macml.resources import check_script
+from macml.paths import check_script
 from macml.probe.runner import run_command
 
 

@@ -118,7 +118,7 @@ def parse_rocm_product(text: str) -> Dict[str, Dict[str, str]]:
 
 
 def nvidia_gpus(smi: CommandResult, query: CommandResult) -> Tuple[Tuple[GPU, ...], Tuple[str, ...]]:
-    from macml.gpu_specs import peak_fp32
+    from macml.knowledge.gpu_specs import peak_fp32
 
     detail = parse_nvidia_query(query.stdout) if query.ok else []
     if smi.missing and not detail:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from macml import versions
 from macml.facts import GIB, GPU, UNNAMED_GPU, CPUFacts, OSFacts, SystemFacts
-from macml.gpu_specs import identify_apple_chip, peak_fp32
+from macml.knowledge.gpu_specs import identify_apple_chip, peak_fp32
 from macml.probe.runner import CommandResult, command_key
 
 SW_VERS = ("sw_vers",)

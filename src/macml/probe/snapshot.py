@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 from macml.errors import MacmlError
-from macml.files import write_atomically
+from macml.paths import write_atomically
 from macml.probe.frameworks import answer_problem
 from macml.probe.interpreter import interpreter_problem
 from macml.probe.runner import CommandResult

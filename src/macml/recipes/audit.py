@@ -3,7 +3,7 @@
 For each row, every (Python, OS, arch) it claims becomes a TargetPlatform; each pinned requirement
 must have a wheel for each target on the row's index (PyPI when the row has none), asked through
 the pre-flight's client. A newer release with wheels for every target is reported (unless the
-recipe `holds` the package, saying why). Rows are also checked against macml.compat's facts:
+recipe `holds` the package, saying why). Rows are also checked against macml.knowledge.compat's facts:
 CUDA arch lists and drivers, ROCm per torch release, MPS minimum macOS, Apple's TF table.
 """
 from __future__ import annotations

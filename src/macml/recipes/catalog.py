@@ -17,7 +17,7 @@ from macml.errors import MacmlError
 from macml.facts import MachineFacts
 from macml.recipes.conditions import Condition, effective_arch, fits_if, unmet_conditions
 from macml.recipes.schema import Recipe, parse_recipe
-from macml.resources import recipes_dir
+from macml.paths import recipes_dir
 
 
 @dataclass(frozen=True)

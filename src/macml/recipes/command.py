@@ -1,5 +1,5 @@
 """`macml recipes`: every recipe, ✓ with the pins it would install here, or ✗ and why.
-`macml recipes --audit`: every row of every recipe against the package indexes and macml.compat."""
+`macml recipes --audit`: every row of every recipe against the package indexes and macml.knowledge.compat."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -13,7 +13,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from macml import versions
-from macml.compat import rocm_gfx_verdict
+from macml.knowledge.compat import rocm_gfx_verdict
 from macml.facts import GPU, MachineFacts
 
 PLATFORM_NAMES = {"darwin": "macOS", "linux": "Linux", "win32": "Windows"}

@@ -1,4 +1,4 @@
-"""A recipe row against macml.compat's facts (offline): the claims the indexes cannot prove.
+"""A recipe row against macml.knowledge.compat's facts (offline): the claims the indexes cannot prove.
 
 A CUDA row must admit only GPUs its build has kernels for and only drivers that run it; a ROCm row
 must use the ROCm of its torch release and name the gfx condition; an MPS row must not be offered
@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from macml import compat
+from macml.knowledge import compat
 from macml.recipes.schema import PinSet, Recipe
 from macml.recipes.index import pinned_version
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
 from macml.facts import UNNAMED_GPU, MachineFacts
-from macml.infer import TEGRA_GPU
+from macml.probe.infer import TEGRA_GPU
 from macml.recipes.catalog import Recipe, RecipeMatch, find_recipe, load_all, match, match_all
 from macml.recipes.conditions import is_virtual_machine, python_tags
 

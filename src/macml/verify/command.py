@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from macml import frameworks, progress, resources
+from macml import frameworks, paths, progress
 from macml.errors import MacmlError
 from macml.facts import GPU
-from macml.gpu_specs import peak_fp32
+from macml.knowledge.gpu_specs import peak_fp32
 from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
 from macml.probe.runner import LiveCommands, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
@@ -98,7 +98,7 @@ def mac_gpu() -> Optional[GPU]:
 
 
 def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
-    """Add the chip's peak FP32 and bandwidth where macml.gpu_specs knows the chip."""
+    """Add the chip's peak FP32 and bandwidth where macml.knowledge.gpu_specs knows the chip."""
     if not info.accelerated:
         return info
     if gpu is None and info.backend in ("mps", "metal") and sys.platform == "darwin":
@@ -113,7 +113,7 @@ def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
 def run_framework(python: str, framework: str, args: List[str], data_text: str, synthetic: bool,
                   cpu_requested: bool, full: bool,
                   stream: Callable = stream_events) -> FrameworkVerify:
-    script = resources.check_script(frameworks.BY_NAME[framework].workload_script)
+    script = paths.check_script(frameworks.BY_NAME[framework].workload_script)
     if not script.is_file():
         raise MacmlError(f"The {framework} verify workload ({script.name}) is not available in this macml.")
     env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from rich.console import Console
 
-from macml import progress, resources
+from macml import paths, progress
 from macml.report import CHECK_MARK, marked
 from macml.errors import MacmlError
 from macml.probe.nvidia_topology import (NVLINK_STATUS, TOPOLOGY, describe_link, nvlink_peak_gbs,
@@ -159,7 +159,7 @@ class DistributedReport:
 
 
 def workload_argv(python: str, launch: Launch, steps: Optional[int], data_args: List[str]) -> List[str]:
-    script = resources.check_script(SCRIPT)
+    script = paths.check_script(SCRIPT)
     return [python, "-m", "torch.distributed.run", *launch.torchrun_args(), str(script),
             "--device", launch.device, "--steps", str(steps or 30), *data_args]
 

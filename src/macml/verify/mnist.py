@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.errors import MacmlError
-from macml.files import user_cache_dir
+from macml.paths import user_cache_dir
 
 MIRRORS: Tuple[str, ...] = (
     "https://ossci-datasets.s3.amazonaws.com/mnist/",

@@ -14,8 +14,8 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts
-from macml.gpu_specs import identify_apple_chip
-from macml.hardware_tables import mac_model_silicon, nvidia_compute_capability
+from macml.knowledge.gpu_specs import identify_apple_chip
+from macml.knowledge.hardware import mac_model_silicon, nvidia_compute_capability
 
 Evidence = Tuple[bool, str]  # (value, where it came from)
 

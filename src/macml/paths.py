@@ -1,4 +1,6 @@
-"""Where macml keeps its files, and how it writes them: never half a file."""
+"""Where macml's files live: the files that ship beside the code (checks/ scripts run in the target
+interpreter, recipes/ TOML; inside the package as _checks/_recipes in a wheel, at the project root in
+a source checkout), the user cache, and how macml writes a file: never half of one."""
 from __future__ import annotations
 
 import os
@@ -7,6 +9,8 @@ from pathlib import Path
 from typing import Mapping
 
 import platformdirs
+
+_PACKAGE = Path(__file__).resolve().parent
 
 
 def user_cache_dir(sub: str, env: Mapping[str, str] = os.environ) -> Path:
@@ -31,3 +35,21 @@ def write_atomically(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+def _locate(packaged: str, in_tree: str) -> Path:
+    inside = _PACKAGE / packaged
+    if inside.is_dir():
+        return inside
+    return _PACKAGE.parents[1] / in_tree
+
+
+def checks_dir() -> Path:
+    return _locate("_checks", "checks")
+
+
+def recipes_dir() -> Path:
+    return _locate("_recipes", "recipes")
+
+
+def check_script(name: str) -> Path:
+    return checks_dir() / name
