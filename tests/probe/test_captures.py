@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from macml.diagnose import run_checks
+from capture_yardstick import score_capture
 from macml.facts import GIB
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import import_pastes
 from macml.recipes.catalog import load_all
-from macml.recipes.recommend import recommendation
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+RECIPES = load_all()
 CASES = sorted(CAPTURES.glob("*.txt"))
 MIB = 1024**2
 # A capture's shape name -> the importer shapes that read it (collect_env holds lscpu and library lists).
@@ -50,8 +50,13 @@ def given(expect: dict, key: str):
 
 
 @pytest.fixture(params=CASES, ids=[c.stem for c in CASES])
-def capture(request):
-    expect, snapshot = load(request.param)
+def capture_path(request) -> Path:
+    return request.param
+
+
+@pytest.fixture
+def capture(capture_path):
+    expect, snapshot = load(capture_path)
     facts = facts_from_snapshot(snapshot) if snapshot["platform"] else None
     return expect, snapshot, facts
 
@@ -137,34 +142,8 @@ def test_capture_import(capture):
         assert facts.interpreter and facts.interpreter.packages.get(name) == version, name
 
 
-def test_capture_conclusions(capture):
-    expect, snapshot, facts = capture
-    expect = expect["expect"]
-    assert facts is not None, "the importer could not tell the platform"
-    if given(expect, "hardware_arch"):
-        assert facts.cpu.hardware_arch == expect["hardware_arch"]
-    if given(expect, "chip"):
-        chip, wanted = facts.cpu.chip, expect["chip"]  # "Apple M1 Pro (Virtual)": the chip, virtual
-        assert chip and chip.name == wanted.replace(" (Virtual)", "") and chip.virtual == wanted.endswith("(Virtual)")
-    if given(expect, "apple_silicon") is not None:
-        assert facts.cpu.apple_silicon == expect["apple_silicon"]
-    if given(expect, "rosetta") is not None:
-        assert facts.rosetta == expect["rosetta"]
-    if given(expect, "vm") is not None:
-        assert facts.vm == expect["vm"]
-    if given(expect, "gpus") is not None:
-        check_gpus(expect["gpus"], facts.gpus)
-    if given(expect, "interpreter_machine"):
-        assert facts.interpreter and facts.interpreter.machine == expect["interpreter_machine"]
-    if given(expect, "memory_gb"):
-        assert facts.cpu.memory_bytes and round(facts.cpu.memory_bytes / GIB) == expect["memory_gb"]
-    recipes = load_all()
-    best = recommendation(facts, recipes)  # the one recommendation doctor and recipes both show
-    if given(expect, "should_recommend"):
-        assert best and best.recipe == expect["should_recommend"]
-    forbidden = set(expect.get("must_not_recommend") or ())
-    assert not (best and best.recipe in forbidden), f"recommended {best.recipe}"
-    text = "\n".join(" ".join((f.message, *f.details, f.fix.text if f.fix else "", *(f.fix.commands if f.fix else ())))
-                     for f in run_checks(facts, recipes))
-    for name in forbidden:
-        assert f"--recipe {name}" not in text
+def test_capture_conclusions(capture_path):
+    """Every conclusion its `expect` states is right (the yardstick benchmarks/capture_score.py reports)."""
+    score = score_capture(capture_path, RECIPES)
+    assert not score.refused, score.refused
+    assert score.clean, "\n".join(f"{c.name}: {c.detail}" for c in score.wrong)

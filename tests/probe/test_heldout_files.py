@@ -1,0 +1,50 @@
+"""The held-out captures (tests/heldout) are well-formed; their score is benchmarks/capture_score.py's
+to report, never a test's to assert (tests/heldout/README.md says why). Also: the yardstick can fail."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from capture_yardstick import Reading, judge, score_capture
+from macml.diagnose import all_checks
+from macml.recipes.catalog import load_all
+
+TESTS = Path(__file__).resolve().parents[1]
+FOLDERS = (TESTS / "heldout", TESTS / "captures")
+KEYS = {"platform", "os_name", "macos_version", "hardware_arch", "apple_silicon", "chip", "rosetta", "vm",
+        "memory_gb", "interpreter_machine", "python_version", "gpus", "driver_version", "cuda_driver_version",
+        "torch", "frameworks", "should_recommend", "must_not_recommend", "problems", "no_problems", "notes"}
+GPU_KEYS = {"vendor", "model", "count", "compute_capability", "memory_mib", "cores", "external"}
+RECIPES = {r.name for r in load_all()}
+CHECKS = set(all_checks())
+CASES = sorted(p for folder in FOLDERS for p in folder.glob("*.txt"))
+
+
+@pytest.mark.parametrize("txt", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_capture_is_well_formed(txt):
+    meta = json.loads(txt.with_suffix(".json").read_text(encoding="utf-8"))
+    assert meta.get("source", "").strip(), "every capture names its public source"
+    expect = meta["expect"]
+    assert set(expect) <= KEYS, f"unknown keys {sorted(set(expect) - KEYS)}"
+    assert expect.get("platform") in ("darwin", "linux", "win32")
+    for gpu in expect.get("gpus") or ():
+        assert set(gpu) <= GPU_KEYS, f"unknown GPU keys {sorted(set(gpu) - GPU_KEYS)}"
+    named = set(expect.get("must_not_recommend") or ()) | ({expect["should_recommend"]} - {None}
+                                                             if "should_recommend" in expect else set())
+    assert named <= RECIPES, f"not shipped recipes: {sorted(named - RECIPES)}"
+    for key in ("problems", "no_problems"):
+        assert set(expect.get(key) or ()) <= CHECKS, f"{key} names no check: {sorted(set(expect[key]) - CHECKS)}"
+    if txt.parent.name == "heldout":
+        assert meta.get("written_blind") is True
+
+
+def test_the_yardstick_marks_a_wrong_conclusion_wrong():
+    capture = TESTS / "captures" / "linux-pytorch-150733-rtx5090d-sm120-collect-env.txt"
+    recipes = load_all()
+    assert score_capture(capture, recipes).clean
+    wrong = {"platform": "darwin", "gpus": [{"vendor": "AMD", "model": None}], "should_recommend": "pytorch-cpu",
+             "no_problems": ["cuda_arch"]}
+    conclusions = judge(wrong, Reading({"platform": "linux"}, None, None, ()))
+    assert conclusions and not any(c.right for c in conclusions)
