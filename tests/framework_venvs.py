@@ -1,6 +1,8 @@
 """Framework interpreters for the verify tests: torch is the test interpreter's own; TensorFlow
-(Keras 3 and Keras 2), JAX and MLX live in venvs built from PyPI on first use and kept in
-MACML_TEST_VENVS, else the user cache dir (test-venvs), across runs. A venv counts as built only
+(Keras 3 and Keras 2), JAX and MLX live in venvs built from PyPI on first use and kept across
+runs in MACML_TEST_VENVS, else the user's cache (platformdirs: ~/.cache/macml-test-venvs), one
+folder per requirement set and Python. That folder is outside MACML_CACHE_DIR, which every test
+points at a fresh temporary folder, so the venvs survive from one run to the next. A venv counts as built only
 once its marker is written after pip succeeded, so an interrupted build is redone. Offline, a
 venv that is not built yet skips its tests with the reason; a failing pip on line fails them.
 
@@ -9,6 +11,7 @@ mlx[cpu] 5 s; with a cold cache TF 2.21 took 61 s and TF 2.15 110 s.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -18,9 +21,9 @@ from pathlib import Path
 from typing import Tuple
 
 import pytest
+import platformdirs
 from filelock import FileLock
 
-from macml.paths import user_cache_dir
 from macml.probe.runner import run_command
 
 
@@ -46,7 +49,14 @@ FRAMEWORK = dict({"torch": "torch"}, **{v.key: v.framework for v in VENVS})
 
 def venv_root() -> Path:
     chosen = os.environ.get("MACML_TEST_VENVS")
-    return Path(chosen) if chosen else user_cache_dir("test-venvs")
+    return Path(chosen) if chosen else platformdirs.user_cache_path("macml-test-venvs", appauthor=False)
+
+
+def venv_name(spec: FrameworkVenv) -> str:
+    """tensorflow-py311-1a2b3c4d: a new requirement set or Python gets a venv of its own."""
+    python = f"{sys.version_info[0]}{sys.version_info[1]}"
+    digest = hashlib.sha256("\n".join((sys.version, *spec.requirements)).encode()).hexdigest()[:8]
+    return f"{spec.key}-py{python}-{digest}"
 
 
 def bin_python(venv: Path) -> Path:
@@ -79,21 +89,23 @@ def build(spec: FrameworkVenv, venv: Path, marker: Path) -> float:
 def python_for(key: str) -> str:
     """The interpreter for one key; pytest.skip with the reason where it cannot be had."""
     if key == "torch":
-        pytest.importorskip("torch")
+        pytest.importorskip("torch", reason="needs torch in the test interpreter: pip install -e '.[test]'")
         return sys.executable
     spec = BY_KEY[key]
     if sys.version_info[:2] > spec.max_python:
-        pytest.skip(f"{' '.join(spec.requirements)} has no wheels for Python {sys.version_info[0]}.{sys.version_info[1]}")
+        pytest.skip(f"{' '.join(spec.requirements)} publishes no wheels for Python "
+                    f"{sys.version_info[0]}.{sys.version_info[1]}")
     root = venv_root()
     root.mkdir(parents=True, exist_ok=True)
-    venv = root / f"{key}-py{sys.version_info[0]}{sys.version_info[1]}"
+    venv = root / venv_name(spec)
     marker = venv.with_name(venv.name + ".built")
     wanted = "\n".join(spec.requirements) + "\n"
     with FileLock(str(venv) + ".lock", timeout=3600):
         if not (marker.is_file() and marker.read_text(encoding="utf-8") == wanted and bin_python(venv).exists()):
             marker.unlink(missing_ok=True)
             if not index_reachable():
-                pytest.skip(f"offline: cannot reach the package index to build the {key} venv in {venv}")
+                pytest.skip(f"needs {' '.join(spec.requirements)} from the package index, which cannot be reached "
+                            f"(the venv would be built once in {venv})")
             seconds = build(spec, venv, marker)
             sys.stderr.write(f"\nbuilt the {key} venv in {seconds:.0f} s: {venv}\n")
     return str(bin_python(venv))

@@ -91,7 +91,7 @@ def live_snapshot(tmp_path_factory):
     return json.loads(path.read_text()), report
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the live check of this CI machine is Linux-only")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the live check compares against Linux tools (lscpu, /proc)")
 def test_live_doctor_is_right_about_this_linux_machine(live_snapshot):
     snapshot, report = live_snapshot
     facts = report["facts"]

@@ -320,7 +320,7 @@ CPU_TORCH = _linux_cpu_torch()
 
 
 @pytest.mark.skipif(not list(Path("/opt/wheels").glob(f"torch-{CPU_TORCH}+cpu-*.whl")),
-                    reason=f"needs this CI machine's local torch {CPU_TORCH}+cpu wheel (download.pytorch.org is unreachable)")
+                    reason=f"needs a torch {CPU_TORCH}+cpu wheel in /opt/wheels: only download.pytorch.org publishes it, and it cannot be reached from here")
 def test_cli_dry_run_pytorch_cpu_shows_a_real_plan(tmp_path):
     venv = tmp_path / "torchenv"
     env = dict(os.environ, PIP_RETRIES="0", PYTHONPATH=str(ROOT / "src"))

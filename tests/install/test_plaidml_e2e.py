@@ -34,8 +34,8 @@ def plaidml_capable_python():
 
 
 BASE_PYTHON = plaidml_capable_python()
-pytestmark = pytest.mark.skipif(
-    not BASE_PYTHON, reason="no Python 3.6/3.7 for plaidml-keras 0.7.0 (set MACML_PLAIDML_PYTHON)")
+pytestmark = [pytest.mark.heavy, pytest.mark.skipif(
+    not BASE_PYTHON, reason="needs Python 3.6 or 3.7 for plaidml-keras 0.7.0 (none under pyenv; set MACML_PLAIDML_PYTHON)")]
 
 
 def checked(argv, timeout):

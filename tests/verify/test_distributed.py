@@ -102,7 +102,7 @@ def test_all_means_every_gpu():
 
 # ---- real runs: gloo on this CPU -------------------------------------------------------------
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs torch in the test interpreter: pip install -e '.[test]'")
 
 
 def run_cli(*args, timeout=240):

@@ -17,7 +17,8 @@ from framework_venvs import FRAMEWORK, KEYS
 from macml.probe.runner import run_command
 from macml.paths import check_script
 
-np = pytest.importorskip("numpy")
+np = pytest.importorskip("numpy", reason="compares the frameworks' step dumps with numpy: pip install -e '.[test]'")
+pytestmark = pytest.mark.heavy
 
 # Measured here, all pairs of the five: worst logits 1.2e-6 (MLX against TF), loss 2.1e-7,
 # gradients 7.7e-6 (torch against MLX); a layout or model mistake shows as errors near 1.

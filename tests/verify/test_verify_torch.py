@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="needs torch in the test interpreter: pip install -e '.[test]'")
 
 from conftest import PROJECT as ROOT, SHARED_MNIST, load_check_script, needs_mnist
 
