@@ -16,6 +16,12 @@ PROFILER_TEXT = "system_profiler SPHardwareDataType SPDisplaysDataType"
 RECIPES = catalog.load_all()
 
 
+def summary(found) -> str:
+    """A match as one line: its pin row or why not, and what it assumes."""
+    return "; ".join((found.pin_label, *found.reasons, *(f"fits if {text}" for text in found.fits_if)))
+
+
+
 def capture(name: str) -> str:
     path = CAPTURES / f"{name}.txt"
     if not path.exists():
@@ -60,7 +66,7 @@ def test_apple_silicon_from_any_evidence(commands, interpreter, chip, source):
     apple = facts.gpus_by_vendor("Apple")
     assert len(apple) == 1 and apple[0].unified_memory and apple[0].cores is None
     assert "Apple GPU" in facts.sources["gpus.0"]
-    assert reasons(facts, "pytorch-mps").ok, reasons(facts, "pytorch-mps").line
+    assert reasons(facts, "pytorch-mps").ok, summary(reasons(facts, "pytorch-mps"))
     assert recommend.recommendation(facts, RECIPES).recipe == "pytorch-mps"
     assert "intel_mac_torch" not in findings
     assert "no GPU" not in findings["gpu"].message
@@ -105,7 +111,7 @@ def test_intel_mac_from_gpu_list(name, gpu):
     assert facts.cpu.apple_silicon is False and facts.cpu.hardware_arch == "x86_64"
     assert any(g.model == gpu for g in facts.gpus)
     plaidml = reasons(facts, "plaidml-amd")
-    assert not any("Apple silicon" in r for r in plaidml.reasons), plaidml.line
+    assert not any("Apple silicon" in r for r in plaidml.reasons), summary(plaidml)
     assert "unknown" not in findings["intel_mac_torch"].message
 
 

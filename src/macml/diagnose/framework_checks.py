@@ -134,7 +134,7 @@ def check_python_wheels(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
         return None
     preferred = find_recipe(preference(facts)[0], recipes)
     result = match(preferred, facts)
-    python_reasons = [r for r in result.reasons if "no wheel for Python" in r]
+    python_reasons = [str(s) for s in result.shortfalls_about("python")]
     if result.ok or not python_reasons:
         return None
     # Another framework already working here makes this a warning, not a failure.

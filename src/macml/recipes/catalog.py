@@ -15,26 +15,54 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
-from macml.recipes.conditions import Condition, effective_arch, fits_if, unmet_conditions
+from macml.recipes.conditions import UNMET, Condition, Shortfall, effective_arch, fits_if, unmet_conditions
 from macml.recipes.schema import Recipe, parse_recipe
 from macml.paths import recipes_dir
+
+
+@dataclass(frozen=True)
+class RowMiss:
+    """Why one row of a pin table does not fit this host."""
+    label: str
+    shortfalls: Tuple[Shortfall, ...]
+
+    def __str__(self) -> str:
+        return f"{self.label}: {', '.join(map(str, self.shortfalls))}"
 
 
 @dataclass(frozen=True)
 class RecipeMatch:
     recipe: str
     ok: bool
-    reasons: Tuple[str, ...] = ()  # why not, when not ok
+    unmet: Tuple[Shortfall, ...] = ()  # why not (the recipe's own conditions), when not ok
     requirements: Tuple[str, ...] = ()  # the pinned set for this host, when ok
     index_url: Optional[str] = None
     pin_label: str = ""
-    fits_if: Tuple[str, ...] = ()  # when ok: what must hold of facts the evidence does not give
+    assumed: Tuple[Shortfall, ...] = ()  # when ok: what must hold of facts the evidence does not give
+    rows_missed: Tuple[RowMiss, ...] = ()  # when no row of the pin table fits: each row's shortfalls
+    no_rows_for: str = ""  # no row is even for this kind of machine (the platform)
 
     @property
-    def line(self) -> str:
-        if self.ok:
-            return f"{self.recipe}: {self.pin_label}" + (f" (fits if {'; '.join(self.fits_if)})" if self.fits_if else "")
-        return f"{self.recipe}: {'; '.join(self.reasons)}"
+    def reasons(self) -> Tuple[str, ...]:
+        """Why not, as sentences a user reads."""
+        if self.unmet:
+            return tuple(map(str, self.unmet))
+        if self.no_rows_for:
+            return (f"no pinned set for {self.no_rows_for}",)
+        if len(self.rows_missed) == 1:
+            return (str(self.rows_missed[0]),)
+        if self.rows_missed:
+            return ("no pinned set fits this host (" + " | ".join(map(str, self.rows_missed)) + ")",)
+        return ()
+
+    @property
+    def fits_if(self) -> Tuple[str, ...]:
+        return tuple(map(str, self.assumed))
+
+    def shortfalls_about(self, subject: str) -> Tuple[Shortfall, ...]:
+        """The unmet shortfalls on one condition (e.g. "python"), from the recipe or any pin row."""
+        every = self.unmet + tuple(s for row in self.rows_missed for s in row.shortfalls)
+        return tuple(s for s in every if s.subject == subject and s.kind == UNMET)
 
 
 def load_recipe_file(path: Path) -> Recipe:
@@ -84,23 +112,21 @@ def find_recipe(name: str, recipes: Sequence[Recipe]) -> Recipe:
 
 
 def match(recipe: Recipe, facts: MachineFacts) -> RecipeMatch:
-    reasons = unmet_conditions(recipe.requires, facts)
-    if reasons:
-        return RecipeMatch(recipe.name, False, tuple(reasons))
+    unmet = unmet_conditions(recipe.requires, facts)
+    if unmet:
+        return RecipeMatch(recipe.name, False, tuple(unmet))
     assumed = fits_if(recipe.requires, facts)
-    misses: List[str] = []
+    misses: List[RowMiss] = []
     for pin in recipe.pins:
-        pin_reasons = unmet_conditions(pin.when, facts)
-        if not pin_reasons:
+        pin_unmet = unmet_conditions(pin.when, facts)
+        if not pin_unmet:
             return RecipeMatch(recipe.name, True, (), pin.requirements, pin.index_url, pin.label,
                                _merge_assumptions(assumed, fits_if(pin.when, facts)))
         if _same_kind(pin.when, facts):  # rows for other OSes or CPUs are noise
-            misses.append(f"{pin.label}: {', '.join(pin_reasons)}")
+            misses.append(RowMiss(pin.label, tuple(pin_unmet)))
     if not misses:
-        return RecipeMatch(recipe.name, False, (f"no pinned set for {facts.platform}",))
-    if len(misses) == 1:
-        return RecipeMatch(recipe.name, False, tuple(misses))
-    return RecipeMatch(recipe.name, False, ("no pinned set fits this host (" + " | ".join(misses) + ")",))
+        return RecipeMatch(recipe.name, False, no_rows_for=facts.platform or "this platform")
+    return RecipeMatch(recipe.name, False, rows_missed=tuple(misses))
 
 
 def _same_kind(when: Condition, facts: MachineFacts) -> bool:
@@ -108,12 +134,16 @@ def _same_kind(when: Condition, facts: MachineFacts) -> bool:
             and (not when.arch or effective_arch(facts) in when.arch))
 
 
-def _merge_assumptions(general: Sequence[str], specific: Sequence[str]) -> Tuple[str, ...]:
-    """A pin row's "fits if" replaces the recipe's on the same subject ("macOS is 14.0 or newer" over
-    "macOS is 12.3 or newer")."""
-    merged: Dict[str, str] = {}
-    for text in (*general, *specific):
-        merged[text.split(" is ")[0]] = text
+def _merge_assumptions(general: Sequence[Shortfall], specific: Sequence[Shortfall]) -> Tuple[Shortfall, ...]:
+    """A pin row's "fits if" replaces the recipe's on the same condition ("macOS is 14.0 or newer" over
+    "macOS is 12.3 or newer"); one per GPU stays one per GPU."""
+    merged: Dict[Tuple[str, int], Shortfall] = {}
+    for group in (general, specific):
+        counts: Dict[str, int] = {}
+        for item in group:
+            index = counts.get(item.subject, 0)
+            counts[item.subject] = index + 1
+            merged[(item.subject, index)] = item
     return tuple(merged.values())
 
 

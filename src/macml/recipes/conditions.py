@@ -1,13 +1,14 @@
 """What a recipe (or one row of its pin table) needs from a host, and why a host falls short.
 
-Pure functions of MachineFacts: each unmet condition becomes one sentence a user can act on.
-A condition on a fact the evidence does not give is not a refusal: it becomes a "fits if ..."
-sentence (an assumption), kept apart from the reasons (unknown is not no).
+Pure functions of MachineFacts: each unmet condition becomes one Shortfall, a record of its subject
+(which condition), its kind and a sentence a user can act on. A condition on a fact the evidence
+does not give is not a refusal: its kind is FITS_IF (an assumption, shown as "fits if ..."), kept
+apart from the UNMET ones (unknown is not no). Code reads the subject and kind, never the sentence.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Tuple
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
@@ -35,11 +36,28 @@ class Condition:
     vm: Optional[bool] = None  # False: not offered inside a virtual machine
 
 
-class FitsIf(str):
-    """A condition that holds only if an unknown fact turns out right: "fits if ..." text."""
+UNMET, FITS_IF = "unmet", "fits_if"
 
 
-Shortfall = Union[str, FitsIf]
+@dataclass(frozen=True)
+class Shortfall:
+    """One way a host falls short of a condition (UNMET), or may (FITS_IF: holds only if an unknown
+    fact turns out right). subject: the condition's key, e.g. "python", "min_driver", "arch"."""
+
+    subject: str
+    kind: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _unmet(subject: str, text: str) -> Shortfall:
+    return Shortfall(subject, UNMET, text)
+
+
+def _fits_if(subject: str, text: str) -> Shortfall:
+    return Shortfall(subject, FITS_IF, text)
 
 
 def normalize_arch(arch: str) -> str:
@@ -68,7 +86,7 @@ def _platform_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.platform or facts.platform in cond.platform:
         return []
     wanted = " or ".join(PLATFORM_NAMES.get(p, p) for p in cond.platform)
-    return [f"needs {wanted}; this is {PLATFORM_NAMES.get(facts.platform, facts.platform)}"]
+    return [_unmet("platform", f"needs {wanted}; this is {PLATFORM_NAMES.get(facts.platform, facts.platform)}")]
 
 
 def effective_arch(facts: MachineFacts) -> str:
@@ -85,17 +103,17 @@ def _arch_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
         return []
     if arch == "unknown":
         if facts.is_mac:
-            return [FitsIf("this Mac has Apple silicon" if cond.arch == ("arm64",) else "this is an Intel Mac")]
-        return [FitsIf(f"the hardware is {' or '.join(cond.arch)}")]
+            return [_fits_if("arch", "this Mac has Apple silicon" if cond.arch == ("arm64",) else "this is an Intel Mac")]
+        return [_fits_if("arch", f"the hardware is {' or '.join(cond.arch)}")]
     if facts.cpu.apple_silicon and arch == "x86_64":
-        return ["needs a native arm64 Python; this one is x86_64 (runs under Rosetta)"]
+        return [_unmet("arch", "needs a native arm64 Python; this one is x86_64 (runs under Rosetta)")]
     if facts.is_mac and cond.arch == ("arm64",) and facts.cpu.apple_silicon is False:
-        return ["needs Apple silicon (arm64); this Mac has an Intel CPU"]
+        return [_unmet("arch", "needs Apple silicon (arm64); this Mac has an Intel CPU")]
     if facts.is_mac and cond.arch == ("arm64",):
-        return [f"needs a native arm64 Python; this one is {arch}"]
+        return [_unmet("arch", f"needs a native arm64 Python; this one is {arch}")]
     if facts.is_mac and cond.arch == ("x86_64",) and facts.cpu.apple_silicon:
-        return ["needs an Intel Mac (x86_64); this Mac has Apple silicon"]
-    return [f"needs {' or '.join(cond.arch)} hardware; this machine is {arch}"]
+        return [_unmet("arch", "needs an Intel Mac (x86_64); this Mac has Apple silicon")]
+    return [_unmet("arch", f"needs {' or '.join(cond.arch)} hardware; this machine is {arch}")]
 
 
 def _rosetta_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
@@ -103,11 +121,11 @@ def _rosetta_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.native_arm64 or interp is None or normalize_arch(interp.machine) != "x86_64":
         return []
     if facts.rosetta is None:
-        return [FitsIf("this x86_64 Python is not running under Rosetta")]
+        return [_fits_if("native_arm64", "this x86_64 Python is not running under Rosetta")]
     if not facts.rosetta:
         return []
-    return [f"this Python ({interp.executable or 'x86_64'}) is x86_64 and runs under Rosetta; a native arm64 "
-            "Python is needed (python.org universal2 installer or Homebrew in /opt/homebrew)"]
+    return [_unmet("native_arm64", f"this Python ({interp.executable or 'x86_64'}) is x86_64 and runs under Rosetta; a native arm64 "
+            "Python is needed (python.org universal2 installer or Homebrew in /opt/homebrew)")]
 
 
 def _os_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
@@ -116,12 +134,12 @@ def _os_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not have:  # unknown: do not block on what was not measured
         bounds = [f"{name} is {cond.min_os} or newer" if cond.min_os else "",
                   f"{name} is older than {cond.below_os}" if cond.below_os else ""]
-        return [FitsIf(" and ".join(b for b in bounds if b))] if any(bounds) else []
+        return [_fits_if("os", " and ".join(b for b in bounds if b))] if any(bounds) else []
     reasons: List[Shortfall] = []
     if cond.min_os and have < _tuple(cond.min_os):
-        reasons.append(f"needs {name} {cond.min_os} or newer; this is {_os_label(facts)}")
+        reasons.append(_unmet("os", f"needs {name} {cond.min_os} or newer; this is {_os_label(facts)}"))
     if cond.below_os and have >= _tuple(cond.below_os):
-        reasons.append(f"for {name} older than {cond.below_os}; this is {_os_label(facts)}")
+        reasons.append(_unmet("os", f"for {name} older than {cond.below_os}; this is {_os_label(facts)}"))
     return reasons
 
 
@@ -133,9 +151,9 @@ def _gpu_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
         return []
     wanted = " or ".join(cond.gpu_vendor)
     if not facts.gpu_list_known:
-        return [FitsIf(f"this machine has an {wanted} GPU")]
+        return [_fits_if("gpu_vendor", f"this machine has an {wanted} GPU")]
     found = ", ".join(g.display_name for g in facts.gpus) or "none"
-    return [f"needs an {wanted} GPU; found: {found}"]
+    return [_unmet("gpu_vendor", f"needs an {wanted} GPU; found: {found}")]
 
 
 def _python_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
@@ -143,11 +161,11 @@ def _python_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if cond.python is None:
         return []
     if interp is None or not interp.version:
-        return [FitsIf(f"the Python is {python_tags(cond.python)}")]
+        return [_fits_if("python", f"the Python is {python_tags(cond.python)}")]
     if cond.python.contains(interp.version, prereleases=True):
         return []
     short = ".".join(interp.version.split(".")[:2])
-    return [f"no wheel for Python {short}; supported {python_tags(cond.python)}"]
+    return [_unmet("python", f"no wheel for Python {short}; supported {python_tags(cond.python)}")]
 
 
 def _nvidia(facts: MachineFacts) -> Tuple[GPU, ...]:
@@ -160,13 +178,13 @@ def _driver_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     gpus = _nvidia(facts)
     if not gpus:
         if not facts.gpu_list_known:
-            return [FitsIf(f"this machine has an NVIDIA GPU with a driver >= {cond.min_driver}")]
-        return [f"needs an NVIDIA driver >= {cond.min_driver}; no NVIDIA GPU found"]
+            return [_fits_if("min_driver", f"this machine has an NVIDIA GPU with a driver >= {cond.min_driver}")]
+        return [_unmet("min_driver", f"needs an NVIDIA driver >= {cond.min_driver}; no NVIDIA GPU found")]
     have = _version(gpus[0].driver_version)
     if have is None:
-        return [FitsIf(f"the NVIDIA driver is >= {cond.min_driver} (check `nvidia-smi`)")]
+        return [_fits_if("min_driver", f"the NVIDIA driver is >= {cond.min_driver} (check `nvidia-smi`)")]
     if have < Version(cond.min_driver):
-        return [f"NVIDIA driver {gpus[0].driver_version} is older than {cond.min_driver}"]
+        return [_unmet("min_driver", f"NVIDIA driver {gpus[0].driver_version} is older than {cond.min_driver}")]
     return []
 
 
@@ -180,28 +198,28 @@ def _capability_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     gpus = _nvidia(facts)
     if not gpus:
         if not facts.gpu_list_known:
-            return [FitsIf(f"the NVIDIA GPU's compute capability is {cond.compute_capability}")]
-        return ["needs an NVIDIA GPU; none found"]
+            return [_fits_if("compute_capability", f"the NVIDIA GPU's compute capability is {cond.compute_capability}")]
+        return [_unmet("compute_capability", "needs an NVIDIA GPU; none found")]
     reasons: List[Shortfall] = []
     for gpu in gpus:
         if gpu.compute_capability is None:
-            reasons.append(FitsIf(f"{gpu.model}'s compute capability is {cond.compute_capability} "
+            reasons.append(_fits_if("compute_capability", f"{gpu.model}'s compute capability is {cond.compute_capability} "
                                   "(check `nvidia-smi --query-gpu=compute_cap`)"))
         elif not cond.compute_capability.contains(gpu.compute_capability, prereleases=True):
-            reasons.append(f"{gpu.model} ({_sm(gpu.compute_capability)}) is outside this build's "
-                           f"compute capability {cond.compute_capability}")
+            reasons.append(_unmet("compute_capability", f"{gpu.model} ({_sm(gpu.compute_capability)}) is outside this build's "
+                           f"compute capability {cond.compute_capability}"))
     return reasons
 
 
-def _gfx_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _gfx_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if cond.rocm_gfx is None:
         return []
-    reasons = []
+    reasons: List[Shortfall] = []
     for gpu in facts.gpus_by_vendor("AMD"):
         fits, why = rocm_gfx_verdict(gpu.compute_capability, cond.rocm_gfx)
         if fits is False:  # unknown or unlisted targets are not refused
-            reasons.append(f"{gpu.display_name} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "
-                           f"{cond.rocm_gfx} wheels: {why}")
+            reasons.append(_unmet("rocm_gfx", f"{gpu.display_name} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "
+                           f"{cond.rocm_gfx} wheels: {why}"))
     return reasons
 
 
@@ -218,11 +236,11 @@ def is_virtual_machine(facts: MachineFacts) -> Optional[bool]:
     return None
 
 
-def _vm_reason(cond: Condition, facts: MachineFacts) -> List[str]:
+def _vm_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if cond.vm is not False or not is_virtual_machine(facts):
         return []
     name = facts.cpu.chip.name if facts.cpu.chip else "this machine"
-    return [f"not for virtual machines ({name}): a VM's paravirtual GPU gives no usable Metal compute"]
+    return [_unmet("vm", f"not for virtual machines ({name}): a VM's paravirtual GPU gives no usable Metal compute")]
 
 
 CHECKS = (_platform_reason, _arch_reason, _rosetta_reason, _os_reason, _vm_reason, _gpu_reason, _python_reason,
@@ -230,20 +248,20 @@ CHECKS = (_platform_reason, _arch_reason, _rosetta_reason, _os_reason, _vm_reaso
 
 
 def shortfalls(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
-    """Every way this host falls short of cond or may fall short (FitsIf), as sentences."""
+    """Every way this host falls short of cond (UNMET) or may fall short (FITS_IF)."""
     found: List[Shortfall] = []
     for check in CHECKS:
         found.extend(check(cond, facts))
-        if any(not isinstance(s, FitsIf) for s in found) and check in (_platform_reason, _arch_reason):
+        if any(s.kind == UNMET for s in found) and check in (_platform_reason, _arch_reason):
             break  # the rest would only repeat that this is the wrong kind of machine
     return found
 
 
-def unmet_conditions(cond: Condition, facts: MachineFacts) -> List[str]:
-    """Every way this host falls short of cond, as sentences; empty when it fits or may fit."""
-    return [str(s) for s in shortfalls(cond, facts) if not isinstance(s, FitsIf)]
+def unmet_conditions(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
+    """Every way this host falls short of cond; empty when it fits or may fit."""
+    return [s for s in shortfalls(cond, facts) if s.kind == UNMET]
 
 
-def fits_if(cond: Condition, facts: MachineFacts) -> List[str]:
+def fits_if(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     """What must hold of facts the evidence does not give for cond to fit ("fits if ...")."""
-    return [str(s) for s in shortfalls(cond, facts) if isinstance(s, FitsIf)]
+    return [s for s in shortfalls(cond, facts) if s.kind == FITS_IF]
