@@ -4,7 +4,8 @@ A probe prints exactly one JSON line on stdout. While the framework is imported 
 fd 1 points at stderr, so whatever the framework or its C library prints cannot corrupt
 that line; a watchdog answers with what is known so far (and exits) if the framework hangs.
 A probe reports {"installed": false} without importing anything when the framework is
-absent, and turns any exception into {"ok": false, "error": ...}.
+absent, and turns any exception into {"ok": false, "error": ..., "problem": "import_failed"};
+a hang becomes {"problem": "timed_out"}. macml reads `problem`, never the error's wording.
 
 Usage: python probe_<name>.py [--timeout SECONDS]
 """
@@ -47,6 +48,7 @@ def collect_into(result, collect):
         result["ok"] = True
     except BaseException as exc:  # a probe must always answer, whatever the import does
         result["error"] = error_text(exc)
+        result["problem"] = "import_failed"
 
 
 def flush_c_stdio():
@@ -65,7 +67,7 @@ def run_probe(name, module, collect, extra_facts=None, argv=None):
     timeout = parse_timeout(sys.argv[1:] if argv is None else argv)
     real_stdout = os.dup(1)
     lock = threading.Lock()
-    result = {"name": name, "installed": False, "ok": False, "error": None}
+    result = {"name": name, "installed": False, "ok": False, "error": None, "problem": None}
 
     def answer(obj):
         with lock:  # one answer only: the watchdog and the main thread may race
@@ -73,7 +75,7 @@ def run_probe(name, module, collect, extra_facts=None, argv=None):
             os._exit(0)  # a framework's atexit hooks or threads must not hang the probe
 
     watchdog = threading.Timer(timeout, lambda: answer(
-        dict(result, ok=False, error="%s did not answer within %gs" % (name, timeout))))
+        dict(result, ok=False, problem="timed_out", error="%s did not answer within %gs" % (name, timeout))))
     watchdog.daemon = True
     watchdog.start()
     sys.stdout.flush()

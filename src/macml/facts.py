@@ -119,6 +119,12 @@ class InterpreterFacts:
         return "system"
 
 
+# Why a framework probe gave no answer (FrameworkFacts.problem).
+TIMED_OUT, IMPORT_FAILED, PROBE_CRASHED, MALFORMED, NO_PROBE = (
+    "timed_out", "import_failed", "probe_crashed", "malformed", "no_probe_script")
+PROBE_PROBLEMS = (TIMED_OUT, IMPORT_FAILED, PROBE_CRASHED, MALFORMED, NO_PROBE)
+
+
 @dataclass(frozen=True)
 class FrameworkFacts:
     """What a framework said about itself inside the target interpreter."""
@@ -126,7 +132,12 @@ class FrameworkFacts:
     name: str  # "torch", "tensorflow", "plaidml", "mlx", "jax"
     ok: bool  # the probe ran and the framework imported
     data: Mapping[str, Any] = field(default_factory=dict)
-    error: Optional[str] = None
+    error: Optional[str] = None  # the text to show a user
+    problem: Optional[str] = None  # one of PROBE_PROBLEMS when not ok
+
+    @property
+    def timed_out(self) -> bool:
+        return self.problem == TIMED_OUT
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from macml.diagnose.findings import Finding, Fix, warn
 
 
 def probe_timed_out(probe: FrameworkFacts) -> bool:
-    return not probe.ok and "timed out" in (probe.error or "")
+    return not probe.ok and probe.timed_out
 
 
 def timed_out_finding(probe: FrameworkFacts) -> Finding:

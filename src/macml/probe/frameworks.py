@@ -7,7 +7,8 @@ from typing import Any, Dict, Mapping, Optional
 
 from macml import frameworks
 from macml.probe import cache as probe_cache
-from macml.facts import FrameworkFacts
+from macml.facts import (IMPORT_FAILED, MALFORMED, NO_PROBE, PROBE_CRASHED, PROBE_PROBLEMS, TIMED_OUT,
+                         FrameworkFacts)
 from macml.paths import check_script
 from macml.probe.runner import CommandResult, run_command
 
@@ -15,7 +16,8 @@ from macml.probe.runner import CommandResult, run_command
 def probe_framework_raw(python: str, name: str, timeout: float) -> Dict[str, Any]:
     script = check_script(frameworks.BY_NAME[name].probe_script)
     if not script.exists():
-        return {"name": name, "installed": True, "ok": False, "error": f"no probe script {script.name}"}
+        return {"name": name, "installed": True, "ok": False, "problem": NO_PROBE,
+                "error": f"no probe script {script.name}"}
     return read_probe(name, run_command(probe_argv(python, script, timeout), timeout=timeout), timeout)
 
 
@@ -27,7 +29,8 @@ def probe_argv(python: str, script, timeout: float) -> list:
 def read_probe(name: str, result: CommandResult, timeout: float) -> Dict[str, Any]:
     """The one reader of a probe's answer: its last stdout line, or why there is none."""
     if result.timed_out:
-        return {"name": name, "installed": True, "ok": False, "error": f"probe timed out after {timeout:g}s"}
+        return {"name": name, "installed": True, "ok": False, "problem": TIMED_OUT,
+                "error": f"probe timed out after {timeout:g}s"}
     return parse_probe_output(name, result.stdout, result.last_error_line)
 
 
@@ -37,12 +40,13 @@ def parse_probe_output(name: str, stdout: str, last_error_line: str = "no output
     try:
         data = json.loads(stdout.strip().splitlines()[-1])
     except (ValueError, IndexError, RecursionError):
-        return {**failed, "error": f"probe crashed: {last_error_line}"}
+        return {**failed, "problem": PROBE_CRASHED, "error": f"probe crashed: {last_error_line}"}
     if not isinstance(data, dict):
-        return {**failed, "error": f"probe printed something that is not its answer: {stdout.strip()[-200:]!r}"}
+        return {**failed, "problem": MALFORMED,
+                "error": f"probe printed something that is not its answer: {stdout.strip()[-200:]!r}"}
     problem = answer_problem(data)
     if problem:
-        return {**failed, "error": f"probe answer malformed: {problem}"}
+        return {**failed, "problem": MALFORMED, "error": f"probe answer malformed: {problem}"}
     return data
 
 
@@ -63,6 +67,8 @@ def answer_problem(data: Mapping[str, Any]) -> Optional[str]:
     for key in _TEXT_FIELDS:
         if data.get(key) is not None and not isinstance(data[key], str):
             return f"'{key}' must be a string or null"
+    if data.get("problem") is not None and data["problem"] not in PROBE_PROBLEMS:
+        return f"'problem' must be one of {', '.join(PROBE_PROBLEMS)} or null"
     for key in _LIST_FIELDS:
         value = data.get(key)
         if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
@@ -108,6 +114,14 @@ def parse_frameworks(raw: Mapping[str, Any]) -> Dict[str, FrameworkFacts]:
     for name, data in raw.items():
         if not isinstance(data, Mapping) or data.get("installed", True) is False or answer_problem(data):
             continue  # the loaders refuse a malformed answer before it gets here
-        payload = {k: v for k, v in data.items() if k not in ("name", "installed", "ok", "error")}
-        out[name] = FrameworkFacts(name=name, ok=bool(data.get("ok")), data=payload, error=data.get("error"))
+        payload = {k: v for k, v in data.items() if k not in ("name", "installed", "ok", "error", "problem")}
+        ok = bool(data.get("ok"))
+        out[name] = FrameworkFacts(name=name, ok=ok, data=payload, error=data.get("error"),
+                                   problem=None if ok else (data.get("problem") or _recorded_problem(data)))
     return out
+
+
+def _recorded_problem(data: Mapping[str, Any]) -> str:
+    """Snapshots recorded before answers carried `problem`: read_probe's own timeout wording (above,
+    in this module) was the only sign of a hang."""
+    return TIMED_OUT if str(data.get("error") or "").startswith("probe timed out after") else IMPORT_FAILED
