@@ -13,7 +13,42 @@ from macml import versions
 
 GIB = 1024**3
 # The model of a GPU macOS lists only by vendor and device ID: no driver attached, so no Metal.
-UNNAMED_GPU = "unknown GPU"
+# One home for each vocabulary that tools spell several ways.
+PLATFORM_LABELS = {"darwin": "macOS", "linux": "Linux", "win32": "Windows"}
+_ARCH_FAMILIES = {"x86_64": "x86_64", "amd64": "x86_64", "x64": "x86_64", "i386": "x86_64",
+                  "arm64": "arm64", "aarch64": "arm64", "arm64e": "arm64"}
+
+
+def platform_label(platform: str) -> str:
+    """'darwin' -> 'macOS', 'linux' -> 'Linux', 'win32' -> 'Windows'."""
+    return PLATFORM_LABELS.get(platform, platform)
+
+
+def arch_family(name: Optional[str]) -> str:
+    """Every spelling of a 64-bit CPU architecture -> 'x86_64' or 'arm64' ('AMD64', 'aarch64', ...);
+    'unknown' for none. macOS's i386 `processor` is its x86_64 Python (Intel or Rosetta)."""
+    if not name:
+        return "unknown"
+    return _ARCH_FAMILIES.get(name.strip().lower(), name.strip().lower())
+
+
+def os_arch_name(family: str, platform: str) -> str:
+    """How an OS spells an arch family in `uname -m` / platform.machine(): arm64 is 'aarch64' on Linux,
+    'ARM64' on Windows, 'arm64' on macOS; x86_64 is 'AMD64' on Windows."""
+    if platform == "win32":
+        return {"x86_64": "AMD64", "arm64": "ARM64"}.get(family, family)
+    if platform == "linux" and family == "arm64":
+        return "aarch64"
+    return family
+
+
+def hardware_arch_name(name: Optional[str], platform: str) -> str:
+    """An arch as CPUFacts.hardware_arch spells it: 'arm64' on macOS, 'aarch64' on Linux, 'x86_64'."""
+    family = arch_family(name)
+    return "aarch64" if family == "arm64" and platform == "linux" else family
+
+
+UNNAMED_GPU = "unknown GPU"  # the model shown for a GPU listed only by vendor and device ID
 
 
 @dataclass(frozen=True)
@@ -66,6 +101,14 @@ class GPU:
     cuda_driver_version: Optional[str] = None  # newest CUDA the driver supports ("13.0")
     peak_fp32_tflops: Optional[float] = None
     bandwidth_gbs: Optional[float] = None
+    driver_loaded: Optional[bool] = None  # False: the OS lists the device but no driver drives it
+    integrated: Optional[bool] = None  # shares the CPU's memory and die (Apple, Intel iGPU, Tegra)
+    family: Optional[str] = None  # a family that changes what installs: "tegra" (Jetson: JetPack wheels)
+
+    @property
+    def usable(self) -> bool:
+        """A driver runs it (or nothing says otherwise), so a framework could use it."""
+        return self.driver_loaded is not False
 
     @property
     def display_name(self) -> str:
@@ -191,7 +234,7 @@ class MachineFacts:
         """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs and a VM's GPU)."""
         if not self.is_mac or self.vm:
             return False
-        return any(g.vendor == "Apple" or (g.vendor == "AMD" and g.model != UNNAMED_GPU) for g in self.gpus)
+        return any(g.usable and g.vendor in ("Apple", "AMD") for g in self.gpus)
 
     @property
     def accelerator_kind(self) -> Optional[str]:

@@ -5,6 +5,8 @@ import copy
 
 import pytest
 
+from macml.probe.paste.text import decode_paste
+
 from conftest import PROJECT, load_json, machine_files
 from macml.diagnose import run_checks
 from macml.probe.collect import facts_from_snapshot
@@ -77,7 +79,7 @@ def test_no_finding_or_reason_contradicts_the_evidence(path):
 
 def capture_snapshot(path):
     """A capture fed as the command that printed it, where that command is one the probes read."""
-    name, text = path.stem, path.read_text(encoding="utf-8")
+    name, text = path.stem, decode_paste(path.read_bytes())
     if "spdisplays" in name or "sphardware" in name:
         platform, key = "darwin", "system_profiler SPHardwareDataType SPDisplaysDataType"
     elif name.endswith("-nvidia-smi"):

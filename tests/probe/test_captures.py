@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from macml.probe.paste.text import decode_paste
+
 from capture_yardstick import score_capture
 from macml.facts import GIB
 from macml.probe.collect import facts_from_snapshot
@@ -38,7 +40,7 @@ READ_AS = {
 
 def load(case: Path):
     expect = json.loads(case.with_suffix(".json").read_text(encoding="utf-8"))
-    expect["text"] = case.read_text(encoding="utf-8")
+    expect["text"] = decode_paste(case.read_bytes())
     return expect, import_pastes([(case.name, expect["text"])])
 
 

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import shlex
-from typing import Optional
+from typing import Optional, Sequence, Tuple
 
 from macml import frameworks
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.diagnose.findings import Finding, Fix, warn
+from macml.recipes.catalog import Recipe
+from macml.recipes.recommend import recipe_for, recipes_on
 
 
 def probe_timed_out(probe: FrameworkFacts) -> bool:
@@ -19,6 +21,20 @@ def timed_out_finding(probe: FrameworkFacts) -> Finding:
                 Fix("The first import after an install can take minutes (caches, Metal/CUDA kernels). "
                     "Run again with a longer limit:", ("macml doctor --refresh --timeout 180",)),
                 probe.error or "")
+
+
+def install_recipe(facts: MachineFacts, recipes: Sequence[Recipe], framework: str, accelerator: Optional[str] = None,
+                   note: str = "") -> Tuple[str, ...]:
+    """`macml install --recipe NAME` for the recipe this machine would get for framework (on accelerator),
+    or no command where no recipe provides it here."""
+    name = recipe_for(facts, recipes, framework, accelerator)
+    return (f"macml install --recipe {name}{note}",) if name else ()
+
+
+def reinstall_recipe(recipes: Sequence[Recipe], framework: str, accelerator: str) -> Tuple[str, ...]:
+    """The command that reinstalls what is already chosen (e.g. PlaidML on Metal), whatever the machine."""
+    found = recipes_on(recipes, accelerator, framework)
+    return (f"macml install --recipe {found[0].name}",) if found else ()
 
 
 def python_cmd(facts: MachineFacts) -> str:

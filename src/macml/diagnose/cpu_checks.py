@@ -1,25 +1,26 @@
 """CPU features the x86 wheels assume: AVX for TensorFlow and jaxlib, AVX2 for fast CPU kernels."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
-from macml.diagnose.common import macos_at_least, pip_cmd
-from macml.facts import MachineFacts
+from macml.diagnose.common import install_recipe, macos_at_least, pip_cmd
+from macml.facts import MachineFacts, arch_family
 from macml.diagnose.findings import Finding, Fix, fail, ok, warn
+from macml.recipes.catalog import Recipe
 
 ROSETTA_AVX_MACOS = (15, 0)  # Rosetta 2 translates AVX/AVX2 from macOS 15 Sequoia on; before, no AVX at all
 
 
 def _x86_python(facts: MachineFacts) -> bool:
     interp = facts.interpreter
-    return interp is not None and interp.machine in ("x86_64", "AMD64", "amd64")
+    return interp is not None and arch_family(interp.machine) == "x86_64"
 
 
 def _tensorflow(facts: MachineFacts) -> Optional[str]:
     return facts.package("tensorflow") or facts.package("tensorflow-cpu") or facts.package("tensorflow-macos")
 
 
-def check_rosetta_avx(facts: MachineFacts) -> Optional[Finding]:
+def check_rosetta_avx(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """x86_64 TensorFlow under Rosetta 2, which translates no AVX before macOS 15 ('Illegal instruction')."""
     tf = _tensorflow(facts)
     if not tf or not facts.rosetta or not _x86_python(facts):
@@ -30,11 +31,11 @@ def check_rosetta_avx(facts: MachineFacts) -> Optional[Finding]:
     return fail("TensorFlow", f"tensorflow {tf} is an x86_64 build under Rosetta 2, which translates no AVX {when}: "
                 "`import tensorflow` dies with 'Illegal instruction' (tensorflow/tensorflow#25822)",
                 Fix("Use a native arm64 Python and TensorFlow for Apple silicon (apple/tensorflow_macos#72):",
-                    ("/opt/homebrew/bin/python3 -m venv ~/.venvs/tf",
-                     "macml install --recipe tensorflow-metal --python ~/.venvs/tf/bin/python")))
+                    ("/opt/homebrew/bin/python3 -m venv ~/.venvs/tf",)
+                    + install_recipe(facts, recipes, "tensorflow", "metal", note=" --python ~/.venvs/tf/bin/python")))
 
 
-def check_cpu_features(facts: MachineFacts) -> Optional[Finding]:
+def check_cpu_features(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """An x86 CPU without AVX (TensorFlow and jaxlib die) or AVX2 (CPU builds run slow kernels)."""
     flags = facts.cpu.flags
     if flags is None or not _x86_python(facts) or facts.rosetta:
@@ -46,7 +47,7 @@ def check_cpu_features(facts: MachineFacts) -> Optional[Finding]:
                     "'Illegal instruction' (tensorflow/tensorflow#25822)",
                     Fix("Run it on a CPU with AVX (Intel Sandy Bridge / AMD Bulldozer or newer), build it from "
                         "source without AVX, or use PyTorch, whose CPU wheels pick kernels at run time:",
-                        (pip_cmd(facts, "uninstall -y tensorflow jax jaxlib"), "macml install --recipe pytorch-cpu")))
+                        (pip_cmd(facts, "uninstall -y tensorflow jax jaxlib"),) + install_recipe(facts, recipes, "torch")))
     torch = facts.frameworks.get("torch")
     cpu_torch = torch is not None and torch.ok and not (torch.data.get("cuda_version") or torch.data.get("hip_version"))
     if "avx2" not in flags and (cpu_torch or jax):

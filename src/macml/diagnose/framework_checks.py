@@ -5,7 +5,7 @@ from typing import Optional, Sequence
 
 from macml.facts import FrameworkFacts, MachineFacts
 from macml import frameworks
-from macml.diagnose.common import pip_cmd, probe_timed_out, timed_out_finding
+from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.recommend import preference, recommendation
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
@@ -54,7 +54,7 @@ def cpu_only_build_fix(name: str, kind: str, facts: MachineFacts) -> Optional[Fi
     return None
 
 
-def check_framework_import(facts: MachineFacts) -> Optional[Finding]:
+def check_framework_import(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """TensorFlow, MLX or JAX installed but failing to import (or their probe timing out)."""
     for name in IMPORT_CHECKED:
         probe = facts.frameworks.get(name)
@@ -63,19 +63,18 @@ def check_framework_import(facts: MachineFacts) -> Optional[Finding]:
         if probe_timed_out(probe):
             return timed_out_finding(probe)
         error = (probe.error or "no error text").strip().splitlines()[-1]
-        return fail(frameworks.area_of(name), f"{name} is installed but fails to import", import_fix(name, error, facts),
+        return fail(frameworks.area_of(name), f"{name} is installed but fails to import",
+                    import_fix(name, facts, recipes),
                     error)
     return None
 
 
-def import_fix(name: str, error: str, facts: MachineFacts) -> Fix:
+def import_fix(name: str, facts: MachineFacts, recipes: Sequence[Recipe]) -> Fix:
     if name == "mlx" and not facts.is_mac:
         extra = "cuda" if facts.gpus_by_vendor("NVIDIA") else "cpu"
         return Fix(f"On Linux, plain `mlx` has no backend (libmlx.so is missing): install mlx[{extra}]:",
                    (pip_cmd(facts, f"install -U 'mlx[{extra}]'"),))
-    recipe = {"tensorflow": "tensorflow-metal" if facts.is_mac else None, "mlx": "mlx",
-              "jax": "jax-metal" if facts.is_mac else None}.get(name)
-    commands = (f"macml install --recipe {recipe}",) if recipe else (pip_cmd(facts, f"install --force-reinstall {name}"),)
+    commands = install_recipe(facts, recipes, name) or (pip_cmd(facts, f"install --force-reinstall {name}"),)
     return Fix("Reinstall it in this interpreter (a matching set):", commands)
 
 
@@ -132,7 +131,10 @@ def check_python_wheels(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     interp = facts.interpreter
     if interp is None:
         return None
-    preferred = find_recipe(preference(facts)[0], recipes)
+    names = preference(facts, recipes)
+    if not names:
+        return None
+    preferred = find_recipe(names[0], recipes)
     result = match(preferred, facts)
     python_reasons = [str(s) for s in result.shortfalls_about("python")]
     if result.ok or not python_reasons:

@@ -1,15 +1,17 @@
 """Mac hardware that changes the advice: a virtual machine, 8 GB of unified memory, an eGPU."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
-from macml.facts import GIB, UNNAMED_GPU, MachineFacts, format_bytes
+from macml.facts import GIB, MachineFacts, format_bytes
+from macml.diagnose.common import install_recipe, reinstall_recipe
 from macml.diagnose.findings import Finding, Fix, info, warn
+from macml.recipes.catalog import Recipe
 
 SMALL_UNIFIED_MEMORY = 8 * GIB
 
 
-def check_virtual_machine(facts: MachineFacts) -> Optional[Finding]:
+def check_virtual_machine(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """A macOS virtual machine: no Metal compute for MPS or MLX inside it."""
     if not facts.is_mac or not facts.vm:
         return None
@@ -18,7 +20,7 @@ def check_virtual_machine(facts: MachineFacts) -> Optional[Finding]:
                 Fix("VirtualBox, VMware, Parallels and QEMU give macOS guests no Metal GPU, and Apple's "
                     "Virtualization framework's paravirtual GPU does not run PyTorch MPS or MLX. Run training "
                     "on the host macOS; inside the VM only CPU builds work.",
-                    ("macml install --recipe pytorch-cpu  # inside the VM",)),
+                    install_recipe(facts, recipes, "torch", note="  # inside the VM")),
                 *((f"evidence: {facts.sources['vm']}",) if "vm" in facts.sources else ()))
 
 
@@ -34,13 +36,13 @@ def check_unified_memory(facts: MachineFacts) -> Optional[Finding]:
                     "Pressure in Activity Monitor.", ("unset PYTORCH_MPS_HIGH_WATERMARK_RATIO",)))
 
 
-def check_egpu(facts: MachineFacts) -> Optional[Finding]:
+def check_egpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """An external GPU: macOS drives eGPUs on Intel Macs only, and they must not be unplugged in use."""
     external = [g for g in facts.gpus if g.external]
     if not facts.is_mac or not external:
         return None
     name = external[0].model
-    if name == UNNAMED_GPU:
+    if not external[0].usable:
         vendor = external[0].vendor if external[0].vendor != "unknown" else "an"
         return warn("GPU", f"An external {vendor} GPU is listed only by vendor and device ID: macOS has no driver "
                     "for it, so no framework can use it",
@@ -49,8 +51,8 @@ def check_egpu(facts: MachineFacts) -> Optional[Finding]:
     if facts.cpu.apple_silicon:
         return warn("GPU", f"{name} is an external GPU: Apple-silicon Macs do not drive eGPUs",
                     Fix("Use the built-in Apple GPU (PyTorch MPS, MLX); the eGPU works only with an Intel Mac.",
-                        ("macml install --recipe pytorch-mps",)))
+                        install_recipe(facts, recipes, "torch", "mps")))
     return info("GPU", f"{name} is an eGPU: supported on Intel Macs over Thunderbolt 3 (macOS 10.13.4+)",
                 Fix("Quit every process that uses it before unplugging (a Metal or PlaidML job whose GPU disappears "
                     "crashes). PlaidML must be told to use it (the plaidml-amd recipe picks the best GPU); torch 2.2.2's "
-                    "MPS uses the default GPU.", ("macml install --recipe plaidml-amd",)))
+                    "MPS uses the default GPU.", reinstall_recipe(recipes, "plaidml", "metal")))

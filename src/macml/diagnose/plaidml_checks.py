@@ -1,11 +1,12 @@
 """PlaidML checks: the install (config files, enum34, keras 2.2.4, arm64) and device ids."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
-from macml.diagnose.common import pip_cmd
+from macml.diagnose.common import pip_cmd, reinstall_recipe
 from macml.facts import MachineFacts
 from macml.diagnose.findings import Finding, Fix, fail, ok, warn
+from macml.recipes.catalog import Recipe
 
 REINSTALL = "install --force-reinstall plaidml-keras==0.7.0 keras==2.2.4"
 
@@ -28,7 +29,7 @@ def plaidml_problems(facts: MachineFacts) -> List[str]:
     return problems
 
 
-def check_plaidml_install(facts: MachineFacts) -> Optional[Finding]:
+def check_plaidml_install(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """plaidml without its config files, with enum34, with keras != 2.2.4, or on arm64."""
     if not facts.package("plaidml"):
         return None
@@ -40,11 +41,11 @@ def check_plaidml_install(facts: MachineFacts) -> Optional[Finding]:
         commands.append(pip_cmd(facts, "uninstall -y enum34"))
     commands.append(pip_cmd(facts, REINSTALL))
     return fail("PlaidML", problems[0],
-                Fix("Repair the install (the plaidml-amd recipe does all of this):",
-                    tuple(commands) + ("macml install --recipe plaidml-amd",)), *problems[1:])
+                Fix("Repair the install (the PlaidML recipe does all of this):",
+                    tuple(commands) + reinstall_recipe(recipes, "plaidml", "metal")), *problems[1:])
 
 
-def check_plaidml_devices(facts: MachineFacts) -> Optional[Finding]:
+def check_plaidml_devices(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """PLAIDML_DEVICE_IDS (or the settings file) naming a device that does not exist."""
     probe = facts.frameworks.get("plaidml")
     if probe is None or not probe.ok:
@@ -57,12 +58,12 @@ def check_plaidml_devices(facts: MachineFacts) -> Optional[Finding]:
     if unknown:
         return fail("PlaidML", f"{source} names {', '.join(unknown)}, which PlaidML cannot see",
                     Fix("Pick one of the devices it does see (macml chooses the best non-interactively):",
-                        (("unset PLAIDML_DEVICE_IDS",) if from_env else ()) + ("macml install --recipe plaidml-amd",)),
+                        (("unset PLAIDML_DEVICE_IDS",) if from_env else ()) + reinstall_recipe(recipes, "plaidml", "metal")),
                     "available: " + (", ".join(available) or "none"))
     if len(wanted) > 1:
         return fail("PlaidML", f"{source} names {len(wanted)} devices; Keras opens exactly one "
                     "('Too many devices configured')",
-                    Fix("Keep one device (macml picks the best GPU):", ("macml install --recipe plaidml-amd",)),
+                    Fix("Keep one device (macml picks the best GPU):", reinstall_recipe(recipes, "plaidml", "metal")),
                     "configured: " + ", ".join(wanted))
     if not wanted:
         return None
@@ -71,6 +72,6 @@ def check_plaidml_devices(facts: MachineFacts) -> Optional[Finding]:
         return warn("PlaidML", f"PlaidML uses {wanted[0]}, which is the CPU",
                     Fix("Pick a GPU device (macml chooses the best one):" if gpus else
                         "PlaidML sees no GPU device here: check the GPU driver (Metal/OpenCL), or use a CPU build of "
-                        "a current framework instead.", ("macml install --recipe plaidml-amd",)),
+                        "a current framework instead.", reinstall_recipe(recipes, "plaidml", "metal")),
                     "available: " + (", ".join(available) or "none"))
     return ok("PlaidML", f"PlaidML uses {wanted[0]}")

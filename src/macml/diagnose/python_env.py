@@ -1,11 +1,13 @@
 """Checks of the target interpreter as an install target, and of its environment variables."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from macml.diagnose.common import python_cmd
 from macml.facts import MachineFacts
 from macml.diagnose.findings import Finding, Fix, info, ok, warn
+from macml.recipes.catalog import Recipe
+from macml.recipes.recommend import recommendation
 
 OS_PYTHON_PREFIXES = ("/usr/bin/", "/System/", "/Library/Developer/CommandLineTools/", "/Applications/Xcode")
 # Unified-memory defaults of PyTorch's MPS allocator; the low mark must not exceed the high one.
@@ -13,13 +15,15 @@ MPS_DEFAULT_LOW_WATERMARK = 1.4
 MPS_HIGH_WATERMARK_MAX = 2.0
 
 
-def venv_fix(facts: MachineFacts, why: str) -> Fix:
-    return Fix(f"{why} Install into a virtual environment instead (macml can create it):",
-               ("macml install --recipe <recipe> --venv ~/.venvs/ml",
-                f"{python_cmd(facts)} -m venv ~/.venvs/ml  # or by hand"))
+def venv_fix(facts: MachineFacts, recipes: Sequence[Recipe], why: str) -> Fix:
+    best = recommendation(facts, recipes)
+    create = (f"macml install --recipe {best.recipe} --venv ~/.venvs/ml",) if best else ()
+    return Fix(f"{why} Install into a virtual environment instead (macml can create it"
+               + ("" if best else "; `macml recipes` lists what fits") + "):",
+               create + (f"{python_cmd(facts)} -m venv ~/.venvs/ml  # or by hand",))
 
 
-def check_install_target(facts: MachineFacts) -> Optional[Finding]:
+def check_install_target(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """Externally managed (PEP 668) or OS-provided Python as the install target."""
     interp = facts.interpreter
     if interp is None or interp.kind == "unknown":
@@ -27,13 +31,13 @@ def check_install_target(facts: MachineFacts) -> Optional[Finding]:
     where = f"Python {interp.version} ({interp.kind}) at {interp.executable}"
     if interp.externally_managed:
         return warn("Python", f"{where} is externally managed (PEP 668): pip refuses to install into it",
-                    venv_fix(facts, "Do not force it with --break-system-packages."))
+                    venv_fix(facts, recipes, "Do not force it with --break-system-packages."))
     if interp.kind == "system" and interp.executable.startswith(OS_PYTHON_PREFIXES):
         return warn("Python", f"{where} belongs to the operating system",
-                    venv_fix(facts, "Packages installed there can break OS tools and vanish on OS updates."))
+                    venv_fix(facts, recipes, "Packages installed there can break OS tools and vanish on OS updates."))
     if interp.kind == "system":
         return info("Python", f"{where} is a base interpreter, not a virtual environment",
-                    venv_fix(facts, "A venv keeps ML packages apart from everything else."))
+                    venv_fix(facts, recipes, "A venv keeps ML packages apart from everything else."))
     return ok("Python", where)
 
 

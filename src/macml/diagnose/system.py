@@ -1,12 +1,13 @@
 """Checks of the machine itself: the probes, the GPU, macOS, Rosetta."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from macml.knowledge.compat import mps_min_macos
-from macml.diagnose.common import describe_chip, macos_at_least
+from macml.diagnose.common import describe_chip, install_recipe, macos_at_least, reinstall_recipe
 from macml.facts import MachineFacts, describe_gpu
 from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
+from macml.recipes.catalog import Recipe
 
 REPORT_FIX = Fix("Attach a snapshot to a bug report so the parser can be fixed.",
                  ("macml doctor --save-snapshot macml-snapshot.json",))
@@ -19,7 +20,7 @@ def check_probe_problems(facts: MachineFacts) -> Optional[Finding]:
     return warn("System", "Part of this machine could not be read", REPORT_FIX, *facts.problems)
 
 
-def check_gpu(facts: MachineFacts) -> Optional[Finding]:
+def check_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """Which GPUs there are, and whether any can accelerate training."""
     details = tuple(describe_gpu(g) for g in facts.gpus) if len(facts.gpus) > 1 else ()
     if facts.is_mac and facts.vm:
@@ -39,16 +40,16 @@ def check_gpu(facts: MachineFacts) -> Optional[Finding]:
                     Fix("CUDA's last macOS release was 10.2 and NVIDIA's macOS drivers stop at 10.13 High Sierra; "
                         "PyTorch and TensorFlow ship no macOS CUDA builds. What works: a CPU build (torch 2.2.2 is "
                         "the last Intel-Mac wheel), or PlaidML through Metal for a modest gain; for CUDA, use a "
-                        "Linux machine or a cloud GPU.", ("macml install --recipe pytorch-cpu",)), *details)
+                        "Linux machine or a cloud GPU.", install_recipe(facts, recipes, "torch", "cpu")), *details)
     if facts.is_mac and not usable:
         return warn("GPU", f"Only an integrated {facts.gpus[0].model}: PyTorch MPS, tensorflow-metal and MLX skip it",
                     Fix("Expect CPU speed from PyTorch. PlaidML can use Intel iGPUs through Metal, "
-                        "but the gain over the CPU is small.", ("macml install --recipe plaidml-amd",)), *details)
+                        "but the gain over the CPU is small.", reinstall_recipe(recipes, "plaidml", "metal")), *details)
     best = usable[0] if usable else facts.gpus[0]
     return ok("GPU", describe_gpu(best), *details)
 
 
-def check_macos_version(facts: MachineFacts) -> Optional[Finding]:
+def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """macOS too old for MPS (14.0), tensorflow-metal (12.1) or MLX (14.0)."""
     if not facts.is_mac:
         return None
@@ -72,7 +73,7 @@ def check_macos_version(facts: MachineFacts) -> Optional[Finding]:
         return fail("System", f"{label} is too old for MPS in the installed torch {torch} "
                     f"(it needs macOS {needed[0]}.{needed[1]})",
                     Fix(upgrade.text + " Or let macml pick the newest torch whose MPS runs on this macOS:",
-                        ("macml install --recipe pytorch-mps",)), *missing)
+                        install_recipe(facts, recipes, "torch", "mps")), *missing)
     return warn("System", f"{label} is too old for " + " and ".join(m.split(" (")[0] for m in missing[:2]),
                 upgrade, *missing)
 

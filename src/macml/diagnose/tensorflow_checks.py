@@ -1,12 +1,13 @@
 """TensorFlow checks: tensorflow-metal against TensorFlow, and doubled installs."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from macml.knowledge.compat import tf_for_metal, tf_metal_for, version
-from macml.diagnose.common import pip_cmd
+from macml.diagnose.common import install_recipe, pip_cmd
 from macml.facts import MachineFacts
 from macml.diagnose.findings import Finding, Fix, fail, ok, warn
+from macml.recipes.catalog import Recipe
 
 LAST_TF_WITH_METAL = (2, 19)  # tensorflow-metal 1.2.0 is reported broken from TF 2.20 (2.19 unconfirmed)
 
@@ -15,7 +16,7 @@ def installed_tf(facts: MachineFacts) -> Optional[str]:
     return facts.package("tensorflow") or facts.package("tensorflow-macos")
 
 
-def check_tensorflow_metal(facts: MachineFacts) -> Optional[Finding]:
+def check_tensorflow_metal(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """tensorflow-metal built for a different TensorFlow (Apple's table), or its plugin failing to load."""
     metal = facts.package("tensorflow-metal")
     tf = installed_tf(facts)
@@ -27,8 +28,8 @@ def check_tensorflow_metal(facts: MachineFacts) -> Optional[Finding]:
     probe = facts.frameworks.get("tensorflow")
     # A failed import is the probe's error; a recorded snapshot may also carry the plugin's own message.
     load_error = (probe.data.get("metal_error") if probe.ok else probe.error) if probe else None
-    fix_cmds = (pip_cmd(facts, f"install 'tensorflow=={tf_v.major}.{tf_v.minor}.*' tensorflow-metal=={wanted}")
-                if wanted and tf_v else "macml install --recipe tensorflow-metal",)
+    fix_cmds = ((pip_cmd(facts, f"install 'tensorflow=={tf_v.major}.{tf_v.minor}.*' tensorflow-metal=={wanted}"),)
+                if wanted and tf_v else install_recipe(facts, recipes, "tensorflow", "metal"))
     if wanted and version(metal) != version(wanted):
         built_for = ", ".join(tf_for_metal(metal)) or "another release"
         return fail("TensorFlow", f"{pair}: that plugin was built for TensorFlow {built_for}",
@@ -50,7 +51,7 @@ def check_tensorflow_metal(facts: MachineFacts) -> Optional[Finding]:
     return ok("TensorFlow", f"{pair} is a matching pair")
 
 
-def check_tensorflow_duplicate(facts: MachineFacts) -> Optional[Finding]:
+def check_tensorflow_duplicate(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """tensorflow-macos and tensorflow installed side by side at different versions."""
     macos, plain = facts.package("tensorflow-macos"), facts.package("tensorflow")
     if not macos or not plain or version(macos) == version(plain):
@@ -58,5 +59,5 @@ def check_tensorflow_duplicate(facts: MachineFacts) -> Optional[Finding]:
     return fail("TensorFlow", f"tensorflow-macos {macos} and tensorflow {plain} are both installed: "
                 "they overwrite each other's files",
                 Fix("Remove both and install one (tensorflow-macos only for TF <= 2.12):",
-                    (pip_cmd(facts, "uninstall -y tensorflow tensorflow-macos tensorflow-metal"),
-                     "macml install --recipe tensorflow-metal")))
+                    (pip_cmd(facts, "uninstall -y tensorflow tensorflow-macos tensorflow-metal"),)
+                    + install_recipe(facts, recipes, "tensorflow", "metal")))

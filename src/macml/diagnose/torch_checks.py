@@ -5,9 +5,10 @@ from typing import Optional, Sequence
 
 from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
-from macml.diagnose.common import pip_cmd, probe_timed_out, timed_out_finding
-from macml.facts import UNNAMED_GPU, FrameworkFacts, MachineFacts
-from macml.recipes.catalog import Recipe, find_recipe, match
+from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
+from macml.facts import FrameworkFacts, MachineFacts
+from macml.recipes.catalog import Recipe, match
+from macml.recipes.recommend import recipes_on
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
 
 
@@ -20,7 +21,7 @@ def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
     """Intel Mac: PyTorch stops at 2.2.2 (the last x86_64 macOS wheel); what still works."""
     if not facts.is_mac or facts.cpu.apple_silicon is not False:
         return None  # Apple silicon, or not known to be an Intel Mac
-    amd = [g for g in facts.gpus_by_vendor("AMD") if g.model != UNNAMED_GPU]  # unnamed: no driver, no Metal
+    amd = [g for g in facts.gpus_by_vendor("AMD") if g.usable]
     installed = facts.package("torch")
     numpy = version(facts.package("numpy"))
     if installed and version(installed) and version(installed).release[:2] == (2, 2) and numpy and numpy.major >= 2:
@@ -34,7 +35,7 @@ def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
                     (pip_cmd(facts, f"install torch=={INTEL_MAC_LAST_TORCH} 'numpy<2'"),)))
 
 
-def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
+def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """torch built without MPS / CUDA / ROCm where the hardware has it, or failing to import."""
     probe = facts.frameworks.get("torch")
     if probe is None:
@@ -50,14 +51,14 @@ def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
     if kind == "mps" and not data.get("mps_built"):
         return fail("PyTorch", f"torch {ver} was built without MPS",
                     Fix("Install the macOS arm64 wheel from PyPI (conda 'cpuonly' and x86_64 builds lack MPS):",
-                        ("macml install --recipe pytorch-mps",)))
+                        install_recipe(facts, recipes, "torch", "mps")))
     if kind == "cuda" and not data.get("cuda_version"):
         gpu = facts.gpus_by_vendor("NVIDIA")[0].model
         return fail("PyTorch", f"torch {ver} is a CPU-only build on a machine with an {gpu}",
-                    Fix("Replace it with a CUDA build that fits the driver:", ("macml install --recipe pytorch-cuda",)))
+                    Fix("Replace it with a CUDA build that fits the driver:", install_recipe(facts, recipes, "torch", "cuda")))
     if kind == "rocm" and not data.get("hip_version"):
         return fail("PyTorch", f"torch {ver} has no ROCm support on a machine with an AMD GPU",
-                    Fix("Install a ROCm build:", ("macml install --recipe pytorch-rocm",)))
+                    Fix("Install a ROCm build:", install_recipe(facts, recipes, "torch", "rocm")))
     backend = {"mps": "MPS", "cuda": f"CUDA {data.get('cuda_version')}", "rocm": f"ROCm {data.get('hip_version')}"}
     if kind is None:
         return ok("PyTorch", f"torch {ver} imports (no GPU here, so it runs on the CPU)")
@@ -65,7 +66,7 @@ def check_torch_build(facts: MachineFacts) -> Optional[Finding]:
 
 
 def cuda_recipe_fits(facts: MachineFacts, recipes: Sequence[Recipe]) -> bool:
-    return match(find_recipe("pytorch-cuda", recipes), facts).ok
+    return any(match(r, facts).ok for r in recipes_on(recipes, "cuda", "torch"))
 
 
 def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
@@ -76,7 +77,7 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
         return None
     driver = nvidia[0].driver_version
     cuda = probe.data.get("cuda_version") if probe else None
-    too_old = driver_below_every_build(driver, recipes)
+    too_old = driver_below_every_build(facts, driver, recipes)
     if too_old and not cuda:
         return too_old
     if not cuda:
@@ -86,7 +87,8 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
         upgrade = UPGRADE_DRIVER
         if cuda_recipe_fits(facts, recipes):
             fix = Fix("Upgrade the driver, or install the torch build this driver can run "
-                      "(the recipe picks the CUDA index from the driver):", (upgrade, "macml install --recipe pytorch-cuda"))
+                      "(the recipe picks the CUDA index from the driver):",
+                      (upgrade,) + install_recipe(facts, recipes, "torch", "cuda"))
         else:
             fix = Fix("Upgrade the driver: no current PyTorch CUDA build runs on it.", (upgrade,))
         return fail("GPU", f"NVIDIA driver {driver} is too old for torch {probe.data.get('version')} (CUDA {cuda} "
@@ -98,9 +100,9 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
 UPGRADE_DRIVER = "sudo ubuntu-drivers install  # or your distribution's newest NVIDIA driver"
 
 
-def driver_below_every_build(driver: str, recipes: Sequence[Recipe]) -> Optional[Finding]:
-    """A driver older than every build the pytorch-cuda recipe installs: the minimum, and what still runs."""
-    minimums = [p.when.min_driver for p in find_recipe("pytorch-cuda", recipes).pins if p.when.min_driver]
+def driver_below_every_build(facts: MachineFacts, driver: str, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """A driver older than every build the CUDA recipes install: the minimum, and what still runs."""
+    minimums = [p.when.min_driver for r in recipes_on(recipes, "cuda", "torch") for p in r.pins if p.when.min_driver]
     if not minimums:
         return None
     oldest = min(minimums, key=driver_tuple)
@@ -111,12 +113,12 @@ def driver_below_every_build(driver: str, recipes: Sequence[Recipe]) -> Optional
              if last else "no PyTorch CUDA build runs on it")
     return fail("GPU", f"NVIDIA driver {driver} is older than every current PyTorch CUDA build needs "
                 f"(>= {oldest}); {still}",
-                Fix(f"Upgrade the driver to {oldest} or newer (then `macml install --recipe pytorch-cuda`)"
-                    + (f", or pin torch=={last[1]} from the cu{last[2].replace('.', '')} index" if last else "") + ":",
-                    (UPGRADE_DRIVER,)))
+                Fix(f"Upgrade the driver to {oldest} or newer, then install the CUDA build"
+                    + (f" (or pin torch=={last[1]} from the cu{last[2].replace('.', '')} index)" if last else "") + ":",
+                    (UPGRADE_DRIVER,) + install_recipe(facts, recipes, "torch", "cuda")))
 
 
-def check_cuda_arch(facts: MachineFacts) -> Optional[Finding]:
+def check_cuda_arch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """A GPU whose compute capability is missing from torch's CUDA arch list."""
     probe = torch_facts(facts)
     nvidia = facts.gpus_by_vendor("NVIDIA")
@@ -133,5 +135,5 @@ def check_cuda_arch(facts: MachineFacts) -> Optional[Finding]:
     name, cap = missing[0]
     return fail("PyTorch", f"{name} (compute capability {cap}) is not in torch {probe.data.get('version')}'s arch list",
                 Fix("Install a build that still ships kernels for it (e.g. cu126 for Pascal sm_6x; cu128+ for "
-                    "Blackwell sm_120):", ("macml install --recipe pytorch-cuda",)),
+                    "Blackwell sm_120):", install_recipe(facts, recipes, "torch", "cuda")),
                 "arch list: " + " ".join(arch_list))

@@ -10,6 +10,7 @@ from typing import Optional, Tuple
 
 from macml.errors import MacmlError
 from macml.diagnose.python_env import check_install_target
+from macml.recipes.catalog import load_all
 from macml.facts import InterpreterFacts, MachineFacts
 from macml.probe.runner import run_command
 
@@ -85,7 +86,7 @@ def guard_problems(facts: MachineFacts, target: Target, allow_system: bool) -> T
     # An x86_64 (Rosetta) Python for an arm64-only recipe never gets here: recipes.match refuses it.
     if target.create_venv or allow_system:
         return ()
-    finding = check_install_target(facts)
+    finding = check_install_target(facts, load_all())
     if finding is None or finding.level not in ("warn", "fail"):
         return ()
     fix = finding.fix.text.rstrip(":") + "." if finding.fix else ""

@@ -15,6 +15,7 @@ from packaging.specifiers import SpecifierSet
 
 from packaging.version import Version
 
+from macml.facts import arch_family, os_arch_name
 from macml import versions
 
 NVIDIA_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (Table 3: toolkit and driver versions)"
@@ -204,7 +205,7 @@ def cuda_of_build(build: str) -> Optional[str]:
 def torch_cuda_arches(torch_version: str, build: str, machine: str = "x86_64") -> Optional[Tuple[str, ...]]:
     """The arch list of torch==torch_version+build on machine, or None when no such build is recorded."""
     v = version(torch_version)
-    machine = "aarch64" if machine in ("aarch64", "arm64") else "x86_64"
+    machine = os_arch_name(arch_family(machine), "linux")
     for entry in TORCH_CUDA_BUILDS:
         if entry.build == build and entry.machine == machine and _in(entry.torch, v):
             return entry.arches

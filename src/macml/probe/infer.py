@@ -13,7 +13,7 @@ import dataclasses
 import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from macml.facts import GPU, CPUFacts, MachineFacts
+from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.gpu_specs import identify_apple_chip
 from macml.knowledge.hardware import mac_model_silicon, nvidia_compute_capability
 
@@ -25,7 +25,6 @@ _VM_MARKERS = (
     (r"apple virtual machine|virtualmac\d|\(virtual\)|apple paravirtual", "Apple Virtual Machine"),
 )
 # Windows and some tools name the architecture differently from Linux/macOS.
-_ARCH_NAMES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "arm64", "aarch64": "aarch64"}
 # A kernel release that names its build's architecture (RHEL/Fedora: 4.18.0-348.12.2.el8_5.x86_64).
 _KERNEL_ARCH = re.compile(r"\b\d+\.\d+\.\d+-[\w.]+\.(x86_64|aarch64|ppc64le|s390x)\b")
 _ARM_NVIDIA = re.compile(r"\b(gh200|gb200|gb300|gb10|grace|orin|xavier|jetson|thor)\b", re.IGNORECASE)
@@ -213,6 +212,7 @@ def _nvidia_capabilities(gpus: Tuple[GPU, ...], sources: Dict[str, str]) -> Tupl
 
 
 TEGRA_GPU = "NVIDIA Tegra integrated GPU"
+TEGRA, _TEGRA_NAME = "tegra", re.compile(r"\b(orin|xavier|tegra|jetson)\b", re.IGNORECASE)
 # A Jetson's CPU cores name its generation, and so its GPU's compute capability.
 _TEGRA_CPUS = {"cortex-a78ae": ("8.7", "Orin"), "carmel": ("7.2", "Xavier")}
 
@@ -222,10 +222,12 @@ def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     collect_env do not list it."""
     kernel = facts.os.kernel or ""
     if facts.platform != "linux" or not kernel.endswith("-tegra") or facts.gpus_by_vendor("NVIDIA"):
-        return facts.gpus
+        return tuple(dataclasses.replace(g, family=TEGRA, integrated=True)
+                     if g.vendor == "NVIDIA" and g.family is None and _TEGRA_NAME.search(g.model) else g
+                     for g in facts.gpus)
     capability, generation = _TEGRA_CPUS.get(facts.cpu.brand.strip().lower(), (None, ""))
     gpu = GPU(vendor="NVIDIA", model=f"{TEGRA_GPU} ({generation})" if generation else TEGRA_GPU,
-              unified_memory=True, compute_capability=capability)
+              unified_memory=True, compute_capability=capability, integrated=True, family=TEGRA)
     index = len(facts.gpus)
     sources[f"gpus.{index}"] = f"L4T kernel {kernel}: a Jetson, whose NVIDIA GPU is integrated"
     if capability:
@@ -262,7 +264,7 @@ def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[
     interp = facts.interpreter
     if interp is not None and interp.machine:
         sources["cpu.hardware_arch"] = f"the interpreter's machine ({interp.machine})"
-        return dataclasses.replace(cpu, hardware_arch=_ARCH_NAMES.get(interp.machine.lower(), interp.machine))
+        return dataclasses.replace(cpu, hardware_arch=hardware_arch_name(interp.machine, facts.platform))
     kernel = _KERNEL_ARCH.search(" ".join((facts.os.kernel or "", _all_text(snapshot))))
     if kernel:
         sources["cpu.hardware_arch"] = f"kernel release {kernel.group()}"

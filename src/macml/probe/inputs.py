@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Sequence
 
 from macml.errors import MacmlError
 from macml.probe.paste import import_pastes
+from macml.probe.paste.text import decode_paste
 from macml.probe.snapshot import validate_snapshot
 
 SHAPES_HINT = ("Paste the output of `python -m torch.utils.collect_env`, or of uname -a / sw_vers / "
@@ -22,7 +23,7 @@ class Inputs:
 
 def _read(path: Path) -> str:
     try:
-        return Path(path).read_bytes().decode("utf-8", errors="replace")
+        return decode_paste(Path(path).read_bytes())
     except OSError as exc:
         raise MacmlError(f"Cannot read snapshot or paste {path}: {exc.strerror or exc}.") from None
 

@@ -138,6 +138,8 @@ def _make_gpu(model: str, vendor_raw: Any, cores_raw: Any, vram: Any, metal: Any
     return GPU(
         vendor=vendor, model=model or UNNAMED_GPU, cores=cores, memory_bytes=parse_size(vram),
         unified_memory=vendor == "Apple", metal=parse_metal(metal), external=external,
+        driver_loaded=False if not model else None,  # listed by vendor and device ID only: no macOS driver
+        integrated=True if vendor == "Apple" else None,
         peak_fp32_tflops=peak[0] if peak else None, bandwidth_gbs=peak[1] if peak else None,
     )
 

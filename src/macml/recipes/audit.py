@@ -15,6 +15,7 @@ from packaging import tags
 from packaging.requirements import Requirement
 from packaging.version import Version
 
+from macml.facts import PLATFORM_LABELS, os_arch_name, platform_label
 from macml.recipes.schema import PinSet, Recipe
 from macml.recipes.client import IndexClient, IndexUnreachable, releases
 from macml.recipes.conditions import Condition
@@ -25,8 +26,7 @@ from macml.recipes.tags import TargetPlatform, target_tags
 PYTHON_MINORS = range(6, 16)  # CPython 3.6 .. 3.15: the Pythons a row can claim
 AUDIT_GLIBC = (2, 28)  # the oldest glibc a Linux row is taken to claim (manylinux_2_28: RHEL 8, Debian 10)
 MAC_FLOOR = {"arm64": "11.0", "x86_64": "10.15"}  # the macOS a row claims when it names none
-OS_NAMES = {"darwin": "macOS", "linux": "Linux", "win32": "Windows"}
-MACHINES = {("linux", "arm64"): "aarch64", ("win32", "x86_64"): "AMD64", ("win32", "arm64"): "ARM64"}
+
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class RowAudit:
 
 
 def _merged(outer: Condition, inner: Condition):
-    platforms = inner.platform or outer.platform or tuple(OS_NAMES)
+    platforms = inner.platform or outer.platform or tuple(PLATFORM_LABELS)
     arches = inner.arch or outer.arch
     pythons = [m for m in PYTHON_MINORS
                if all(c.python is None or c.python.contains(f"3.{m}", prereleases=True) for c in (outer, inner))]
@@ -67,13 +67,13 @@ def claimed_targets(recipe: Recipe, pin: PinSet) -> Tuple[TargetPlatform, ...]:
 
 
 def _target(platform: str, arch: str, minor: int, mac: Optional[str]) -> TargetPlatform:
-    machine = MACHINES.get((platform, arch), arch)
+    machine = os_arch_name(arch, platform)
     markers = {"python_version": f"3.{minor}", "python_full_version": f"3.{minor}.0", "sys_platform": platform,
                "platform_system": {"darwin": "Darwin", "linux": "Linux", "win32": "Windows"}[platform],
                "platform_machine": machine, "os_name": "nt" if platform == "win32" else "posix",
                "implementation_name": "cpython", "platform_python_implementation": "CPython"}
     parts = tuple(int(p) for p in (mac or "0").split("."))
-    return TargetPlatform("cpython", (3, minor), OS_NAMES[platform], machine,
+    return TargetPlatform("cpython", (3, minor), platform_label(platform), machine,
                           os_version=(parts + (0,))[:2] if mac else None,
                           glibc=AUDIT_GLIBC if platform == "linux" else None, markers=markers)
 

@@ -15,10 +15,8 @@ from packaging.version import Version
 
 from macml import versions
 from macml.knowledge.compat import rocm_gfx_verdict
-from macml.facts import GPU, MachineFacts
+from macml.facts import GPU, MachineFacts, arch_family, platform_label
 
-PLATFORM_NAMES = {"darwin": "macOS", "linux": "Linux", "win32": "Windows"}
-ARCH_ALIASES = {"aarch64": "arm64", "arm64": "arm64", "amd64": "x86_64", "x86_64": "x86_64", "x64": "x86_64"}
 
 
 @dataclass(frozen=True)
@@ -60,10 +58,6 @@ def _fits_if(subject: str, text: str) -> Shortfall:
     return Shortfall(subject, FITS_IF, text)
 
 
-def normalize_arch(arch: str) -> str:
-    return ARCH_ALIASES.get((arch or "").lower(), arch or "unknown")
-
-
 def python_tags(spec: SpecifierSet) -> str:
     """">=3.9,<3.13" -> "cp39–cp312" (the CPython minors the specifier admits)."""
     minors = [m for m in range(0, 30) if spec.contains(f"3.{m}", prereleases=True)]
@@ -78,23 +72,23 @@ _version = versions.package
 
 
 def _os_label(facts: MachineFacts) -> str:
-    name = PLATFORM_NAMES.get(facts.platform, facts.platform)
+    name = platform_label(facts.platform)
     return f"{name} {facts.os.version}".strip()
 
 
 def _platform_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.platform or facts.platform in cond.platform:
         return []
-    wanted = " or ".join(PLATFORM_NAMES.get(p, p) for p in cond.platform)
-    return [_unmet("platform", f"needs {wanted}; this is {PLATFORM_NAMES.get(facts.platform, facts.platform)}")]
+    wanted = " or ".join(platform_label(p) for p in cond.platform)
+    return [_unmet("platform", f"needs {wanted}; this is {platform_label(facts.platform)}")]
 
 
 def effective_arch(facts: MachineFacts) -> str:
     """The arch wheels are chosen for: the interpreter's (Rosetta runs x86_64), else the hardware's."""
     interp = facts.interpreter
     if interp is not None and interp.machine:
-        return normalize_arch(interp.machine)
-    return normalize_arch(facts.cpu.hardware_arch)
+        return arch_family(interp.machine)
+    return arch_family(facts.cpu.hardware_arch)
 
 
 def _arch_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
@@ -118,7 +112,7 @@ def _arch_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
 
 def _rosetta_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     interp = facts.interpreter
-    if not cond.native_arm64 or interp is None or normalize_arch(interp.machine) != "x86_64":
+    if not cond.native_arm64 or interp is None or arch_family(interp.machine) != "x86_64":
         return []
     if facts.rosetta is None:
         return [_fits_if("native_arm64", "this x86_64 Python is not running under Rosetta")]
@@ -130,7 +124,7 @@ def _rosetta_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
 
 def _os_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     have = facts.os.version_tuple
-    name = PLATFORM_NAMES.get(facts.platform, facts.platform)
+    name = platform_label(facts.platform)
     if not have:  # unknown: do not block on what was not measured
         bounds = [f"{name} is {cond.min_os} or newer" if cond.min_os else "",
                   f"{name} is older than {cond.below_os}" if cond.below_os else ""]

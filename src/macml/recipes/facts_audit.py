@@ -12,6 +12,7 @@ from typing import List, Optional, Tuple
 from packaging.requirements import Requirement
 from packaging.version import Version
 
+from macml.facts import hardware_arch_name
 from macml.knowledge import compat
 from macml.recipes.schema import PinSet, Recipe
 from macml.recipes.index import pinned_version
@@ -42,7 +43,8 @@ def _index_build(pin: PinSet, prefix: str) -> Optional[str]:
 def _machines(recipe: Recipe, pin: PinSet) -> Tuple[Tuple[str, str], ...]:
     platforms = pin.when.platform or recipe.requires.platform or ("linux",)
     arches = pin.when.arch or recipe.requires.arch or ("x86_64", "arm64")
-    return tuple((p, "aarch64" if a == "arm64" else "x86_64") for p in platforms for a in arches
+    # compat's build tables spell machines as Linux does (aarch64)
+    return tuple((p, hardware_arch_name(a, "linux")) for p in platforms for a in arches
                  if not (p == "win32" and a == "arm64"))
 
 

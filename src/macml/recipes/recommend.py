@@ -1,16 +1,21 @@
-"""The one recommendation that `macml doctor` and `macml recipes` both show: which recipe suits this
-kind of machine (`preference`), the first that fits (`recommendation`), or the first choice with
-what must change before it fits."""
+"""The one recommendation that `macml doctor` and `macml recipes` both show, from the recipes' own
+roles: each recipe says what it provides (`framework`, `accelerator`) and its `rank`. This module
+decides only what the hardware offers (`wanted_accelerators`); which recipes serve that, and in
+which order, is recipe data. `recipe_for(facts, recipes, framework)` is the recipe a fix names."""
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
-from macml.facts import UNNAMED_GPU, MachineFacts
-from macml.probe.infer import TEGRA_GPU
-from macml.recipes.catalog import Recipe, RecipeMatch, find_recipe, load_all, match, match_all
-from macml.recipes.conditions import is_virtual_machine, python_tags
+from macml.facts import MachineFacts
+from macml.probe.infer import TEGRA
+from macml.recipes.catalog import Recipe, RecipeMatch, load_all, match, match_all
+from macml.recipes.conditions import UNMET, is_virtual_machine, python_tags, shortfalls
+
+# The conditions that say what kind of machine a recipe is for; the rest (Python, Rosetta, driver,
+# OS release) say what must change before it installs, which the recommendation reports as "once".
+_MACHINE_KIND = ("platform", "gpu_vendor", "vm")
 
 
 @dataclass(frozen=True)
@@ -22,35 +27,67 @@ class Recommendation:
     once: str = ""  # what must change first, e.g. "a native arm64 Python (not Rosetta)"
 
 
-def preference(facts: MachineFacts) -> Tuple[str, ...]:
-    """Recipe names in the order worth recommending for this kind of machine. A CPU build is never
-    among them where a GPU is known, except in a VM (the GPU cannot be reached from inside): there the
-    answer is a GPU recipe, or none with the reasons why none fits (a driver to update, a GPU that no
-    current build covers); the user decides whether to train on the CPU."""
-    vendors = {g.vendor for g in facts.gpus if g.model != UNNAMED_GPU}
-    if facts.is_mac and is_virtual_machine(facts):
-        return ("pytorch-cpu",)  # no Metal compute inside a VM
-    if facts.is_mac and facts.cpu.apple_silicon:
-        return ("pytorch-mps", "mlx", "tensorflow-metal", "jax-metal")
-    if facts.is_mac and "AMD" in vendors:
-        return ("pytorch-mps", "plaidml-amd", "tensorflow-metal")
-    if facts.is_mac and facts.cpu.apple_silicon is None and not facts.gpu_list_known:
-        return ("pytorch-mps", "mlx", "pytorch-cpu")  # each shown with what it assumes
-    if not facts.is_mac and "NVIDIA" in vendors:
-        if all(g.model.startswith(TEGRA_GPU) for g in facts.gpus_by_vendor("NVIDIA")):
-            return ()  # a Jetson runs NVIDIA's JetPack wheels, which no recipe installs
-        return ("pytorch-cuda",)
-    if facts.platform == "linux" and "AMD" in vendors:
-        return ("pytorch-rocm",)
-    return ("pytorch-cpu",)
+def wanted_accelerators(facts: MachineFacts) -> Tuple[str, ...]:
+    """What this machine's hardware offers a framework, best first. A CPU build is never among them
+    where a usable GPU is known, except in a macOS VM (no Metal compute inside); an unknown GPU list
+    keeps every possibility open ("fits if ..." says what each assumes)."""
+    if facts.platform not in ("darwin", "linux", "win32"):
+        return ()
+    if facts.is_mac:
+        if is_virtual_machine(facts):
+            return ("cpu",)
+        if facts.has_metal_gpu:
+            return ("mps", "metal")
+        if facts.cpu.apple_silicon is None and not facts.gpu_list_known:
+            return ("mps", "metal", "cpu")
+        return ("cpu",)
+    nvidia = [g for g in facts.gpus_by_vendor("NVIDIA") if g.usable]
+    if nvidia:  # a Jetson runs NVIDIA's JetPack wheels, which no recipe provides
+        return () if all(g.family == TEGRA for g in nvidia) else ("cuda",)
+    if facts.platform == "linux" and any(g.usable for g in facts.gpus_by_vendor("AMD")):
+        return ("rocm",)
+    if not facts.gpu_list_known:
+        return ("cuda", "rocm", "cpu") if facts.platform == "linux" else ("cuda", "cpu")
+    return ("cpu",)
+
+
+def _for_this_kind_of_machine(recipe: Recipe, facts: MachineFacts) -> bool:
+    """The recipe's own conditions do not rule out this hardware (its interpreter may still need changing)."""
+    hardware_only = dataclasses.replace(facts, interpreter=None)
+    return not any(s.kind == UNMET and (s.subject in _MACHINE_KIND or s.subject == "arch")
+                   for s in shortfalls(recipe.requires, hardware_only))
+
+
+def preference(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[str, ...]:
+    """Recipe names in the order worth recommending for this kind of machine."""
+    wanted = wanted_accelerators(facts)
+    recipes = load_all() if recipes is None else recipes
+    suited = [r for r in recipes if r.accelerator in wanted and _for_this_kind_of_machine(r, facts)]
+    return tuple(r.name for r in sorted(suited, key=lambda r: (r.accelerator == "cpu", r.rank, r.name)))
+
+
+def recipe_for(facts: MachineFacts, recipes: Sequence[Recipe], framework: str,
+               accelerator: Optional[str] = None) -> Optional[str]:
+    """The recipe a fix should name for `framework` on this machine (optionally on one accelerator):
+    the most preferred one that provides it, None when no recipe does."""
+    for name in preference(facts, recipes):
+        recipe = next(r for r in recipes if r.name == name)
+        if recipe.framework == framework and accelerator in (None, recipe.accelerator):
+            return name
+    return None
+
+
+def recipes_on(recipes: Sequence[Recipe], accelerator: str, framework: Optional[str] = None) -> Tuple[Recipe, ...]:
+    """Every recipe that provides `framework` (any, if None) on `accelerator`, whatever the machine."""
+    return tuple(r for r in recipes if r.accelerator == accelerator and framework in (None, r.framework))
 
 
 def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Optional[Recommendation]:
     """The first preferred recipe that fits this interpreter; else the first choice with what must
     change first (a native arm64 Python instead of Rosetta, a supported Python, a newer NVIDIA
     driver). None when nothing fits."""
-    names = preference(facts)
     recipes = load_all() if recipes is None else recipes
+    names = preference(facts, recipes)
     matches = {m.recipe: m for m in match_all(facts, recipes)}
     for name in names:
         found = matches.get(name)
@@ -59,10 +96,14 @@ def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = No
     if facts.rosetta and names:
         return Recommendation(names[0], matches.get(names[0]), once="a native arm64 Python (not Rosetta)")
     if names:
-        once = _fits_once(find_recipe(names[0], recipes), facts)
+        once = _fits_once(next(r for r in recipes if r.name == names[0]), facts)
         if once:
             return Recommendation(names[0], matches.get(names[0]), once=once)
     return None
+
+
+def _has_driver_conditions(recipe: Recipe) -> bool:
+    return bool(recipe.requires.min_driver or any(p.when.min_driver for p in recipe.pins))
 
 
 def _fits_once(recipe: Recipe, facts: MachineFacts) -> str:
@@ -73,7 +114,7 @@ def _fits_once(recipe: Recipe, facts: MachineFacts) -> str:
               if interp is not None and interp.version and recipe.requires.python is not None else None)
     tags = python_tags(recipe.requires.python) if python is not None else ""
     changes = [(python, f"a supported Python ({tags})")]
-    if recipe.name == "pytorch-cuda" and facts.gpus_by_vendor("NVIDIA"):
+    if _has_driver_conditions(recipe) and facts.gpus_by_vendor("NVIDIA"):
         changes.append((_any_driver(facts), "a newer NVIDIA driver"))
         if python is not None:
             changes.append((_any_driver(python), f"a supported Python ({tags}) and a newer NVIDIA driver"))

@@ -21,7 +21,12 @@ else:  # pragma: no cover - exercised on older Pythons only
 
 CONDITION_KEYS = ("platform", "arch", "native_arm64", "min_os", "below_os", "gpu_vendor", "python",
                   "min_driver", "compute_capability", "rocm_gfx", "vm")
-RECIPE_KEYS = ("name", "summary", "framework", "verify", "audited", "requires", "pins", "post_install", "notes", "holds")
+RECIPE_KEYS = ("name", "summary", "framework", "accelerator", "rank", "verify", "audited", "requires", "pins",
+               "post_install", "notes", "holds")
+# What a recipe makes the framework run on. "metal" covers the Metal plugins (MLX, tensorflow-metal,
+# jax-metal, PlaidML's Metal device); "mps" is PyTorch's Metal backend.
+ACCELERATORS = ("mps", "metal", "cuda", "rocm", "cpu")
+DEFAULT_RANK = 100
 PIN_KEYS = ("label", "when", "requirements", "index_url")
 # action -> (required keys, optional keys)
 STEP_KEYS = {
@@ -59,6 +64,8 @@ class Recipe:
     name: str
     summary: str
     framework: str  # the doctor's framework probe that shows it worked
+    accelerator: Optional[str]  # one of ACCELERATORS; None: installable by name, never recommended
+    rank: int  # recommendation order among the recipes that suit a machine: lower first
     verify: Optional[str]  # the `macml verify` workload that proves it, if there is one
     requires: Condition
     pins: Tuple[PinSet, ...]
@@ -194,6 +201,9 @@ class _Checker:
             name=self.text(data.get("name"), "name"),
             summary=self.text(data.get("summary"), "summary"),
             framework=self.text(data.get("framework"), "framework"),
+            accelerator=(self.strings(data["accelerator"], "accelerator", ACCELERATORS)[0]
+                         if "accelerator" in data else None),
+            rank=self._rank(data.get("rank", DEFAULT_RANK)),
             verify=self.text(verify, "verify") if verify is not None else None,
             requires=self.condition(data.get("requires", {}), "requires"),
             pins=tuple(self.pin(p, f"pins[{i}]") for i, p in enumerate(pins)),
@@ -203,6 +213,11 @@ class _Checker:
             audited=self._date(data.get("audited")),
             holds=self._holds(data.get("holds", {})),
         )
+
+    def _rank(self, value: Any) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise self.fail("rank", "must be a whole number >= 0 (lower is recommended first)")
+        return value
 
     def _date(self, value: Any) -> Optional[str]:
         if value is None:

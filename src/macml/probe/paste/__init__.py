@@ -14,6 +14,7 @@ from macml.probe.macos import PROFILER_JSON, PROFILER_TEXT
 from macml.probe.paste import collect_env, cpu, gpu, mac, packages, system
 from macml.probe.paste.base import Part
 from macml.probe.paste.gpu import QUERY_KEY
+from macml.probe.paste.text import clean_lines
 from macml.probe.snapshot import FORMAT_VERSION
 
 # Most specific first: a later finder's part that overlaps lines already claimed is dropped
@@ -29,7 +30,7 @@ Text = Union[str, Tuple[str, str]]  # the text, or (source name, text)
 
 
 def find_parts(text: str) -> List[Part]:
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = clean_lines(text)
     claimed: set = set()
     found: List[Part] = []
     for finder in FINDERS:

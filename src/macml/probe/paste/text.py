@@ -1,0 +1,58 @@
+"""What a pasted file holds, before any shape is looked for: bytes in whatever encoding the user's
+tool wrote (UTF-16 from PowerShell's `>`, UTF-8 with a BOM, Latin-1), CRLF line ends, terminal colour
+codes, and Markdown dressing ("> " quotes, code fences, <details>). `clean_lines` returns the lines
+as the tool printed them, one for one with the file's lines, so line numbers stay the file's own.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from typing import List
+
+# ESC [ ... final byte (CSI), ESC ] ... BEL/ST (OSC), other two-byte ESC sequences, and the visible
+# remnants a copy from a web page leaves when the ESC itself was lost ("[0m", "[1;32m").
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\[(?:\d{1,3};)*\d{1,3}m")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
+_QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
+_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+_HTML_WRAPPER = re.compile(r"^\s*</?(?:details|summary|pre|code)\b[^>]*>", re.IGNORECASE)
+
+
+def decode_paste(data: bytes) -> str:
+    """Bytes -> text: a BOM names the encoding; UTF-16 without one shows as every other byte NUL;
+    otherwise UTF-8, and bytes that are not UTF-8 are read as Latin-1 (never an error)."""
+    for bom, encoding in ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+                          (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+                          (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, errors="replace")
+    sample = data[:4096]
+    if len(sample) >= 4 and sample[1::2].count(0) > len(sample) // 4 and sample[0::2].count(0) < len(sample) // 16:
+        return data.decode("utf-16-le", errors="replace")
+    if len(sample) >= 4 and sample[0::2].count(0) > len(sample) // 4 and sample[1::2].count(0) < len(sample) // 16:
+        return data.decode("utf-16-be", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def strip_terminal_codes(line: str) -> str:
+    """'\\x1b[32mOK\\x1b[0m' -> 'OK': colour and cursor sequences and stray control characters."""
+    return _CONTROL.sub("", _ANSI.sub("", line))
+
+
+def _quoted(lines: List[str]) -> bool:
+    """Markdown-quoted: most non-blank lines start with '>' (a shell's '> ' prompt line is rare)."""
+    filled = [line for line in lines if line.strip()]
+    return len(filled) >= 2 and sum(1 for line in filled if _QUOTE.match(line)) * 4 >= len(filled) * 3
+
+
+def clean_lines(text: str) -> List[str]:
+    """The text's lines without line-end, colour codes, Markdown quoting, fences and HTML wrappers
+    (each such line becomes blank, so numbering is unchanged)."""
+    lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    if _quoted(lines):
+        lines = [_QUOTE.sub("", line, count=1) for line in lines]
+    return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
+            else _HTML_WRAPPER.sub("", line) for line in lines]
