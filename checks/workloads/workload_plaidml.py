@@ -3,7 +3,7 @@
 Runs inside the TARGET interpreter (Python 3.6+): stdlib + numpy + keras 2.2.4 +
 plaidml(-keras) 0.7.0, no macml imports. The order and the events are
 _workload_common.run_mnist's. The device is the one PlaidML's settings select (see
-`plaidml-setup`, or macml's plaidml_setup.configure), or --device ID. The CPU is PlaidML's
+`plaidml-setup`, or macml's install/plaidml.py configure), or --device ID. The CPU is PlaidML's
 own llvm_cpu.0, reached in the same process through K.clear_session().
 """
 import os

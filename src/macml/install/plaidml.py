@@ -2,7 +2,7 @@
 
 plaidml-setup (plaidml 0.7.0) asks "experimental?", "which device?", "save?", then writes
 ~/.plaidml (or $PLAIDML_SETTINGS). Here the device choice is a pure function over the
-device ids that checks/probe_plaidml.py reports from inside the target interpreter, and
+device ids that checks/probes/probe_plaidml.py reports from inside the target interpreter, and
 the settings file is written atomically in the same format plaidml-setup writes.
 """
 from __future__ import annotations
@@ -88,7 +88,7 @@ def parse_probe_output(stdout: str) -> Dict[str, Any]:
 
 
 def probe(python: str, timeout: float = PROBE_TIMEOUT, ignore_settings: bool = True) -> Dict[str, Any]:
-    """Run checks/probe_plaidml.py in the target interpreter.
+    """Run checks/probes/probe_plaidml.py in the target interpreter.
 
     ignore_settings: an existing settings file with a bad key or bad JSON makes
     `import plaidml` itself fail; point PLAIDML_SETTINGS at an empty document so that

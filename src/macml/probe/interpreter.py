@@ -1,4 +1,4 @@
-"""The target interpreter's facts, from checks/interpreter_facts.py run inside it."""
+"""The target interpreter's facts, from checks/probes/interpreter_facts.py run inside it."""
 from __future__ import annotations
 
 import importlib.util

@@ -1,5 +1,5 @@
 """The wheel tags a TARGET interpreter accepts, from the facts it reports about itself
-(checks/interpreter_facts.py: Python, ABI, platform, glibc), expanded with packaging.tags."""
+(checks/probes/interpreter_facts.py: Python, ABI, platform, glibc), expanded with packaging.tags."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -118,7 +118,7 @@ def _fields(cls, event: Mapping[str, Any]) -> dict:
 
 
 def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
-    """Events from a workload (see checks/verify_torch.py) -> Measurements."""
+    """Events from a workload (see checks/workloads/_workload_common.py) -> Measurements."""
     found: dict = {"notes": [], "parity": []}
     for ev in events:
         kind = ev.get("event")
