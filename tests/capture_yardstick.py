@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.diagnose import run_checks
 from macml.errors import MacmlError
-from macml.facts import GIB, MachineFacts
+from macml.facts import GIB, MachineFacts, arch_family
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.inputs import load_inputs
 from macml.recipes.recommend import recommendation
@@ -57,9 +57,7 @@ class Reading:
 
 def read_capture(path: Path, recipes: Sequence[Any]) -> Reading:
     snapshot = load_inputs([path]).snapshot
-    facts = facts_from_snapshot(snapshot) if snapshot.get("platform") else None
-    if facts is None:
-        return Reading(snapshot, None, None, ())
+    facts = facts_from_snapshot(snapshot)
     best = recommendation(facts, recipes)
     return Reading(snapshot, facts, best.recipe if best else None, tuple(run_checks(facts, recipes)))
 
@@ -124,8 +122,9 @@ def _scalar(name: str, wanted: Any, facts: MachineFacts) -> Tuple[bool, Any]:
         got = chip and (chip.name + (" (Virtual)" if chip.virtual else ""))
     elif name == "memory_gb":
         got = facts.cpu.memory_bytes and round(facts.cpu.memory_bytes / GIB)
-    elif name == "interpreter_machine":
+    elif name == "interpreter_machine":  # platform.machine() spells x86_64 'AMD64' on Windows
         got = interp.machine if interp else None
+        return arch_family(got) == arch_family(wanted), got
     elif name == "python_version":
         got = interp.version if interp else None
         return _same_version(got, wanted), got

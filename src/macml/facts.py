@@ -137,6 +137,13 @@ class InterpreterFacts:
     glibc: Optional[str] = None  # "2.36"; None off glibc Linux
     gil_disabled: bool = False  # a free-threaded (3.13t+) build
     markers: Mapping[str, str] = field(default_factory=dict)  # PEP 508 environment markers
+    packages_complete: bool = False  # a pasted pip list / freeze / conda list: every installed package
+
+    @property
+    def lists_every_package(self) -> bool:
+        """Is a package missing from `packages` really not installed? Yes for a probed interpreter or a full
+        pasted list; no for a partial list (collect_env names only some libraries)."""
+        return self.known or self.packages_complete
 
     @property
     def venv(self) -> bool:
@@ -210,6 +217,7 @@ class MachineFacts:
     hypervisor: Optional[str] = None  # "VirtualBox", "Apple Virtual Machine", "KVM", ...
     egpu: Optional[bool] = None  # an external GPU is attached (None when the GPU list is unknown)
     sources: Mapping[str, str] = field(default_factory=dict)  # derived fact -> the evidence it came from
+    translated_process: Optional[bool] = None  # a pasted process (shell, crashed app) ran under Rosetta
 
     @property
     def is_mac(self) -> bool:
@@ -221,6 +229,8 @@ class MachineFacts:
         interp = self.interpreter
         if self.is_mac and self.cpu.apple_silicon is False:
             return False  # Rosetta 2 runs only on Apple silicon
+        if self.is_mac and (interp is None or not interp.machine) and self.translated_process is not None:
+            return self.translated_process  # the evidence's process ran translated; a Python started beside it would too
         if interp is None or not interp.machine or not self.is_mac:
             return None if self.is_mac else False
         if interp.translated is not None:

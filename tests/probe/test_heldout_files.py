@@ -28,7 +28,7 @@ def test_capture_is_well_formed(txt):
     assert meta.get("source", "").strip(), "every capture names its public source"
     expect = meta["expect"]
     assert set(expect) <= KEYS, f"unknown keys {sorted(set(expect) - KEYS)}"
-    assert expect.get("platform") in ("darwin", "linux", "win32")
+    assert expect.get("platform") in ("darwin", "linux", "win32", None)
     for gpu in expect.get("gpus") or ():
         assert set(gpu) <= GPU_KEYS, f"unknown GPU keys {sorted(set(gpu) - GPU_KEYS)}"
     named = set(expect.get("must_not_recommend") or ()) | ({expect["should_recommend"]} - {None}
@@ -37,7 +37,7 @@ def test_capture_is_well_formed(txt):
     for key in ("problems", "no_problems"):
         assert set(expect.get(key) or ()) <= CHECKS, f"{key} names no check: {sorted(set(expect[key]) - CHECKS)}"
     if txt.parent.name == "heldout":
-        assert meta.get("written_blind") is True
+        assert meta.get("written_blind") is True and "known_wrong" not in meta
 
 
 def test_the_yardstick_marks_a_wrong_conclusion_wrong():

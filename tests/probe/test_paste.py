@@ -23,7 +23,10 @@ UNAME = "Linux gpu1 6.8.0-45-generic #45-Ubuntu SMP x86_64 x86_64 x86_64 GNU/Lin
     (UNAME, {"uname"}), (SW_VERS + "\n" + SYSCTL_N, {"sw_vers", "sysctl"}),
 ], ids=["sysctl-n", "sw_vers", "pip-freeze", "smi-csv", "uname", "two-in-one"])
 def test_detects_shapes_by_content(text, shapes):
-    assert {e["shape"] for e in import_pastes([text])["evidence"]} == shapes
+    """The whole outputs a text holds; the statements its lines make come after them."""
+    evidence = [e["shape"] for e in import_pastes([text])["evidence"]]
+    assert set(evidence) - {"statements"} == shapes
+    assert "statements" not in evidence[:len(shapes)]
 
 
 def test_sysctl_values_become_the_probe_commands_and_facts():
@@ -91,8 +94,19 @@ def test_cli_snapshot_import_writes_a_snapshot_doctor_replays(tmp_path):
     assert report["facts"]["os"]["version"] == "20.04" and report["facts"]["gpus"][0]["model"] == "TITAN Xp"
 
 
-def test_cli_refuses_pastes_that_do_not_name_an_os(tmp_path):
+def test_cli_reads_a_paste_that_names_no_os_and_says_so(tmp_path):
+    """A text that states facts is never refused: a pip freeze gives packages, the OS stays unknown."""
     paste = tmp_path / "freeze.txt"
     paste.write_text(FREEZE)
+    result = run_macml("doctor", "--from", str(paste), "--json")
+    assert result.returncode in (0, 1), result.stderr
+    data = json.loads(result.stdout)
+    assert data["facts"]["platform"] == "unknown" and data["facts"]["interpreter"]["packages"]["mlx"] == "0.20.0"
+    assert any("nothing in the pastes says which OS" in line for line in data["evidence"])
+
+
+def test_cli_refuses_a_text_with_no_fact_and_says_what_it_looks_for(tmp_path):
+    paste = tmp_path / "prose.txt"
+    paste.write_text("It crashes when I start training, please help.\nThanks!\n")
     result = run_macml("doctor", "--from", str(paste))
-    assert result.returncode == 2 and "which OS" in result.stderr
+    assert result.returncode == 2 and "reads the OS and its version" in result.stderr

@@ -19,14 +19,14 @@ import dataclasses
 import inspect
 from typing import Callable, Dict, Iterable, List, Optional, Sequence
 
-from macml.diagnose import (cpu_checks, framework_checks, mac_hardware, multi_gpu_checks, plaidml_checks, python_env,
-                            system, tensorflow_checks, torch_checks)
+from macml.diagnose import (cpu_checks, framework_checks, gpu_support, mac_hardware, multi_gpu_checks, plaidml_checks,
+                            python_env, system, tensorflow_checks, torch_checks)
 from macml.facts import MachineFacts
 from macml.diagnose.findings import Finding, Fix
 from macml.recipes.catalog import Recipe
 
 Check = Callable[..., Optional[Finding]]
-_MODULES = (system, mac_hardware, cpu_checks, python_env, torch_checks, tensorflow_checks, plaidml_checks,
+_MODULES = (system, mac_hardware, cpu_checks, python_env, gpu_support, torch_checks, tensorflow_checks, plaidml_checks,
             multi_gpu_checks, framework_checks)
 PREFIX = "check_"
 

@@ -6,6 +6,7 @@ from typing import Optional, Sequence
 from macml.facts import FrameworkFacts, MachineFacts
 from macml import frameworks
 from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
+from macml.diagnose.gpu_support import gpus_torch_cannot_run
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.recommend import preference, recommendation
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
@@ -27,8 +28,8 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
     if probe.name == "tensorflow" and kind == "mps" and not facts.package("tensorflow-metal"):
         return None  # plain TensorFlow on a Mac never meant to use the GPU
     use = frameworks.judge(probe.name, probe.data, kind)
-    if use.sees is None:
-        return None
+    if use.sees is None or (use.sees and probe.name == "torch" and gpus_torch_cannot_run(facts)[0]):
+        return None  # CUDA is there, but not for this GPU: check_cuda_arch says so
     version = probe.data.get("version", "")
     if use.sees:
         return ok(area, f"{probe.name} {version} uses the GPU: {use.label}")
@@ -95,8 +96,10 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
 
 
 def gpu_users(facts: MachineFacts) -> list:
+    """Frameworks that run on the GPU: they see it, and (torch) carry kernels for it."""
     kind = facts.accelerator_kind
-    return [p.name for p in facts.frameworks.values() if kind and p.ok and frameworks.judge(p.name, p.data, kind).sees]
+    return [p.name for p in facts.frameworks.values() if kind and p.ok and frameworks.judge(p.name, p.data, kind).sees
+            and not (p.name == "torch" and gpus_torch_cannot_run(facts)[0])]
 
 
 def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
@@ -120,7 +123,8 @@ def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> 
     pins = f" ({fit.pin_label})" if fit and fit.pin_label else ""
     if fit and fit.fits_if:
         pins += "; fits if " + "; ".join(fit.fits_if)
-    if probe is None:
+    if probe is None and facts.interpreter is not None and facts.interpreter.lists_every_package \
+            and not facts.package(framework):
         pins += f"; {framework} is not installed yet"
     return info("Python", f"Recommended recipe: {best.recipe}{pins}",
                 Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.recipe}",)))

@@ -1,13 +1,17 @@
 """Checks of the machine itself: the probes, the GPU, macOS, Rosetta."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+import dataclasses
+from typing import List, Optional, Sequence, Tuple
 
 from macml.knowledge.compat import mps_min_macos
 from macml.diagnose.common import describe_chip, install_recipe, macos_at_least, reinstall_recipe
 from macml.facts import MachineFacts, describe_gpu
 from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
-from macml.recipes.catalog import Recipe
+from macml import versions
+from macml.recipes.catalog import Recipe, find_recipe, match
+from macml.recipes.conditions import is_virtual_machine, unmet_conditions
+from macml.recipes.recommend import preference
 
 REPORT_FIX = Fix("Attach a snapshot to a bug report so the parser can be fixed.",
                  ("macml doctor --save-snapshot macml-snapshot.json",))
@@ -49,33 +53,69 @@ def check_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findin
     return ok("GPU", describe_gpu(best), *details)
 
 
+def _lowest_macos(recipe: Recipe) -> str:
+    """The oldest macOS any row of a recipe installs on."""
+    floors = [p.when.min_os or recipe.requires.min_os or "0" for p in recipe.pins
+              if not p.when.platform or "darwin" in p.when.platform]
+    return min(floors, key=versions.release) if floors else (recipe.requires.min_os or "0")
+
+
+def macos_fit(facts: MachineFacts, recipes: Sequence[Recipe]) -> Tuple[List[Recipe], List[Recipe]]:
+    """The Metal recipes for this Mac, split by its macOS: (a row fits, too old for every row). The same
+    matching `macml recipes` shows, with the interpreter left out (it can be changed, macOS less so)."""
+    hardware = dataclasses.replace(facts, interpreter=None)
+    fits, too_old = [], []
+    for name in preference(hardware, recipes):
+        recipe = find_recipe(name, recipes)
+        if recipe.accelerator not in ("mps", "metal"):
+            continue
+        found = match(recipe, hardware)
+        if found.ok:
+            fits.append(recipe)
+        elif found.shortfalls_about("min_os"):
+            too_old.append(recipe)
+    return fits, too_old
+
+
 def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
-    """macOS too old for MPS (14.0), tensorflow-metal (12.1) or MLX (14.0)."""
-    if not facts.is_mac:
+    """macOS too old for a Metal recipe (each recipe's oldest row, as `macml recipes` matches it), or for
+    the installed torch's MPS."""
+    if not facts.is_mac or is_virtual_machine(facts):
         return None
-    at_14 = macos_at_least(facts, (14, 0))
     label = f"macOS {facts.os.version}" + (f" ({facts.os.build})" if facts.os.build else "")
-    if at_14 is None:
-        return info("System", "macOS version unknown (sw_vers gave nothing readable)")
-    if at_14:
-        return ok("System", f"{label}: new enough for PyTorch MPS, tensorflow-metal and MLX")
-    upgrade = Fix("Upgrade macOS (System Settings > General > Software Update) to 14 Sonoma or later.")
-    missing = ["MLX (needs 14.0; 13.x wheels stop at 0.29.3)",
-               "current PyTorch MPS (torch 2.9+ needs 14.0; 2.5-2.8 were the last on macOS 13)"]
-    if macos_at_least(facts, (12, 3)) is False:
-        missing.append("any PyTorch MPS (needs 12.3)")
-    if macos_at_least(facts, (12, 1)) is False:
-        missing.append("tensorflow-metal (needs 12.1)")
-        return fail("System", f"{label} is too old for GPU training frameworks", upgrade, *missing)
+    if not facts.os.version_tuple:
+        return info("System", "macOS version unknown (the evidence gives no readable version)")
+    fits, too_old = macos_fit(facts, recipes)
+    needs = tuple(f"{r.name} needs macOS {_lowest_macos(r)} or newer" for r in too_old)
+    upgrade = Fix("Upgrade macOS (System Settings > General > Software Update).")
     torch = facts.package("torch")
     needed = mps_min_macos(torch) if torch else None
     if needed and macos_at_least(facts, needed) is False:
         return fail("System", f"{label} is too old for MPS in the installed torch {torch} "
                     f"(it needs macOS {needed[0]}.{needed[1]})",
                     Fix(upgrade.text + " Or let macml pick the newest torch whose MPS runs on this macOS:",
-                        install_recipe(facts, recipes, "torch", "mps")), *missing)
-    return warn("System", f"{label} is too old for " + " and ".join(m.split(" (")[0] for m in missing[:2]),
-                upgrade, *missing)
+                        install_recipe(facts, recipes, "torch", "mps")), *needs)
+    if too_old and not fits:
+        return fail("System", f"{label} is too old for every GPU recipe", upgrade, *needs)
+    if too_old and too_old[0].rank < fits[0].rank:  # the recipe this Mac should get is out of reach
+        return warn("System", f"{label} is too old for " + ", ".join(r.name for r in too_old), upgrade, *needs)
+    if fits:
+        newer = tuple(line for r in fits for line in _newer_rows_out_of_reach(r, facts))
+        return ok("System", f"{label}: new enough for " + ", ".join(r.name for r in fits), *(newer + needs))
+    return None
+
+
+def _newer_rows_out_of_reach(recipe: Recipe, facts: MachineFacts) -> List[str]:
+    """The rows a recipe prefers that only a newer macOS would get ('torch 2.15.0 (macOS 14+) needs macOS 14.0')."""
+    hardware = dataclasses.replace(facts, interpreter=None)
+    lines = []
+    for pin in recipe.pins:
+        unmet = unmet_conditions(pin.when, hardware)
+        if not unmet:
+            break
+        if all(s.subject == "min_os" for s in unmet):
+            lines.append(f"{recipe.name}: {pin.label} needs macOS {pin.when.min_os}")
+    return lines[:1]
 
 
 def check_rosetta_python(facts: MachineFacts) -> Optional[Finding]:

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, cuda_arch_supported, driver_tuple, last_torch_for_driver,
+from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.recipes.catalog import Recipe, match
 from macml.recipes.recommend import recipes_on
+from macml.diagnose.gpu_support import gpus_torch_cannot_run, unsupported_gpus
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
 
 
@@ -73,8 +74,8 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     """NVIDIA driver older than the installed torch's CUDA needs."""
     nvidia = facts.gpus_by_vendor("NVIDIA")
     probe = torch_facts(facts)
-    if not nvidia or not nvidia[0].driver_version:
-        return None
+    if not nvidia or not nvidia[0].driver_version or len(unsupported_gpus(facts, recipes)) == len(nvidia):
+        return None  # a GPU no build runs: a newer driver would not help (check_gpu_generation)
     driver = nvidia[0].driver_version
     cuda = probe.data.get("cuda_version") if probe else None
     too_old = driver_below_every_build(facts, driver, recipes)
@@ -121,19 +122,16 @@ def driver_below_every_build(facts: MachineFacts, driver: str, recipes: Sequence
 def check_cuda_arch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """A GPU whose compute capability is missing from torch's CUDA arch list."""
     probe = torch_facts(facts)
-    nvidia = facts.gpus_by_vendor("NVIDIA")
-    if not probe or not nvidia or not probe.data.get("cuda_version"):
-        return None
-    arch_list = tuple(probe.data.get("arch_list") or ())
-    caps = list(probe.data.get("capabilities") or []) or [g.compute_capability for g in nvidia]
-    if not arch_list:
-        return None
-    missing = [(g.model, cap) for g, cap in zip(nvidia, caps) if cap and not cuda_arch_supported(cap, arch_list)]
+    missing, arch_list, source = gpus_torch_cannot_run(facts)
+    if not arch_list or unsupported_gpus(facts, recipes):
+        return None  # unknown, or no build at all runs this GPU (check_gpu_generation says so)
     if not missing:
-        return ok("PyTorch", f"torch's kernels cover this GPU (sm_{(caps[0] or '?').replace('.', '')})",
-                  "arch list: " + " ".join(arch_list))
-    name, cap = missing[0]
-    return fail("PyTorch", f"{name} (compute capability {cap}) is not in torch {probe.data.get('version')}'s arch list",
+        caps = [g.compute_capability for g in facts.gpus_by_vendor("NVIDIA") if g.compute_capability]
+        return ok("PyTorch", f"torch's kernels cover this GPU (sm_{(caps[0] if caps else '?').replace('.', '')})",
+                  f"arch list ({source}): " + " ".join(arch_list))
+    gpu, cap = missing[0]
+    return fail("PyTorch", f"{gpu.display_name} (compute capability {cap}) is not in torch "
+                f"{probe.data.get('version')}'s arch list: every CUDA kernel launch fails ('no kernel image is available')",
                 Fix("Install a build that still ships kernels for it (e.g. cu126 for Pascal sm_6x; cu128+ for "
                     "Blackwell sm_120):", install_recipe(facts, recipes, "torch", "cuda")),
-                "arch list: " + " ".join(arch_list))
+                f"arch list ({source}): " + " ".join(arch_list))

@@ -178,6 +178,27 @@ def last_torch_for_driver(driver: str) -> Optional[Tuple[str, str, str]]:
     return None
 
 
+# GPUs older than every current build: the last PyTorch release whose binaries still carried kernels
+# for them (capability, platform, torch, its build, source).
+LAST_TORCH_FOR_OLD_GPUS = (
+    ("3.7", "win32", "2.7.1", "cu118", "Windows cu118 arch lists end in 'sm_37 ... sm_90 compute_37' "
+     "(RVC-WebUI#2636, SlicerNNInteractive#58, 2025); cu118 ends with 2.7.1 (pytorch#147383)"),
+    ("3.7", "linux", "1.12.1", "cu113", "UNVERIFIED: Linux builds kept sm_37 after pytorch#24205 (2019) and "
+     "Linux cu118 has none (nelson-liu/pytorch-manylinux-binaries#13: K80 fails on 2.7.1+cu118)"),
+    ("3.5", "any", "1.2.0", "cu100", "pytorch#24205 (3.5 replaced by 3.7 in late 2019), pytorch#30532 (1.3 has no sm_35)"),
+    ("3.0", "any", "0.3.0", "cu80", "pytorch#4841 (3.0 and 5.0 removed from the binaries, January 2018)"),
+)
+
+
+def last_torch_for_gpu(capability: str, platform: str) -> Optional[Tuple[str, str, str]]:
+    """(torch release, build, source) of the last binaries with kernels for an old GPU, or None."""
+    major_minor = versions.release(capability)[:2]
+    for cap, where, torch, build, source in LAST_TORCH_FOR_OLD_GPUS:
+        if versions.release(cap)[:2] == major_minor and where in (platform, "any"):
+            return torch, build, source
+    return None
+
+
 version = versions.package  # '2.5.1+cu121' -> Version('2.5.1')
 driver_tuple = versions.release  # '550.54.15' -> (550, 54, 15)
 

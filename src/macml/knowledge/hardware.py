@@ -41,6 +41,18 @@ INTEL_ONLY_FAMILIES = ("MacPro", "iMacPro", "MacBook")  # MacPro1-7, iMacPro1,1,
 _IDENTIFIER = re.compile(r"^([A-Za-z]+?)(\d+),(\d+)$")
 
 
+# The SoC an Apple-silicon kernel was built for, from `uname -v` (RELEASE_ARM64_T8103). Only SoCs with
+# a kernel of their own are listed: M1 Pro, Max and Ultra share T6000's. Source: the xnu build
+# targets in Apple's open-source xnu releases, and `uname -v` outputs in public reports.
+XNU_SOC_CHIPS: Dict[str, str] = {"T8103": "Apple M1", "T8112": "Apple M2"}
+
+
+def chip_of_kernel(text: str) -> Optional[str]:
+    """'... RELEASE_ARM64_T8103' -> 'Apple M1'; None where the SoC is shared or unknown."""
+    match = re.search(r"RELEASE_ARM64_(T\d{4})\b", text or "")
+    return XNU_SOC_CHIPS.get(match.group(1)) if match else None
+
+
 def mac_model_silicon(identifier: str) -> Tuple[Optional[bool], Optional[str]]:
     """'Mac14,14' -> (True, 'Apple M2 Ultra'); 'MacBookPro15,1' -> (False, None); unknown -> (None, None).
 
@@ -91,13 +103,21 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
     # Kepler
     (r"\bk80\b", "3.7"), (r"\b(k40|k20x?|gtx titan|gtx 780|quadro k6000|gt 730)\b", "3.5"),
-    (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45]0m|quadro k\d+)\b", "3.0"),
+    (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+)\b", "3.0"),
 )
 
 
 def nvidia_compute_capability(name: str) -> Optional[str]:
-    """'NVIDIA A100-SXM4-80GB' -> '8.0'; None for names the table does not know."""
+    """'NVIDIA A100-SXM4-80GB' -> '8.0'; None for names the table does not know. A name nvidia-smi cut
+    short ('GeForce GTX 105...') gives the capability every completion of it shares, if they agree."""
     text = " ".join(re.sub(r"[^a-z0-9()]+", " ", (name or "").lower()).split())
+    if (name or "").rstrip().endswith(("...", "\u2026")):
+        found = {_capability(text + tail) for tail in ("", *"0123456789", "0 ti")} - {None}
+        return found.pop() if len(found) == 1 else None
+    return _capability(text)
+
+
+def _capability(text: str) -> Optional[str]:
     for pattern, capability in NVIDIA_CAPABILITIES:
         if re.search(pattern, text):
             return capability

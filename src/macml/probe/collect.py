@@ -17,6 +17,7 @@ from macml.probe import linux, macos, windows
 from macml.errors import MacmlError
 from macml.facts import MachineFacts
 from macml.probe.infer import infer
+from macml.probe.stated import fill_from_statements
 from macml.probe import cache as probe_cache
 from macml.probe.frameworks import parse_frameworks, probe_frameworks_raw
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw, target_python
@@ -126,7 +127,7 @@ def cpu_features() -> Dict[str, Any]:
 
 def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
     """Facts from recorded outputs; never runs a live command."""
-    platform = snapshot["platform"]
+    platform = snapshot["platform"] or "unknown"  # pasted facts that never name the OS
     try:
         system = os_module(platform).build_facts(ReplayCommands(snapshot.get("commands") or {}).run)
     except Exception as exc:  # a parser bug: facts built around it would claim "no GPU" from nothing
@@ -148,7 +149,7 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
         problems=problems,
         gpu_links=system.gpu_links,
     )
-    return infer(facts, snapshot)
+    return infer(fill_from_statements(facts, snapshot.get("statements") or ()), snapshot)
 
 
 def collect_facts(python: Optional[str] = None, snapshot_in: Sequence[Path] = (), timeout: float = 20.0,

@@ -14,14 +14,16 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
-from macml.knowledge.gpu_specs import identify_apple_chip
-from macml.knowledge.hardware import mac_model_silicon, nvidia_compute_capability
+from macml.knowledge.hardware import nvidia_compute_capability
+from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
+                                   infer_translation, is_apple_gpu, stdout as _stdout)
 
-Evidence = Tuple[bool, str]  # (value, where it came from)
 
+# Hardware a hypervisor presents. Never a host name: "my-vbox" in `uname -a` is not VirtualBox, so
+# uname's output is not searched and the words must stand alone.
 _VM_MARKERS = (
-    (r"virtualbox|\b0x80ee\b|vbox", "VirtualBox"), (r"vmware|\b0x15ad\b", "VMware"),
-    (r"parallels|\b0x1ab8\b", "Parallels"), (r"\bqemu\b|\b0x1af4\b", "QEMU"),
+    (r"\bvirtualbox\b|\b0x80ee\b", "VirtualBox"), (r"\bvmware(?:\d+,\d+| svga| virtual| \(0x15ad\))|\b0x15ad\b", "VMware"),
+    (r"\bparallels (?:display|virtual)|\b0x1ab8\b", "Parallels"), (r"\bqemu (?:virtual|standard)|\b0x1af4\b", "QEMU"),
     (r"apple virtual machine|virtualmac\d|\(virtual\)|apple paravirtual", "Apple Virtual Machine"),
 )
 # Windows and some tools name the architecture differently from Linux/macOS.
@@ -33,104 +35,6 @@ _FLAG_ALIASES = {"avx1.0": "avx", "avx512f": "avx512f", "fma": "fma", "asimd": "
                  "amx-tile": "amx"}
 
 
-def _stdout(snapshot: Mapping[str, Any], key: str) -> str:
-    record = (snapshot.get("commands") or {}).get(key)
-    if not isinstance(record, Mapping) or record.get("returncode") != 0:
-        return ""
-    return str(record.get("stdout") or "")
-
-
-def _all_text(snapshot: Mapping[str, Any]) -> str:
-    records = (snapshot.get("commands") or {}).values()
-    return "\n".join(str(r.get("stdout") or "") for r in records if isinstance(r, Mapping))
-
-
-def _is_apple_gpu(gpu: GPU) -> bool:
-    return gpu.vendor == "Apple" or identify_apple_chip(gpu.model) is not None
-
-
-def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[Evidence]:
-    """Every sign of Apple silicon (True) or an Intel Mac (False), strongest first."""
-    cpu, found = facts.cpu, []
-    brand = (cpu.brand or "").strip()
-    if brand.lower().startswith(("apple", "virtualapple")):
-        found.append((True, f"CPU brand string: {brand}"))
-    elif "intel" in brand.lower():
-        found.append((False, f"CPU brand string: {brand}"))
-    if cpu.chip is not None:
-        found.append((True, f"chip: {cpu.chip.name}"))
-    if cpu.model:
-        silicon, chip = mac_model_silicon(cpu.model)
-        if silicon is not None:
-            found.append((silicon, f"model identifier {cpu.model}" + (f" ({chip})" if chip else "")))
-    arm64 = _stdout(snapshot, "sysctl -n hw.optional.arm64").strip()
-    if arm64 in ("0", "1"):
-        found.append((arm64 == "1", f"sysctl hw.optional.arm64: {arm64}"))
-    if cpu.performance_cores and cpu.efficiency_cores:
-        found.append((True, f"{cpu.performance_cores} performance + {cpu.efficiency_cores} efficiency cores"))
-    for gpu in facts.gpus:
-        if _is_apple_gpu(gpu):
-            found.append((True, f"Apple GPU entry: {gpu.model}"))
-        elif gpu.vendor in ("AMD", "Intel", "NVIDIA") and not gpu.external:
-            found.append((False, f"{gpu.vendor} GPU entry: {gpu.model}"))
-    for gpu in facts.gpus:
-        if gpu.external and gpu.vendor in ("AMD", "NVIDIA"):
-            found.append((False, f"external GPU {gpu.model} (macOS drives eGPUs on Intel Macs only)"))
-    text = _all_text(snapshot)
-    found.extend(_text_evidence(text))
-    chip = re.search(r"\bApple M\d{1,2}(?: (?:Pro|Max|Ultra))?\b", text)
-    if chip:
-        found.append((True, f"chip name in the output: {chip.group()}"))
-    interp = facts.interpreter
-    if interp is not None and interp.translated:
-        found.append((True, "the interpreter runs translated by Rosetta 2"))
-    elif interp is not None and interp.machine == "arm64":
-        found.append((True, "an arm64 interpreter on macOS"))
-    elif interp is not None and interp.machine == "x86_64" and interp.translated is False:
-        found.append((False, "a native (untranslated) x86_64 interpreter"))
-    return found
-
-
-_TEXT_SIGNS = (
-    (r"machdep\.cpu\.brand_string:\s*Apple\b.*", True), (r"machdep\.cpu\.brand_string:\s*.*Intel.*", False),
-    (r"hw\.optional\.arm64\s*[:=]\s*1\b", True), (r"hw\.optional\.arm64\s*[:=]\s*0\b", False),
-    (r"RELEASE_ARM64\w*", True), (r"RELEASE_X86_64\b", False),
-    (r"machdep\.cpu\.(?:leaf7_)?features:\s*\S+", False),  # x86 CPUID features: Intel Macs only
-)
-
-
-def _text_evidence(text: str) -> List[Evidence]:
-    """Signs in outputs the OS module does not parse (pasted `sysctl -a`, `uname -a`)."""
-    found = []
-    for pattern, value in _TEXT_SIGNS:
-        match = re.search(pattern, text)
-        if match:
-            found.append((value, f"'{match.group()[:60].strip()}' in the output"))
-    return found
-
-
-def _chip(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[Any], str]:
-    for gpu in facts.gpus:
-        chip = identify_apple_chip(gpu.model)
-        if chip:
-            return chip, f"Apple GPU entry: {gpu.model}"
-    if facts.cpu.model:
-        _, name = mac_model_silicon(facts.cpu.model)
-        if name:
-            return identify_apple_chip(name), f"model identifier {facts.cpu.model}"
-    chip = identify_apple_chip(_all_text(snapshot))
-    return (chip, f"chip name in the output: {chip.name}") if chip else (None, "")
-
-
-def _apple_chip_gpu(gpu: GPU) -> bool:
-    """system_profiler's entry for a real Apple GPU: its cores, or Metal support under a chip's name
-    (a macOS guest's GPU is the 'Apple Paravirtual device')."""
-    if gpu.vendor != "Apple":
-        return False
-    chip = identify_apple_chip(gpu.model)
-    return bool(gpu.cores or (gpu.metal and chip is not None and not chip.virtual))
-
-
 def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[bool], Optional[str], str]:
     """(is a VM, hypervisor, evidence). False only where a hardware section was read and shows none."""
     if facts.cpu.chip and facts.cpu.chip.virtual:
@@ -138,19 +42,29 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
     hypervisor = re.search(r"^Hypervisor vendor:\s*(\S.*)$", _stdout(snapshot, "lscpu"), re.MULTILINE)
     if hypervisor:
         return True, hypervisor.group(1).strip(), f"lscpu Hypervisor vendor: {hypervisor.group(1).strip()}"
-    text = _all_text(snapshot)
+    text = _all_text(snapshot, leave_out=("uname -a", "uname -rm"))
     for pattern, name in _VM_MARKERS:
         match = re.search(pattern, text, re.IGNORECASE)
         if match:
             return True, name, f"'{match.group()}' in the system output"
+    flags = facts.cpu.flags
+    if flags and facts.cpu.hardware_arch == "x86_64" and sources_flags_are_x86(flags):
+        if "vmm" in flags or "hypervisor" in flags:  # CPUID's hypervisor-present bit
+            return True, None, "the CPU features include the hypervisor bit (VMM / hypervisor)"
+        return False, None, "the CPU features lack the hypervisor bit (VMM / hypervisor) every x86 guest shows"
     if facts.is_mac and facts.cpu.model:
         return False, None, f"model identifier {facts.cpu.model}"
-    physical = [g for g in facts.gpus if g.vendor in ("AMD", "Intel", "NVIDIA") or _apple_chip_gpu(g)]
+    physical = [g for g in facts.gpus if g.vendor in ("AMD", "Intel", "NVIDIA") or apple_chip_gpu(g)]
     if facts.is_mac and physical:
         return False, None, f"a physical GPU is listed: {physical[0].model}"
     if not facts.is_mac and _stdout(snapshot, "lscpu"):
         return False, None, "lscpu names no hypervisor"
     return None, None, ""
+
+
+def sources_flags_are_x86(flags: Tuple[str, ...]) -> bool:
+    """A full x86 feature list (not the one-word arm64 default)."""
+    return len(flags) >= 5 and bool({"sse2", "sse4.2", "sse4_2", "avx"} & set(flags))
 
 
 def gpu_list_known(facts: MachineFacts, snapshot: Mapping[str, Any]) -> bool:
@@ -235,28 +149,6 @@ def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     return facts.gpus + (gpu,)
 
 
-def _infer_mac(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
-    cpu = facts.cpu
-    evidence = silicon_evidence(facts, snapshot)
-    if cpu.apple_silicon is None and evidence:
-        value, source = evidence[0]
-        cpu = dataclasses.replace(cpu, apple_silicon=value)
-        sources["cpu.apple_silicon"] = source
-    elif cpu.apple_silicon is not None:  # the OS module's own reading: name the evidence it agrees with
-        agreeing = [source for value, source in evidence if value == cpu.apple_silicon]
-        if agreeing:
-            sources["cpu.apple_silicon"] = agreeing[0]
-    if cpu.hardware_arch in ("", "unknown") and cpu.apple_silicon is not None:
-        cpu = dataclasses.replace(cpu, hardware_arch="arm64" if cpu.apple_silicon else "x86_64")
-        sources["cpu.hardware_arch"] = sources.get("cpu.apple_silicon", "Apple silicon")
-    if cpu.apple_silicon and cpu.chip is None:
-        chip, source = _chip(facts, snapshot)
-        if chip is not None:
-            cpu = dataclasses.replace(cpu, chip=chip)
-            sources["cpu.chip"] = source
-    return cpu
-
-
 def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
     cpu = facts.cpu
     if cpu.hardware_arch not in ("", "unknown"):
@@ -276,10 +168,31 @@ def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[
     return cpu
 
 
+def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str]) -> CPUFacts:
+    """An Intel or AMD x86 CPU brand names the architecture (Core, Xeon, Ryzen, EPYC ...), as does CUDA
+    on Windows (x86_64 only: NVIDIA's Windows installation guide) and an MI300A (its CPU is Zen 4)."""
+    if cpu.hardware_arch not in ("", "unknown"):
+        return cpu
+    if facts.platform == "win32" and facts.gpus_by_vendor("NVIDIA"):
+        sources["cpu.hardware_arch"] = "CUDA on Windows runs on x86_64 only"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
+    apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)
+    if apu:
+        sources["cpu.hardware_arch"] = f"{apu}: an APU whose CPU cores are x86 (Zen 4)"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
+    if not re.search(r"\b(Intel|AMD)\b", cpu.brand or ""):
+        return cpu
+    if re.search(r"\b(Core|Xeon|Celeron|Pentium|Atom|Ryzen|EPYC|Athlon|Threadripper|Opteron)\b", cpu.brand):
+        sources["cpu.hardware_arch"] = f"x86 CPU brand: {cpu.brand}"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
+    return cpu
+
+
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
     sources: Dict[str, str] = dict(facts.sources)
-    cpu = _infer_mac(facts, snapshot, sources) if facts.is_mac else _linux_arch(facts, snapshot, sources)
+    cpu = infer_mac_cpu(facts, snapshot, sources) if facts.is_mac else _x86_from_brand(
+        facts, _linux_arch(facts, snapshot, sources), sources)
     flags, flag_source = parse_flags(snapshot)
     if flags is None and cpu.hardware_arch in ("arm64", "aarch64"):
         flags, flag_source = ("neon",), "every arm64 CPU has NEON (Advanced SIMD)"
@@ -287,6 +200,9 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         cpu = dataclasses.replace(cpu, flags=flags)
         sources["cpu.flags"] = flag_source
     facts = dataclasses.replace(facts, cpu=cpu)
+    if facts.is_mac:
+        facts = infer_translation(infer_macos_version(facts, snapshot, sources), snapshot,
+                                  snapshot.get("statements"), sources)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
     gpus = _nvidia_capabilities(_tegra_gpu(facts, sources), sources)
@@ -294,7 +210,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         gpus = (GPU(vendor="Apple", model="Apple Paravirtual device"),)
         sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"
         known = True
-    elif facts.is_mac and cpu.apple_silicon and not vm and not any(_is_apple_gpu(g) for g in gpus):
+    elif facts.is_mac and cpu.apple_silicon and not vm and not any(is_apple_gpu(g) for g in gpus):
         gpus = gpus + (_apple_gpu(facts, cpu),)
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("
                                             + sources.get("cpu.apple_silicon", "Apple silicon") + ")")

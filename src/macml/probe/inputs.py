@@ -11,8 +11,10 @@ from macml.probe.paste import import_pastes
 from macml.probe.paste.text import decode_paste
 from macml.probe.snapshot import validate_snapshot
 
-SHAPES_HINT = ("Paste the output of `python -m torch.utils.collect_env`, or of uname -a / sw_vers / "
-               "system_profiler SPHardwareDataType SPDisplaysDataType / nvidia-smi / lscpu / cat /etc/os-release.")
+SHAPES_HINT = ("macml reads the OS and its version, the chip or CPU, the Mac model, GPUs and their driver, "
+               "the Python version and installed packages from any text that states them: paste the output "
+               "of `python -m torch.utils.collect_env`, or of uname -a / sw_vers / system_profiler "
+               "SPHardwareDataType SPDisplaysDataType / nvidia-smi / lscpu / cat /etc/os-release / pip list.")
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,8 @@ def load_inputs(paths: Sequence[Path]) -> Inputs:
         raise MacmlError(f"Found nothing macml can read in {label} (not a snapshot, and no pasted output it knows).",
                          SHAPES_HINT)
     if pasted["platform"] is None:
-        shapes = ", ".join(sorted({e["shape"] for e in pasted["evidence"]}))
-        raise MacmlError(f"{label}: read {shapes}, but nothing says which OS the machine runs.", SHAPES_HINT)
+        pasted["import_notes"].append("platform: nothing in the pastes says which OS the machine runs; "
+                                      "what needs it stays unknown")
     return Inputs(pasted, label)
 
 

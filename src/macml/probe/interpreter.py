@@ -69,7 +69,7 @@ def _probe_problem(raw: Mapping[str, Any]) -> Optional[str]:
 
 
 _TEXT_KEYS = ("implementation", "machine", "prefix", "base_prefix", "pip_version", "platform_tag", "mac_ver", "glibc")
-_FLAG_KEYS = ("conda", "externally_managed", "gil_disabled", "translated")
+_FLAG_KEYS = ("conda", "externally_managed", "gil_disabled", "translated", "packages_complete")
 
 
 def interpreter_problem(raw: Any) -> Optional[str]:
@@ -123,6 +123,7 @@ def parse_interpreter(raw: Mapping[str, Any]) -> Optional[InterpreterFacts]:
         base_prefix=str(raw.get("base_prefix") or raw.get("prefix") or ""),
         conda=bool(raw.get("conda", False)),
         externally_managed=bool(raw.get("externally_managed", False)),
+        packages_complete=bool(raw.get("packages_complete", False)),
         pip_version=raw.get("pip_version") or packages.get("pip"),
         packages={str(k).lower(): str(v) for k, v in packages.items()},
         translated=raw.get("translated"),

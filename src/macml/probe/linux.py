@@ -48,8 +48,9 @@ def parse_meminfo_total(text: str) -> Optional[int]:
     return int(match.group(1)) * 1024 if match else None
 
 
-_SMI_DRIVER = re.compile(r"Driver Version:\s*([\d.]+)")
-_SMI_CUDA = re.compile(r"CUDA Version:\s*([\d.]+)")
+# R610 renamed them: "KMD Version" (the kernel-mode driver) and "CUDA UMD Version" (the user-mode one).
+_SMI_DRIVER = re.compile(r"(?:Driver|KMD) Version:\s*([\d.]+)")
+_SMI_CUDA = re.compile(r"CUDA (?:UMD )?Version:\s*([\d.]+)")
 _SMI_GPU_ROW = re.compile(r"^\|\s+(\d+)\s+(.+?)\s+(On|Off|TCC|WDDM)\s*\|")  # TCC/WDDM: Windows
 _SMI_MEMORY = re.compile(r"(\d+)\s*MiB\s*/\s*(\d+)\s*MiB")
 
@@ -88,6 +89,16 @@ def parse_nvidia_query(text: str) -> List[Dict[str, Optional[str]]]:
         rows.append({"name": cells[0], "driver": cells[1] or None,
                      "memory": str(int(mem.group(1)) * MIB) if mem else None, "compute_cap": cap})
     return rows
+
+
+def parse_rocm_device_ids(text: str) -> Dict[str, str]:
+    """ROCm 6's concise table names each GPU's PCI device id in its IDs (DID, GUID) column: {"0": "0x75a0"}."""
+    found: Dict[str, str] = {}
+    for line in text.splitlines():
+        match = re.match(r"^\s*(\d+)\s+\d+\s+(0x[0-9a-fA-F]{4}),", line)
+        if match:
+            found[match.group(1)] = match.group(2).lower()
+    return found
 
 
 def parse_rocm_smi(text: str) -> List[str]:
@@ -150,10 +161,12 @@ def amd_gpus(smi: CommandResult, product: CommandResult) -> Tuple[GPU, ...]:
         return ()
     # Only the product list (a snapshot imported from pasted rocminfo / --csv output): its cards are the GPUs.
     indices = parse_rocm_smi(smi.stdout) if smi.ok else sorted(cards, key=int)
+    device_ids = parse_rocm_device_ids(smi.stdout) if smi.ok else {}
     gpus = []
     for index in indices:
         info = cards.get(index, {})
-        model = info.get("card series") or info.get("card sku") or f"AMD GPU {index}"
+        model = (info.get("card series") or info.get("device name") or info.get("card sku") or device_ids.get(index)
+                 or f"AMD GPU {index}")
         gpus.append(GPU(vendor="AMD", model=model, compute_capability=info.get("gfx version")))
     return tuple(gpus)
 

@@ -15,7 +15,7 @@ from packaging.version import Version
 
 from macml import versions
 from macml.knowledge.compat import rocm_gfx_verdict
-from macml.facts import GPU, MachineFacts, arch_family, platform_label
+from macml.facts import GPU, PLATFORM_LABELS, MachineFacts, arch_family, platform_label
 
 
 
@@ -80,6 +80,8 @@ def _platform_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.platform or facts.platform in cond.platform:
         return []
     wanted = " or ".join(platform_label(p) for p in cond.platform)
+    if facts.platform not in PLATFORM_LABELS:  # the evidence never named the OS
+        return [_fits_if("platform", f"this machine runs {wanted}")]
     return [_unmet("platform", f"needs {wanted}; this is {platform_label(facts.platform)}")]
 
 
@@ -128,12 +130,13 @@ def _os_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not have:  # unknown: do not block on what was not measured
         bounds = [f"{name} is {cond.min_os} or newer" if cond.min_os else "",
                   f"{name} is older than {cond.below_os}" if cond.below_os else ""]
-        return [_fits_if("os", " and ".join(b for b in bounds if b))] if any(bounds) else []
+        subject = "min_os" if cond.min_os else "below_os"
+        return [_fits_if(subject, " and ".join(b for b in bounds if b))] if any(bounds) else []
     reasons: List[Shortfall] = []
     if cond.min_os and have < _tuple(cond.min_os):
-        reasons.append(_unmet("os", f"needs {name} {cond.min_os} or newer; this is {_os_label(facts)}"))
+        reasons.append(_unmet("min_os", f"needs {name} {cond.min_os} or newer; this is {_os_label(facts)}"))
     if cond.below_os and have >= _tuple(cond.below_os):
-        reasons.append(_unmet("os", f"for {name} older than {cond.below_os}; this is {_os_label(facts)}"))
+        reasons.append(_unmet("below_os", f"for {name} older than {cond.below_os}; this is {_os_label(facts)}"))
     return reasons
 
 

@@ -31,8 +31,9 @@ def wanted_accelerators(facts: MachineFacts) -> Tuple[str, ...]:
     """What this machine's hardware offers a framework, best first. A CPU build is never among them
     where a usable GPU is known, except in a macOS VM (no Metal compute inside); an unknown GPU list
     keeps every possibility open ("fits if ..." says what each assumes)."""
-    if facts.platform not in ("darwin", "linux", "win32"):
-        return ()
+    if facts.platform not in ("darwin", "linux", "win32"):  # the OS is unknown: go by the GPUs named
+        vendors = {g.vendor for g in facts.gpus if g.usable}
+        return (("cuda",) if "NVIDIA" in vendors else ()) + (("mps", "metal") if "Apple" in vendors else ())
     if facts.is_mac:
         if is_virtual_machine(facts):
             return ("cpu",)

@@ -14,7 +14,9 @@ from macml.probe.macos import PROFILER_JSON, PROFILER_TEXT
 from macml.probe.paste import collect_env, cpu, gpu, mac, packages, system
 from macml.probe.paste.base import Part
 from macml.probe.paste.gpu import QUERY_KEY
+from macml.probe.paste.statements import read_statements
 from macml.probe.paste.text import clean_lines
+from macml.probe.stated import stated_platform
 from macml.probe.snapshot import FORMAT_VERSION
 
 # Most specific first: a later finder's part that overlaps lines already claimed is dropped
@@ -22,7 +24,7 @@ from macml.probe.snapshot import FORMAT_VERSION
 FINDERS = (
     collect_env.find, gpu.find_nvidia_table, gpu.find_rocm_smi, mac.find_system_profiler_json,
     mac.find_sw_vers, mac.find_system_overview, mac.find_sysctl, system.find_os_release, system.find_uname, cpu.find,
-    gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocm_driver_csv, gpu.find_rocminfo, mac.find_metal_banner,
+    gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocm_driver_csv, gpu.find_rocminfo, gpu.find_rocm_concise, mac.find_metal_banner,
     mac.find_applegpuinfo, mac.find_system_profiler_text, packages.find,
 )
 JSON_KEY, TEXT_KEY = " ".join(PROFILER_JSON), " ".join(PROFILER_TEXT)
@@ -30,7 +32,10 @@ Text = Union[str, Tuple[str, str]]  # the text, or (source name, text)
 
 
 def find_parts(text: str) -> List[Part]:
-    lines = clean_lines(text)
+    return find_parts_in(clean_lines(text))
+
+
+def find_parts_in(lines: List[str]) -> List[Part]:
     claimed: set = set()
     found: List[Part] = []
     for finder in FINDERS:
@@ -80,9 +85,11 @@ def _add_command(commands: Dict[str, str], key: str, stdout: str, notes: List[st
         notes.append(f"conflict: `{key}` from {where} differs from an earlier paste; kept the first")
 
 
-def _platform(parts: Sequence[Part], notes: List[str]) -> Optional[str]:
+def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict[str, Any]]) -> Optional[str]:
     stated = [p.platform for p in parts if p.platform and p.shape == "collect_env"]
     votes = stated or [p.platform for p in parts if p.platform]
+    if not votes and stated_platform(statements):
+        return stated_platform(statements)
     if not votes:
         if any(p.shape.startswith(("nvidia", "rocm")) for p in parts):
             notes.append("platform: the pastes name no OS; GPU tool output read as Linux")
@@ -107,9 +114,17 @@ def import_pastes(texts: Sequence[Text]) -> Dict[str, Any]:
     evidence: List[Dict[str, Any]] = []
     notes: List[str] = []
     all_parts: List[Part] = []
+    statements: List[Dict[str, Any]] = []
+    stated_evidence: List[Dict[str, Any]] = []
     for number, item in enumerate(texts, 1):
         source, text = item if isinstance(item, tuple) else (f"paste {number}", item)
-        for part in find_parts(str(text or "")):
+        lines = clean_lines(str(text or ""))
+        stated = read_statements(lines)
+        statements += [s.to_json(source) for s in stated]
+        if stated:
+            stated_evidence.append({"source": source, "shape": "statements", "lines": [stated[0].line, stated[-1].line],
+                             "gave": sorted({s.fact for s in stated})})
+        for part in find_parts_in(lines):
             where = f"{source} lines {part.start}-{part.end}"
             all_parts.append(part)
             for key, stdout in part.commands.items():
@@ -129,17 +144,21 @@ def import_pastes(texts: Sequence[Text]) -> Dict[str, Any]:
                                  {"interpreter" for _ in part.interpreter} | {"packages" for _ in part.packages}
                                  | {f"frameworks.{n}" for n in part.frameworks}
                                  | ({"cpuinfo"} if part.cpu_flags else set()))})
+    evidence.extend(stated_evidence)  # after the whole outputs: they come first, statements fill in
     if package_list:
         interpreter["packages"] = package_list
+        if any(p.shape in ("pip_list", "pip_freeze", "conda_list") for p in all_parts):
+            interpreter["packages_complete"] = True
     snapshot: Dict[str, Any] = {
         "macml_snapshot": FORMAT_VERSION,
-        "platform": _platform(all_parts, notes),
+        "platform": _platform(all_parts, notes, statements),
         "commands": {key: {"returncode": 0, "stdout": stdout, "stderr": ""} for key, stdout in sorted(commands.items())},
         "interpreter": interpreter,
         "frameworks": frameworks,
         "env": {},
         "evidence": evidence,
         "import_notes": notes,
+        "statements": statements,
     }
     if cpuinfo:
         snapshot["cpuinfo"] = cpuinfo

@@ -163,8 +163,13 @@ def _interpreter(fields: Dict[str, str], packages: Dict[str, str]) -> Dict[str, 
     return interpreter
 
 
-def _torch(fields: Dict[str, str], gpus: Sequence[str]) -> Dict[str, object]:
+def _torch(fields: Dict[str, str], gpus: Sequence[str], packages: Dict[str, str]) -> Dict[str, object]:
     version = known(fields.get("PyTorch version"))
+    if not version and fields.get("PyTorch version", "").strip() == "N/A" and packages.get("torch"):
+        # collect_env imports torch for that line: N/A beside an installed torch means the import failed
+        return {"installed": True, "ok": False, "problem": "import_failed",
+                "error": f"collect_env could not import torch ('PyTorch version: N/A') although torch "
+                         f"{packages['torch']} is installed"}
     if not version:
         return {}
     cuda_build = known(fields.get("CUDA used to build PyTorch"))
@@ -224,8 +229,8 @@ def convert(lines: Sequence[str], start: int, end: int) -> Part:
     fields, gpus, cpu, libraries = _fields(lines)
     platform = platform_of(fields)
     packages = _packages(libraries)
-    torch = _torch(fields, gpus)
-    if torch:
+    torch = _torch(fields, gpus, packages)
+    if torch.get("version"):
         packages.setdefault("torch", str(torch["version"]))
     part = Part("collect_env", start, end, platform=platform, packages=packages,
                 interpreter=_interpreter(fields, packages), frameworks={"torch": torch} if torch else {})

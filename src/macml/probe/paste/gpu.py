@@ -93,6 +93,23 @@ def find_rocm_smi(lines: Sequence[str]) -> List[Part]:
     return parts
 
 
+_CONCISE_HEADER = re.compile(r"^\s*(?:Device|GPU)\s+(?:Node\s+)?(?:IDs\s+)?Temp\b|^\s*Device\s+Node\s+IDs\b")
+
+
+def find_rocm_concise(lines: Sequence[str]) -> List[Part]:
+    """rocm-smi's concise table pasted without its banner (ROCm 6: 'Device  Node  IDs  Temp ...')."""
+    parts = []
+    for index, line in enumerate(lines):
+        if not _CONCISE_HEADER.match(line) or "Power" not in line:
+            continue
+        rows = runs(lines, lambda l: bool(re.match(r"^\s*(?:\d+\s|\(|=+\s*$)", l) or not l.strip()), start=index + 1)
+        end = rows[0][1] if rows and rows[0][0] == index + 1 else index
+        if end > index:
+            text = "\n".join(lines[index:end + 1]) + "\n"
+            parts.append(Part("rocm_smi", index + 1, end + 1, platform="linux", commands={"rocm-smi": text}))
+    return parts
+
+
 def _product_lines(cards: Sequence[Dict[str, str]]) -> str:
     out = []
     for index, card in enumerate(cards):

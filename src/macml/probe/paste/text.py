@@ -15,6 +15,9 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
 _QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+# A logger's prefix before each line ("07/10 16:07:35 - mmengine - INFO - ", "2026-01-14T14:19:07.42 - ").
+_LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?"
+                         r"(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?\s*[-|:]\s")
 _HTML_WRAPPER = re.compile(r"^\s*</?(?:details|summary|pre|code)\b[^>]*>", re.IGNORECASE)
 
 
@@ -51,7 +54,8 @@ def _quoted(lines: List[str]) -> bool:
 def clean_lines(text: str) -> List[str]:
     """The text's lines without line-end, colour codes, Markdown quoting, fences and HTML wrappers
     (each such line becomes blank, so numbering is unchanged)."""
-    lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = [_LOG_PREFIX.sub("", strip_terminal_codes(line), count=1)
+             for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     if _quoted(lines):
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()

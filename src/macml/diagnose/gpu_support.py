@@ -1,0 +1,104 @@
+"""Does any PyTorch build run on this NVIDIA GPU, does the installed one, and do the installed
+torch packages come from one build? Arch lists come from torch itself when it was probed, else from
+what macml.knowledge.compat records for that release and build."""
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from macml.diagnose.common import install_recipe, pip_cmd
+from macml.diagnose.findings import Finding, Fix, fail
+from macml.facts import GPU, MachineFacts
+from macml.knowledge.compat import cuda_arch_supported, last_torch_for_gpu, torch_cuda_arches
+from macml.recipes.catalog import Recipe
+from macml.recipes.recommend import recipes_on
+
+# Compute capabilities from Kepler to Blackwell, oldest first: to name the oldest one a build takes.
+CAPABILITIES = ("3.0", "3.5", "3.7", "5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0", "7.2", "7.5", "8.0", "8.6",
+                "8.7", "8.9", "9.0", "10.0", "10.3", "11.0", "12.0", "12.1")
+_CAPABILITY = re.compile(r"^\d+\.\d+$")
+
+
+def torch_arch_list(facts: MachineFacts) -> Tuple[Tuple[str, ...], str]:
+    """The installed torch's CUDA arch list and where it came from; () when unknown."""
+    probe = facts.frameworks.get("torch")
+    if probe is None or not probe.ok:
+        return (), ""
+    if probe.data.get("arch_list"):
+        return tuple(probe.data["arch_list"]), "torch.cuda.get_arch_list()"
+    version = str(probe.data.get("version") or "")
+    build = re.search(r"\+(cu\d+)", version)
+    if not build:
+        return (), ""
+    machine = facts.interpreter.machine if facts.interpreter and facts.interpreter.machine else facts.cpu.hardware_arch
+    arches = torch_cuda_arches(version, build.group(1), machine)
+    return (arches, f"recorded arch list of torch {version} (macml.knowledge.compat)") if arches else ((), "")
+
+
+def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], Tuple[str, ...], str]:
+    """([(GPU, capability)] the installed CUDA torch has no kernels for, its arch list, the list's source)."""
+    probe = facts.frameworks.get("torch")
+    nvidia = facts.gpus_by_vendor("NVIDIA")
+    if probe is None or not probe.ok or not nvidia or not probe.data.get("cuda_version"):
+        return [], (), ""
+    arch_list, source = torch_arch_list(facts)
+    if not arch_list:
+        return [], (), ""
+    probed = [c if _CAPABILITY.match(str(c or "")) else None for c in probe.data.get("capabilities") or []]
+    caps = probed or [g.compute_capability for g in nvidia]
+    missing = [(g, cap) for g, cap in zip(nvidia, caps) if cap and not cuda_arch_supported(cap, arch_list)]
+    return missing, arch_list, source
+
+
+def oldest_supported(recipes: Sequence[Recipe]) -> Optional[str]:
+    """The oldest compute capability some row of the CUDA recipes installs a build for."""
+    specs = [p.when.compute_capability or r.requires.compute_capability
+             for r in recipes_on(recipes, "cuda", "torch") for p in r.pins]
+    return next((c for c in CAPABILITIES if any(s is None or s.contains(c, prereleases=True) for s in specs)), None)
+
+
+def unsupported_gpus(facts: MachineFacts, recipes: Sequence[Recipe]) -> List[GPU]:
+    """NVIDIA GPUs older than every build the CUDA recipes install (Kepler and older)."""
+    oldest = oldest_supported(recipes)
+    if oldest is None:
+        return []
+    floor = tuple(int(x) for x in oldest.split("."))
+    return [g for g in facts.gpus_by_vendor("NVIDIA")
+            if g.compute_capability and _CAPABILITY.match(g.compute_capability)
+            and tuple(int(x) for x in g.compute_capability.split(".")) < floor]
+
+
+def check_gpu_generation(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """An NVIDIA GPU older than every current PyTorch CUDA build (Kepler and older): no driver fixes that."""
+    old = unsupported_gpus(facts, recipes)
+    if not old or len(old) < len(facts.gpus_by_vendor("NVIDIA")):
+        return None
+    gpu, oldest = old[0], oldest_supported(recipes)
+    last = last_torch_for_gpu(gpu.compute_capability or "", facts.platform)
+    then = (f"The last PyTorch with kernels for it is torch {last[0]} ({last[1]} build, an old Python; "
+            f"source: {last[2]}). " if last else "")
+    return fail("GPU", f"{gpu.display_name} (compute capability {gpu.compute_capability}) is older than every current "
+                f"PyTorch CUDA build, which start at {oldest}: no driver upgrade changes that",
+                Fix(then + "Otherwise build PyTorch from source for it, train on a newer or cloud GPU, or use the CPU:",
+                    install_recipe(facts, recipes, "torch", "cpu") or ("macml recipes",)))
+
+
+_LOCAL = re.compile(r"\+(cu\d+|rocm[\d.]+|cpu|xpu)\b")
+_TORCH_FAMILY = ("torch", "torchvision", "torchaudio")
+
+
+def check_torch_builds_agree(facts: MachineFacts) -> Optional[Finding]:
+    """torch, torchvision and torchaudio from different builds (+cu121 beside +rocm6.0 or +cpu)."""
+    packages = facts.interpreter.packages if facts.interpreter else {}
+    tags = {name: _LOCAL.search(packages.get(name) or "") for name in _TORCH_FAMILY}
+    builds = {name: match.group(1) for name, match in tags.items() if match}
+    if len(set(builds.values())) < 2:
+        return None
+    listed = ", ".join(f"{name} {packages[name]}" for name in _TORCH_FAMILY if name in builds)
+    torch_build = builds.get("torch") or next(iter(builds.values()))
+    index = f"https://download.pytorch.org/whl/{torch_build}"
+    names = " ".join(n for n in _TORCH_FAMILY if n in packages)
+    return fail("PyTorch", f"The torch packages come from different builds ({listed}): their compiled parts do "
+                "not load together", Fix(f"Reinstall them together from one index (torch's own, {torch_build}):",
+                                          (pip_cmd(facts, f"install --force-reinstall {names} --index-url {index}"),)))
+

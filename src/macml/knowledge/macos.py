@@ -1,0 +1,58 @@
+"""What a Darwin kernel release says about the macOS around it, and which GPUs only Macs have.
+
+Darwin releases: Apple's open-source release pages (opensource.apple.com/releases, one xnu per
+macOS release) and the table in Wikipedia's "Darwin (operating system)" article, cross-checked
+with `uname -r` outputs quoted in public bug reports. Darwin 20-24 map to macOS 11-15 and Darwin 25
+to macOS 26 (Apple renumbered by year); within one major, minor N is macOS minor N-1 (11-13: Darwin
+x.1 was the .0 release) except where the table lists it; the last minor of a major covers the
+late point releases too (22.6.0 = macOS 13.5, 13.6 and 13.7), so it gives the lowest of them.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple
+
+# Darwin major -> (macOS major, minor offset: macOS minor = Darwin minor - offset, last Darwin minor,
+# the macOS versions its last minor covers).
+DARWIN_MAJORS = {
+    17: ("10.13", None, None, ""),
+    18: ("10.14", None, None, ""),
+    19: ("10.15", None, None, ""),
+    20: ("11", 1, 6, "11.5-11.7"),
+    21: ("12", 1, 6, "12.5-12.7"),
+    22: ("13", 1, 6, "13.5-13.7"),
+    23: ("14", 0, 6, "14.6-14.7"),
+    24: ("15", 0, 6, "15.6-15.7"),
+    25: ("26", 0, None, ""),
+}
+# Darwin 21.0.1 shipped as macOS 12.0 and 21.1.0 as 12.0.1: both are 12.0 for every purpose here.
+_SPECIAL = {(21, 0): "12.0", (20, 0): "11.0", (22, 0): "13.0"}
+
+
+def macos_for_darwin(release: str) -> Tuple[Optional[str], str]:
+    """'23.5.0' -> ('14.5', 'Darwin 23.5.0 = macOS 14.5'); '22.6.0' -> ('13.5', '... macOS 13.5-13.7 (the
+    lowest kept)'); a major with no minor map -> ('10.15', ...); unknown -> (None, '')."""
+    match = re.match(r"^\s*(\d+)\.(\d+)", release or "")
+    if not match:
+        return None, ""
+    major, minor = int(match.group(1)), int(match.group(2))
+    if major not in DARWIN_MAJORS:
+        return None, ""
+    macos, offset, last, late = DARWIN_MAJORS[major]
+    if offset is None:
+        return macos, f"Darwin {release} is macOS {macos}"
+    version = _SPECIAL.get((major, minor)) or f"{macos}.{max(minor - offset, 0)}"
+    if last is not None and minor >= last:
+        return version, f"Darwin {release} is macOS {late} (the lowest is kept)"
+    return version, f"Darwin {release} is macOS {version}"
+
+
+# GPUs Apple had AMD build for Macs only (Apple's Tech Specs pages for the MacBook Pro 2016-2020,
+# iMac 2017-2020, iMac Pro and Mac Pro 2019): their names say the machine is a Mac.
+MAC_ONLY_GPU = re.compile(r"\bRadeon Pro (?:4[5-6]0|5[5-8]0X?|5[3-6]00[MX]?|Vega (?:16|20|48|56|64X?)|"
+                          r"W5[57]00X|W6[89]00X(?: Duo)?)\b", re.IGNORECASE)
+
+
+def mac_only_gpu(name: str) -> bool:
+    """'AMD Radeon Pro 580' -> True (iMac 2017); 'AMD Radeon RX 580' -> False."""
+    return bool(MAC_ONLY_GPU.search(name or ""))

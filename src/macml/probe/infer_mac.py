@@ -1,0 +1,181 @@
+"""Inference on a Mac: Apple silicon or Intel from every sign the evidence holds, the chip, the macOS
+version a Darwin kernel release implies, and Rosetta from an x86_64 process on Apple silicon."""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+from macml.facts import GPU, CPUFacts, MachineFacts
+from macml.knowledge.gpu_specs import identify_apple_chip
+from macml.knowledge.hardware import mac_model_silicon
+from macml.knowledge.macos import macos_for_darwin
+
+Evidence = Tuple[bool, str]  # (value, where it came from)
+
+
+def stdout(snapshot: Mapping[str, Any], key: str) -> str:
+    record = (snapshot.get("commands") or {}).get(key)
+    if not isinstance(record, Mapping) or record.get("returncode") != 0:
+        return ""
+    return str(record.get("stdout") or "")
+
+
+def all_text(snapshot: Mapping[str, Any], leave_out: Tuple[str, ...] = ()) -> str:
+    records = [r for key, r in (snapshot.get("commands") or {}).items() if key not in leave_out]
+    return "\n".join(str(r.get("stdout") or "") for r in records if isinstance(r, Mapping))
+
+
+def is_apple_gpu(gpu: GPU) -> bool:
+    return gpu.vendor == "Apple" or identify_apple_chip(gpu.model) is not None
+
+
+def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[Evidence]:
+    """Every sign of Apple silicon (True) or an Intel Mac (False), strongest first."""
+    cpu, found = facts.cpu, []
+    brand = (cpu.brand or "").strip()
+    if brand.lower().startswith(("apple", "virtualapple")):
+        found.append((True, f"CPU brand string: {brand}"))
+    elif "intel" in brand.lower():
+        found.append((False, f"CPU brand string: {brand}"))
+    if cpu.chip is not None:
+        found.append((True, f"chip: {cpu.chip.name}"))
+    if cpu.model:
+        silicon, chip = mac_model_silicon(cpu.model)
+        if silicon is not None:
+            found.append((silicon, f"model identifier {cpu.model}" + (f" ({chip})" if chip else "")))
+    arm64 = stdout(snapshot, "sysctl -n hw.optional.arm64").strip()
+    if arm64 in ("0", "1"):
+        found.append((arm64 == "1", f"sysctl hw.optional.arm64: {arm64}"))
+    if cpu.hardware_arch in ("arm64", "x86_64"):  # the kernel's own arch, never a process's
+        found.append((cpu.hardware_arch == "arm64", facts.sources.get("cpu.hardware_arch", f"hardware {cpu.hardware_arch}")))
+    if facts.translated_process:
+        found.append((True, "a process ran translated by Rosetta 2, which exists only on Apple silicon ("
+                      + facts.sources.get("translated_process", "pasted evidence") + ")"))
+    if cpu.performance_cores and cpu.efficiency_cores:
+        found.append((True, f"{cpu.performance_cores} performance + {cpu.efficiency_cores} efficiency cores"))
+    for gpu in facts.gpus:
+        if is_apple_gpu(gpu):
+            found.append((True, f"Apple GPU entry: {gpu.model}"))
+        elif gpu.vendor in ("AMD", "Intel", "NVIDIA") and not gpu.external:
+            found.append((False, f"{gpu.vendor} GPU entry: {gpu.model}"))
+    for gpu in facts.gpus:
+        if gpu.external and gpu.vendor in ("AMD", "NVIDIA"):
+            found.append((False, f"external GPU {gpu.model} (macOS drives eGPUs on Intel Macs only)"))
+    text = all_text(snapshot)
+    found.extend(_text_evidence(text))
+    chip = re.search(r"\bApple M\d{1,2}(?: (?:Pro|Max|Ultra))?\b", text)
+    if chip:
+        found.append((True, f"chip name in the output: {chip.group()}"))
+    interp = facts.interpreter
+    if interp is not None and interp.translated:
+        found.append((True, "the interpreter runs translated by Rosetta 2"))
+    elif interp is not None and interp.machine == "arm64":
+        found.append((True, "an arm64 interpreter on macOS"))
+    elif interp is not None and interp.machine == "x86_64" and interp.translated is False:
+        found.append((False, "a native (untranslated) x86_64 interpreter"))
+    return found
+
+
+_TEXT_SIGNS = (
+    (r"machdep\.cpu\.brand_string:\s*Apple\b.*", True), (r"machdep\.cpu\.brand_string:\s*.*Intel.*", False),
+    (r"hw\.optional\.arm64\s*[:=]\s*1\b", True), (r"hw\.optional\.arm64\s*[:=]\s*0\b", False),
+    (r"RELEASE_ARM64\w*", True), (r"RELEASE_X86_64\b", False),
+    (r"machdep\.cpu\.(?:leaf7_)?features:\s*\S+", False),  # x86 CPUID features: an Intel Mac, or Rosetta
+)
+
+
+def _text_evidence(text: str) -> List[Evidence]:
+    """Signs in outputs the OS module does not parse (pasted `sysctl -a`, `uname -a`)."""
+    found = []
+    for pattern, value in _TEXT_SIGNS:
+        match = re.search(pattern, text)
+        if match:
+            found.append((value, f"'{match.group()[:60].strip()}' in the output"))
+    return found
+
+
+def _chip(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[Any], str]:
+    chip = identify_apple_chip(facts.cpu.brand or "")
+    if chip:
+        return chip, facts.sources.get("cpu.brand", f"CPU brand: {facts.cpu.brand}")
+    for gpu in facts.gpus:
+        chip = identify_apple_chip(gpu.model)
+        if chip:
+            return chip, f"Apple GPU entry: {gpu.model}"
+    if facts.cpu.model:
+        _, name = mac_model_silicon(facts.cpu.model)
+        if name:
+            return identify_apple_chip(name), f"model identifier {facts.cpu.model}"
+    chip = identify_apple_chip(all_text(snapshot))
+    return (chip, f"chip name in the output: {chip.name}") if chip else (None, "")
+
+
+def apple_chip_gpu(gpu: GPU) -> bool:
+    """system_profiler's entry for a real Apple GPU: its cores, or Metal support under a chip's name
+    (a macOS guest's GPU is the 'Apple Paravirtual device')."""
+    if gpu.vendor != "Apple":
+        return False
+    chip = identify_apple_chip(gpu.model)
+    return bool(gpu.cores or (gpu.metal and chip is not None and not chip.virtual))
+
+
+def infer_mac_cpu(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
+    cpu = facts.cpu
+    evidence = silicon_evidence(facts, snapshot)
+    if cpu.apple_silicon is None and evidence:
+        value, source = evidence[0]
+        cpu = dataclasses.replace(cpu, apple_silicon=value)
+        sources["cpu.apple_silicon"] = source
+    elif cpu.apple_silicon is not None:  # the OS module's own reading: name the evidence it agrees with
+        agreeing = [source for value, source in evidence if value == cpu.apple_silicon]
+        if agreeing:
+            sources["cpu.apple_silicon"] = agreeing[0]
+    if cpu.hardware_arch in ("", "unknown") and cpu.apple_silicon is not None:
+        cpu = dataclasses.replace(cpu, hardware_arch="arm64" if cpu.apple_silicon else "x86_64")
+        sources["cpu.hardware_arch"] = sources.get("cpu.apple_silicon", "Apple silicon")
+    if cpu.apple_silicon and cpu.chip is None:
+        chip, source = _chip(facts, snapshot)
+        if chip is not None:
+            cpu = dataclasses.replace(cpu, chip=chip)
+            sources["cpu.chip"] = source
+    return cpu
+
+
+_X86_FEATURES = re.compile(r"machdep\.cpu\.(?:leaf7_)?features:\s*\S+")
+
+
+def infer_macos_version(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> MachineFacts:
+    """The macOS release a Darwin kernel release implies (uname -a, platform.uname(), a crash report)."""
+    if facts.os.version:
+        return facts
+    kernel = facts.os.kernel or ""
+    uname = re.search(r"\bDarwin\s+\S+\s+(\d{2}\.\d+\.\d+)", stdout(snapshot, "uname -a"))
+    release = kernel or (uname.group(1) if uname else "")
+    version, why = macos_for_darwin(release)
+    if not version:
+        return facts
+    sources["os.version"] = why + (f" ({sources['os.kernel']})" if "os.kernel" in sources else "")
+    return dataclasses.replace(facts, os=dataclasses.replace(facts.os, version=version, name=facts.os.name or "macOS",
+                                                             kernel=facts.os.kernel or release))
+
+
+def infer_translation(facts: MachineFacts, snapshot: Mapping[str, Any],
+                      statements: Any, sources: Dict[str, str]) -> MachineFacts:
+    """On Apple silicon, an x86_64 process is translated by Rosetta 2: a shell whose `uname -m` says
+    x86_64, sysctl answering with x86 CPU features, or an x86_64 Python (platform.processor() i386)."""
+    if not facts.is_mac or facts.cpu.apple_silicon is not True or facts.translated_process is not None:
+        return facts
+    signs = []
+    process = next((s for s in statements or () if s.get("fact") == "process.arch"), None)
+    if process is not None:
+        if process.get("value") != "x86_64":
+            return dataclasses.replace(facts, translated_process=False)
+        signs.append(f"{process.get('source')} line {process.get('line')}: {str(process.get('text'))[:100]}")
+    features = _X86_FEATURES.search(all_text(snapshot))
+    if features:
+        signs.append(f"x86 CPU features in sysctl ('{features.group()[:50]}')")
+    if not signs:
+        return facts
+    sources["translated_process"] = "an x86_64 process on Apple silicon runs under Rosetta 2: " + signs[0]
+    return dataclasses.replace(facts, translated_process=True)

@@ -1,0 +1,318 @@
+"""The vocabulary of statements: which `key: value` lines and which patterns state which fact.
+
+Each function returns (fact, value) pairs; statements.py attaches the line. Facts:
+platform, os.name, os.version (macOS or distribution release), os.build, os.darwin (Darwin kernel
+release), os.kernel (Linux), cpu.brand, cpu.model (Mac model identifier), cpu.hardware_arch,
+cpu.memory_bytes, process.arch / process.translated (a process's, e.g. a shell's or a crashed app's),
+python.version, python.machine, gpu ({name, vendor, memory_mib}), gpu.driver, gpu.cuda_driver,
+gpu.gfx, package ({name, version}), torch.version, torch.cuda_version, torch.hip_version,
+torch.cuda_available, hypervisor.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Optional, Tuple
+
+from macml.knowledge.hardware import chip_of_kernel
+
+Facts = List[Tuple[str, Any]]
+
+_VERSION = r"\d+(?:\.\d+)+"
+_MACOS = re.compile(r"\b(?:macOS|Mac OS X|OS X|macos)(?:\s+[A-Z][a-z]+)?[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b")
+_MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((\d{2}[A-Z]\d{1,4}[a-z]?)\)")
+_DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b|release='(\d{2}\.\d+\.\d+)'.*system='Darwin'"
+                     r"|system='Darwin'.*release='(\d{2}\.\d+\.\d+)'")
+_XNU_ARCH = re.compile(r"RELEASE_(ARM64|X86_64)")
+_CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
+_MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac|Mac)\d{1,2},\d{1,2})\b")
+_INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|Pentium\(R\))[^,;|\"]*?(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*))")
+_AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
+_NVIDIA = re.compile(r"\b((?:NVIDIA )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
+                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b))(?=\s*(?:$|[,(:|\]]|\s{2}|\bwith\b))")
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:Pro |RX |R\d |HD |VII|Vega)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|]|\s{2}|Compute Engine))")
+_CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
+_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|\b[A-Z]:\\(?:Users|Program Files|ProgramData|Windows|"
+                           r"Python\d*|Anaconda\d*|Miniconda\d*|tools)\\", re.IGNORECASE)
+_PYTHON_BANNER = re.compile(r"^\s*Python (3\.\d{1,2}\.\d{1,2})\b")
+_PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.]+?)-(x86_64|arm64|aarch64|i386|AMD64)\b")
+_HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
+                ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
+                ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"))
+_NOT_PACKAGES = {"python", "version", "os", "cuda", "cudnn", "gcc", "clang", "cmake", "nvcc", "driver", "platform",
+                 "system", "machine", "processor", "release", "architecture", "available", "gpu", "cpu", "memory",
+                 "kernel", "build", "date", "time", "uptime", "pid", "port", "commit", "llvm", "hip", "rocm", "msvc",
+                 "libc version", "is debug build", "julia version", "word size", "report version", "mkl", "opencv"}
+_DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
+_ALIASES = {"pytorch": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
+            "keras version": "keras", "numpy version": "numpy"}
+
+
+def _gib(value: str) -> Optional[int]:
+    match = re.search(r"([\d.]+)\s*(TB|GB|GiB|G|MB|MiB)\b", value)
+    if match:
+        scale = {"TB": 1024**4, "GB": 1024**3, "GIB": 1024**3, "G": 1024**3, "MB": 1024**2, "MIB": 1024**2}
+        return int(float(match.group(1)) * scale[match.group(2).upper()])
+    digits = value.strip()
+    return int(digits) if digits.isdigit() and int(digits) >= 1 << 30 else None
+
+
+def _platform_word(value: str) -> Optional[str]:
+    word = value.strip().lower()
+    if word.startswith(("darwin", "macos", "mac os", "os x", "osx")):
+        return "darwin"
+    if word.startswith(("linux", "ubuntu", "debian", "centos", "red hat", "fedora", "rocky", "arch linux", "opensuse")):
+        return "linux"
+    if word.startswith(("win32", "windows", "microsoft windows")):
+        return "win32"
+    return None
+
+
+def _os_line(value: str) -> Facts:
+    facts: Facts = []
+    platform = _platform_word(value)
+    if platform:
+        facts.append(("platform", platform))
+    if platform == "linux" and re.search(r"\d", value):
+        facts.append(("os.name", re.sub(r"\s*\((?:x86_64|aarch64|arm64)\)\s*$", "", value.strip())))
+    if platform == "win32" and "windows" in value.lower():
+        facts.append(("os.name", re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
+    return facts
+
+
+def _gpu(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
+    vendor = ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx", name, re.I) else
+              "AMD" if re.search(r"radeon|amd|instinct", name, re.I) else
+              "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
+    mib = None
+    if memory:
+        size = _gib(memory)
+        mib = size // 1024**2 if size else None
+    return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
+
+
+_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?)")
+_PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.\d+\s*:\s*(.+)$",
+                             re.IGNORECASE)
+
+
+def gpu_names(text: str) -> List[str]:
+    """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
+    names = []
+    for pattern in (_NVIDIA, _RADEON, _INTEL_GPU):
+        names += [m.group(1).strip() for m in pattern.finditer(text)]
+    chip = _CHIP.search(text)
+    if chip and not names:
+        names.append(" ".join(g for g in ("Apple", *chip.groups()) if g))
+    return names
+
+
+def _gpu_value(value: str, index: Optional[int] = None) -> Facts:
+    """'NVIDIA GeForce RTX 4090', 'GPU 0: Tesla T4', 'Apple M1 Max', 'Radeon Pro 560X, 4 GB'."""
+    numbered = re.match(r"^(?:GPU\s*|cuda:)(\d+)\s*:?\s*", value.strip())
+    if numbered:
+        index, value = int(numbered.group(1)), value.strip()[numbered.end():]
+    if value.strip().lower() in ("none", "n/a", "no", "false", "[]") or value.lower().startswith("could not"):
+        return []
+    parts = [p.strip() for p in value.split(",")]
+    memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB)\b", p)), None)
+    names = gpu_names(parts[0])
+    return [_gpu(names[0], memory, index)] if names else []
+
+
+def plaidml_devices(line: str) -> Facts:
+    """plaidml-setup's device lines ('metal_amd_radeon_pro_460.0 : AMD Radeon Pro 460 (Metal)') name a
+    GPU; a Metal device is a Mac's."""
+    match = _PLAIDML_DEVICE.match(line)
+    if not match:
+        return []
+    facts: Facts = [_gpu(name) for name in gpu_names(match.group(2))]
+    if match.group(1).lower().startswith("metal_"):
+        facts.append(("platform", "darwin"))
+    return facts
+
+
+def _arch(value: str) -> Optional[str]:
+    word = value.strip().split()[0].lower() if value.strip() else ""
+    return {"arm64": "arm64", "aarch64": "aarch64", "x86_64": "x86_64", "amd64": "x86_64", "i386": "x86_64",
+            "x86-64": "x86_64", "arm-64": "arm64"}.get(word)
+
+
+def _python_platform(value: str) -> Facts:
+    match = _PLATFORM_STRING.search(value)
+    if not match:
+        return []
+    system, version, machine = match.groups()
+    facts: Facts = [("platform", {"macOS": "darwin", "Linux": "linux", "Windows": "win32"}[system]),
+                    ("python.machine", _arch(machine) or machine)]
+    if system == "macOS" and version not in ("10.16",) and re.match(r"^1\d\.\d+", version):
+        facts.append(("os.version", version))  # 10.16 is the compatibility answer of old-SDK Pythons
+    return facts
+
+
+def _torch_cuda(value: str) -> Facts:
+    build = value.strip()
+    return [("torch.cuda_version", build)] if re.match(r"^\d+\.\d+", build) else []
+
+
+def _available(value: str) -> Facts:
+    word = value.strip().lower()
+    if word.startswith(("true", "yes")):
+        return [("torch.cuda_available", True)]
+    if word.startswith(("false", "no")):
+        return [("torch.cuda_available", False)]
+    return []
+
+
+def _package(name: str, value: str) -> Facts:
+    version = re.match(r"^v?(\d+(?:\.\d+)*(?:[.+-]?[A-Za-z0-9]+)*?)(?:\s|@|$|\s*\()", value.strip() + " ")
+    name = _ALIASES.get(name, name)
+    if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name):
+        return []
+    facts: Facts = [("package", {"name": re.sub(r"[-_.]+", "-", name), "version": version.group(1)})]
+    if name == "torch":
+        facts.append(("torch.version", version.group(1)))
+    return facts
+
+
+def _model_line(value: str) -> Facts:
+    """A crash report's 'Model: iMac14,2, BootROM ..., 4 processors, Intel Core i5, 3.2 GHz, 8 GB, SMC ...'."""
+    facts: Facts = [("cpu.memory_bytes", b) for b in [_gib(m.group()) for m in
+                                                      re.finditer(r"(?<=, )\d+ GB(?=,)", value)] if b][:1]
+    intel = re.search(r"\b(Intel Core (?:i\d|2 Duo|m\d)|Intel Xeon \w*)", value)
+    if intel:
+        facts.append(("cpu.brand", intel.group(1)))
+    return facts
+
+
+BY_KEY = {
+    "os": _os_line, "operating system": _os_line, "os version": _os_line, "osversion": _os_line,
+    "sys.platform": lambda v: [("platform", p) for p in [_platform_word(v)] if p],
+    "system": lambda v: [("platform", p) for p in [_platform_word(v)] if p and len(v.split()) <= 3],
+    "python platform": _python_platform, "platform": _python_platform,
+    "python version": lambda v: [("python.version", m.group()) for m in [re.match(r"3\.\d+\.\d+", v.strip())] if m],
+    "python": lambda v: [("python.version", m.group()) for m in [re.match(r"3\.\d+\.\d+", v.strip())] if m],
+    "cuda used to build pytorch": _torch_cuda, "rocm used to build pytorch":
+        lambda v: [("torch.hip_version", v.strip())] if re.match(r"^\d", v.strip()) else [],
+    "is cuda available": _available, "cuda available": _available, "available": _available,
+    "pytorch version": lambda v: _package("torch", v), "torch version": lambda v: _package("torch", v),
+    "pytorch": lambda v: _package("torch", v),
+    "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
+    "gpu models and configuration": _gpu_value, "gpu": _gpu_value, "gpu 0": _gpu_value, "gpu name": _gpu_value,
+    "chipset model": _gpu_value, "graphics": _gpu_value, "gpu type": _gpu_value, "device name": _gpu_value,
+    "nvidia driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
+    "driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
+    "kmd version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
+    "cuda umd version": lambda v: [("gpu.cuda_driver", v.split()[0])] if re.match(_VERSION, v) else [],
+    "machine": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
+    "uname -m": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
+    "processor": lambda v: [("python.machine", "x86_64")] if v.strip() == "i386" else [],
+    "code type": lambda v: ([("process.arch", a) for a in [_arch(v)] if a]
+                            + ([("process.translated", True)] if "translated" in v.lower() else [])),
+    "translated": lambda v: [("process.translated", True)] if v.strip().lower() in ("true", "1") else [],
+    "sysctl.proc translated": lambda v: [("process.translated", v.strip() == "1")] if v.strip() in "01" else [],
+    "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
+        if v.strip() in ("0", "1") else [],
+    "memory": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
+    "total memory": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
+    "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
+    "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
+    "ram": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
+    "model": _model_line, "hardware model": _model_line,
+}
+
+
+def by_key(key: str, value: str) -> Facts:
+    handler = BY_KEY.get(key)
+    if handler is not None:
+        return handler(value)
+    if re.fullmatch(r"gpu\s*\d+|gpu\[\d+\]", key):
+        return _gpu_value(value, int(re.search(r"\d+", key).group()))
+    return _package(key, value) if " " not in key else []
+
+
+def crashed_python(key: str, value: str) -> Facts:
+    """A crash report's header when the crashed process is Python: 'Version: 3.9.10 (3.9.10)',
+    'Code Type: X86-64 (Native)'."""
+    if key == "version" and re.match(r"3\.\d+\.\d+", value):
+        return [("python.version", re.match(r"3\.\d+\.\d+", value).group())]
+    if key == "code type" and _arch(value):
+        return [("python.machine", _arch(value))]
+    return []
+
+
+def sysctl_value(name: str, value: str) -> Facts:
+    """A bare answer of `sysctl -n NAME` (or `uname -m`) on its own line."""
+    if name == "machdep.cpu.brand_string":
+        return [("cpu.brand", value)]
+    if name == "hw.memsize":
+        return [("cpu.memory_bytes", int(value))] if value.isdigit() else []
+    if name == "hw.optional.arm64" and value in ("0", "1"):
+        return [("cpu.hardware_arch", "arm64" if value == "1" else "x86_64")]
+    if name == "sysctl.proc_translated" and value in ("0", "1"):
+        return [("process.translated", value == "1")]
+    if name == "uname -m":
+        return [("process.arch", a) for a in [_arch(value)] if a]
+    if name == "hw.model":
+        return [("cpu.model", value)] if _MODEL_ID.fullmatch(value) else []
+    return []
+
+
+def anywhere(line: str) -> Facts:
+    """Patterns that state a fact wherever they stand in a line."""
+    facts: Facts = []
+    for match in _MACOS.finditer(line):
+        version = match.group(1) + match.group(2)
+        if version != "10.16":
+            facts += [("platform", "darwin"), ("os.version", version)]
+    build = _MACOS_BUILD.search(line)
+    if build:
+        facts.append(("os.build", build.group(1)))
+    darwin = _DARWIN.search(line)
+    if darwin:
+        facts += [("platform", "darwin"), ("os.darwin", next(g for g in darwin.groups() if g))]
+    xnu = _XNU_ARCH.search(line)
+    if xnu:
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64" if xnu.group(1) == "ARM64" else "x86_64")]
+    soc = chip_of_kernel(line)
+    if soc and not _CHIP.search(line):
+        facts.append(("cpu.brand", soc))
+    chip = _CHIP.search(line)
+    if chip and not re.search(r"Apple M\d+[\w ]*(?:GPU|Neural)", line[chip.start():chip.end() + 8]):
+        facts.append(("cpu.brand", " ".join(g for g in ("Apple", *chip.groups()) if g)))
+    facts += [("cpu.model", m) for m in _MODEL_ID.findall(line)]
+    for pattern in (_INTEL_BRAND, _AMD_BRAND):
+        found = pattern.search(line)
+        if found:
+            facts.append(("cpu.brand", re.sub(r"\s+", " ", found.group(1)).strip()))
+    conda = _CONDA_PLATFORM.search(line)
+    if conda:
+        word = conda.group(1)
+        facts += [("platform", "darwin" if word.startswith("osx") else "linux" if word.startswith("linux") else "win32"),
+                  ("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64")]
+    amdgpu = re.search(r"\bamdgpu version:\s*(\d+(?:\.\d+)+)", line, re.IGNORECASE)
+    if amdgpu:
+        facts.append(("gpu.driver", amdgpu.group(1)))
+    if _WINDOWS_SIGN.search(line):
+        facts.append(("platform", "win32"))
+    if re.search(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]", line):
+        facts += [("platform", "win32"), ("python.machine", "x86_64")]
+    if re.search(r"Math Kernel Library.*Intel\(R\) 64 architecture", line):
+        facts.append(("python.machine", "x86_64"))  # MKL ships only in x86_64 builds (torch's arm64 ones have none)
+    banner = _PYTHON_BANNER.match(line)
+    if banner:
+        facts.append(("python.version", banner.group(1)))
+    if "Metal device set to:" in line:
+        facts += [("platform", "darwin")] + _gpu_value(line.split("Metal device set to:", 1)[1])
+    facts += plaidml_devices(line)
+    plaidml = re.search(r"PlaidML Setup \((\d[\w.]*)\)", line)
+    if plaidml:
+        facts.append(("package", {"name": "plaidml", "version": plaidml.group(1)}))
+    facts += [("gpu.mention", name) for name in gpu_names(line)]
+    uname = re.search(r"uname_result\(system='(\w+)'.*machine='(\w+)'", line)
+    if uname:  # platform.uname() from inside Python: the interpreter's own machine
+        facts.append(("python.machine", _arch(uname.group(2)) or uname.group(2)))
+    for name, label in _HYPERVISORS:
+        if re.search(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*\b{re.escape(name)}",
+                     line, re.IGNORECASE):
+            facts.append(("hypervisor", label))
+    return facts

@@ -1,0 +1,123 @@
+"""Facts stated anywhere in a pasted text, line by line, whatever tool printed them.
+
+The shape detectors read whole outputs they know (collect_env, nvidia-smi, ...). This reader looks at
+every line on its own for what it states: an OS and its version, a Darwin kernel release, a chip or
+CPU brand, a Mac model identifier, an architecture, memory, GPUs and their driver, a Python version,
+package versions, torch's build. Each Statement keeps the line it came from, so every fact it gives
+says where it was read. A statement only ever fills what the shaped outputs leave unknown.
+
+The vocabulary lives in statement_rules: `key: value` lines (any dump's "OS: darwin", "- **Python
+Version:** 3.12.9", "sys.platform  darwin", '"modelCode" : "Mac15,6"') by key, and patterns found
+anywhere in a line ("Darwin Kernel Version 23.5.0", "Apple M2 Pro", "MacBookPro18,3").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from macml.probe.paste import statement_rules as rules
+from macml.probe.paste.base import strip_prompt
+
+
+@dataclass(frozen=True)
+class Statement:
+    fact: str  # "platform", "os.version", "cpu.brand", "gpu", "package", "torch.version", ...
+    value: Any  # a string, or a dict for "gpu" / "package"
+    line: int  # 1-based line in the pasted text
+    text: str  # that line, as pasted (colour codes and quoting removed)
+
+    def to_json(self, source: str) -> Dict[str, Any]:
+        return {"fact": self.fact, "value": self.value, "source": source, "line": self.line,
+                "text": self.text.strip()[:300]}
+
+
+# "key: value", "- key: value", "* **Key:** value", '"key" : "value"', "key    value" (two spaces or a tab)
+_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+)?(?:\*\*)?["']?([A-Za-z][\w .()/+-]{0,48}?)["']?(?:\*\*)?\s*"""
+                        r"""(?::|=(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
+_SYSCTL_N = re.compile(r"^(?:.*[$%#>]\s*)?sysctl\s+-n\s+(.+)$")
+
+
+def _key(raw: str) -> str:
+    return re.sub(r"[\s_]+", " ", raw.strip().strip("*").strip().lower())
+
+
+def key_value(line: str) -> Optional[Tuple[str, str]]:
+    match = _KEY_VALUE.match(line)
+    if not match:
+        return None
+    value = match.group(2).strip().strip('"').strip("'").strip("*").strip()
+    return (_key(match.group(1)), value) if value else None
+
+
+def _sysctl_answers(lines: Sequence[str]) -> Dict[int, str]:
+    """`sysctl -n a b && uname -m` pasted with its bare answers: line index -> the name it answers."""
+    answers: Dict[int, str] = {}
+    for index, line in enumerate(lines):
+        match = _SYSCTL_N.match(strip_prompt(line).strip())
+        if not match:
+            continue
+        names = []
+        for piece in re.split(r"\s*(?:&&|;)\s*", match.group(1)):
+            words = piece.split()
+            if words[:1] == ["uname"]:
+                names.append("uname -m" if "-m" in words else "uname")
+            elif words and words[0] != "sysctl":
+                names.extend(w for w in words if not w.startswith("-"))
+            elif words[:2] == ["sysctl", "-n"]:
+                names.extend(words[2:])
+        values = [i for i in range(index + 1, min(len(lines), index + 1 + 40)) if lines[i].strip()]
+        for name, value_index in zip(names, _value_lines(lines, values)):
+            answers[value_index] = name
+    return answers
+
+
+def _value_lines(lines: Sequence[str], candidates: Sequence[int]) -> List[int]:
+    """The answer lines: stop at the next prompt or `name: value` line."""
+    found = []
+    for index in candidates:
+        text = lines[index].strip()
+        if strip_prompt(lines[index]) != lines[index] or ":" in text and not text.startswith("Apple"):
+            break
+        found.append(index)
+    return found
+
+
+_CRASHED_PYTHON = re.compile(r"^\s*Process:\s+(?:Python|python3?(?:\.\d+)?)\s+\[\d+\]")
+
+
+def _crashed_python(lines: Sequence[str]) -> Dict[int, str]:
+    """A macOS crash report of Python itself: its header's Version and Code Type are the interpreter's."""
+    lines_of_python: Dict[int, str] = {}
+    for index, line in enumerate(lines):
+        if _CRASHED_PYTHON.match(line):
+            for follow in range(index + 1, min(len(lines), index + 12)):
+                lines_of_python[follow] = "python"
+    return lines_of_python
+
+
+def read_statements(lines: Sequence[str]) -> List[Statement]:
+    """Every fact each line states, in line order."""
+    found: List[Statement] = []
+    sysctl = _sysctl_answers(lines)
+    python_header = _crashed_python(lines)
+    for index, line in enumerate(lines):
+        text = line.rstrip()
+        if not text.strip() or len(text) > 2000:
+            continue
+        facts: List[Tuple[str, Any]] = []
+        if index in sysctl:
+            facts.extend(rules.sysctl_value(sysctl[index], text.strip()))
+        pair = key_value(text)
+        if pair:
+            facts.extend(rules.by_key(*pair))
+            if index in python_header:
+                facts.extend(rules.crashed_python(*pair))
+        facts.extend(rules.anywhere(text))
+        seen = set()
+        for fact, value in facts:
+            marker = (fact, repr(value))
+            if marker not in seen:
+                seen.add(marker)
+                found.append(Statement(fact, value, index + 1, text))
+    return found

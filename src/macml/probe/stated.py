@@ -1,0 +1,192 @@
+"""Facts stated in pasted text (the snapshot's `statements`) fill what the parsed outputs left unknown.
+
+The outputs macml parses (sw_vers, nvidia-smi, collect_env, ...) come first; a statement only fills
+a fact that is still unknown, and each fact it fills names its line in `facts.sources`. GPUs come from
+statements only when no output listed any: a numbered "GPU 1: ..." counts once per number, the same
+name on consecutive lines (a list) once per line, elsewhere once per name.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from macml.facts import GPU, FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
+from macml.knowledge.macos import mac_only_gpu
+
+Statement = Mapping[str, Any]  # {"fact", "value", "source", "line", "text"}
+MIB = 1024**2
+
+
+def where(statement: Statement) -> str:
+    return f"{statement.get('source', 'paste')} line {statement.get('line', '?')}: {str(statement.get('text', ''))[:160]}"
+
+
+def _first(statements: Sequence[Statement], fact: str) -> Optional[Statement]:
+    return next((s for s in statements if s.get("fact") == fact), None)
+
+
+def stated_platform(statements: Sequence[Statement]) -> Optional[str]:
+    """The OS most statements name (a Mac model, an Apple chip or a Metal device also names macOS)."""
+    votes = [s["value"] for s in statements if s.get("fact") == "platform" and s.get("value") in ("darwin", "linux", "win32")]
+    if not votes and any(s.get("fact") in ("cpu.model", "os.darwin") or _names_a_mac(s) for s in statements):
+        votes = ["darwin"]
+    return max(sorted(set(votes)), key=votes.count) if votes else None
+
+
+def _names_a_mac(statement: Statement) -> bool:
+    """An Apple chip, or a GPU only Macs have (Radeon Pro 580, Vega 20, ...)."""
+    value = statement.get("value")
+    name = value.get("name", "") if isinstance(value, Mapping) else str(value or "")
+    return (statement.get("fact") in ("gpu", "gpu.mention", "cpu.brand")
+            and (mac_only_gpu(name) or bool(re.match(r"Apple M\d", name))))
+
+
+def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    os, found = facts.os, {}
+    if not os.version:
+        if facts.is_mac:
+            stated = _first(statements, "os.version")
+            if stated:
+                found.update(version=stated["value"], name=os.name or "macOS", system=os.system or "Darwin")
+        else:
+            stated = _first(statements, "os.name")
+            version = re.search(r"\d+(?:\.\d+)*", stated["value"]) if stated else None
+            if stated:
+                found.update(name=re.split(r"\s+(?=\d)", stated["value"], maxsplit=1)[0].strip(),
+                             version=version.group() if version else os.version)
+        if stated:
+            sources["os.version"] = where(stated)
+    for fact, field in (("os.build", "build"), ("os.darwin" if facts.is_mac else "os.kernel", "kernel")):
+        stated = _first(statements, fact)
+        if stated and not getattr(os, field):
+            found[field] = stated["value"]
+            sources[f"os.{field}"] = where(stated)
+    return dataclasses.replace(facts, os=dataclasses.replace(os, **found)) if found else facts
+
+
+def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    cpu, found = facts.cpu, {}
+    for fact, field, empty in (("cpu.brand", "brand", ""), ("cpu.model", "model", None),
+                               ("cpu.memory_bytes", "memory_bytes", None)):
+        stated = _first(statements, fact)
+        if stated and getattr(cpu, field) in (empty, None, ""):
+            found[field] = stated["value"]
+            sources[f"cpu.{field}"] = where(stated)
+    stated = _first(statements, "cpu.hardware_arch")
+    if stated and cpu.hardware_arch in ("", "unknown"):
+        found["hardware_arch"] = hardware_arch_name(stated["value"], facts.platform)
+        sources["cpu.hardware_arch"] = where(stated)
+    return dataclasses.replace(facts, cpu=dataclasses.replace(cpu, **found)) if found else facts
+
+
+def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    interp = facts.interpreter or InterpreterFacts(executable="", version="", implementation="", machine="",
+                                                   prefix="", base_prefix="")
+    found: Dict[str, Any] = {}
+    for fact, field in (("python.version", "version"), ("python.machine", "machine")):
+        stated = _first(statements, fact)
+        if stated and not getattr(interp, field):
+            found[field] = stated["value"]
+            sources[f"interpreter.{field}"] = where(stated)
+    packages = dict(interp.packages)
+    for stated in statements:
+        if stated.get("fact") == "package" and stated["value"]["name"] not in packages:
+            packages[stated["value"]["name"]] = stated["value"]["version"]
+    if packages != dict(interp.packages):
+        found["packages"] = packages
+    if not found:
+        return facts
+    return dataclasses.replace(facts, interpreter=dataclasses.replace(interp, **found))
+
+
+def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    stated = _first(statements, "torch.version")
+    if "torch" in facts.frameworks or not stated:
+        return facts
+    data: Dict[str, Any] = {"version": stated["value"], "cuda_version": None, "hip_version": None}
+    for fact, key in (("torch.cuda_version", "cuda_version"), ("torch.hip_version", "hip_version"),
+                      ("torch.cuda_available", "cuda_available")):
+        found = _first(statements, fact)
+        if found is not None:
+            data[key] = found["value"]
+    local = re.search(r"\+(cu|rocm)(\d+(?:\.\d+)*)", stated["value"])
+    if local and local.group(1) == "cu" and data["cuda_version"] is None and len(local.group(2)) >= 3:
+        digits = local.group(2)
+        data["cuda_version"] = f"{digits[:-1]}.{digits[-1]}"
+    sources["frameworks.torch"] = where(stated)
+    frameworks = dict(facts.frameworks, torch=FrameworkFacts("torch", True, data))
+    return dataclasses.replace(facts, frameworks=frameworks)
+
+
+def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], Statement]]:
+    listed = [s for s in statements if s.get("fact") == "gpu"]
+    if not listed:  # names mentioned on other lines: one GPU per name
+        listed = [dict(s, value={"name": s["value"], "vendor": None, "memory_mib": None, "index": None})
+                  for s in statements if s.get("fact") == "gpu.mention"]
+    chosen: List[Tuple[Dict[str, Any], Statement]] = []
+    seen_index, last_line = set(), {}
+    for stated in listed:
+        value, name = stated["value"], stated["value"]["name"]
+        key = (name, value.get("index"))
+        if value.get("index") is not None:
+            if key in seen_index:
+                continue
+            seen_index.add(key)
+        elif name in last_line and not (stated.get("line") == last_line[name] + 1 and _bare(stated, name)):
+            continue
+        last_line[name] = stated.get("line", 0)
+        chosen.append((value, stated))
+    return chosen
+
+
+def _bare(statement: Statement, name: str) -> bool:
+    """A list item that is only the GPU's name ('- NVIDIA GeForce RTX 4090'): each such line is one GPU."""
+    return re.sub(r"^[\s*+-]+", "", str(statement.get("text", ""))).strip() == name
+
+
+def _vendor(name: str) -> str:
+    lower = name.lower()
+    if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx", lower):
+        return "NVIDIA"
+    if re.search(r"radeon|amd|instinct", lower):
+        return "AMD"
+    return "Apple" if lower.startswith("apple") else "Intel" if "intel" in lower else "unknown"
+
+
+def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    gpus = list(facts.gpus)
+    if not gpus:
+        for value, stated in _stated_gpus(statements):
+            vendor = value.get("vendor") or _vendor(value["name"])
+            memory = value.get("memory_mib")
+            gpus.append(GPU(vendor=vendor, model=value["name"], memory_bytes=memory * MIB if memory else None,
+                            unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None))
+            sources[f"gpus.{len(gpus) - 1}"] = where(stated)
+    for fact, field in (("gpu.driver", "driver_version"), ("gpu.cuda_driver", "cuda_driver_version")):
+        stated = _first(statements, fact)
+        vendors = ("NVIDIA", "AMD") if field == "driver_version" else ("NVIDIA",)
+        if stated and any(g.vendor in vendors and getattr(g, field) is None for g in gpus):
+            gpus = [dataclasses.replace(g, **{field: stated["value"]}) if g.vendor in vendors and getattr(g, field) is None
+                    else g for g in gpus]
+            sources[f"gpus.{field}"] = where(stated)
+    return dataclasses.replace(facts, gpus=tuple(gpus)) if gpus != list(facts.gpus) else facts
+
+
+def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -> MachineFacts:
+    """The facts, with every unknown a statement gives filled in and its line recorded in sources."""
+    if not statements:
+        return facts
+    sources: Dict[str, str] = dict(facts.sources)
+    for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_gpus):
+        facts = step(facts, statements, sources)
+    translated = _first(statements, "process.translated")
+    if translated is not None and facts.translated_process is None:
+        facts = dataclasses.replace(facts, translated_process=bool(translated["value"]))
+        sources["translated_process"] = where(translated)
+    return dataclasses.replace(facts, sources=sources)
+
+
+def statement_arches(statements: Sequence[Statement]) -> Tuple[Optional[Statement], Optional[Statement]]:
+    """(a process's arch statement, the hardware's) for the Rosetta inference."""
+    return _first(statements, "process.arch"), _first(statements, "cpu.hardware_arch")
