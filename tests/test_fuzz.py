@@ -12,6 +12,8 @@ from hypothesis import given, strategies as st
 from rich.console import Console
 
 from macml.diagnose import run_checks
+from macml.probe.paste import import_pastes
+from macml.probe.paste.text import clean_lines, decode_paste
 from macml.diagnose.doctor import DoctorReport
 from macml.errors import MacmlError
 from macml.probe import cache, linux, macos, windows
@@ -66,6 +68,8 @@ TEXT_READERS = [
     ("interpreter output", lambda text: parse_interpreter(parse_interpreter_output("/fuzz/python", text))),
     ("framework probe output", lambda text: parse_frameworks({"torch": parse_probe_output("torch", text)})),
     ("recipe text", lambda text: parse_recipe(text, "fuzzed.toml")),
+    ("pasted report, diagnosed", lambda text: run_checks(facts_from_snapshot(import_pastes([text])), load_all())),
+    ("pasted bytes", lambda text: clean_lines(decode_paste(text.encode("utf-8", "surrogatepass")))),
 ]
 READER_IDS = [name for name, _ in TEXT_READERS]
 
@@ -86,6 +90,11 @@ FRAGMENTS = st.sampled_from([
     "Model name: AMD EPYC", "CPU(s): 2", 'NAME="Debian"', "VERSION_ID=12", "Microsoft Windows [Version 10.0.22631]",
     '{"SPDisplaysDataType": [{"sppci_model": "Apple M1", "sppci_cores": "8"}]}', "[[pins]]", "[requires]",
     'label = "x"', 'requirements = ["torch==2.5.1"]', "name = 'x'", "    ", ":", "\ufffd", "\x00", "\ud800",
+    "Darwin Kernel Version 23.4.0: root:xnu-10063/RELEASE_ARM64_T8103", "Code Type: X86-64 (Translated)",
+    "GPU 0: NVIDIA GeForce RTX 4090", "Python platform: macOS-14.5-arm64-arm-64bit", "torch==2.5.1+cu121",
+    "Model: Mac15,6, BootROM 1, 18 GB, SMC", "$ sysctl -n machdep.cpu.brand_string hw.memsize", "Apple M1",
+    "> PlaidML Setup (0.7.0)", "metal_amd_radeon_pro_460.0 : AMD Radeon Pro 460 (Metal)", "\x1b[32mOS: darwin\x1b[0m",
+    "07/10 16:07:40 - mmengine - INFO - GPU 0: Tesla T4", "- **OS:** darwin", "PyTorch version: N/A",
 ])
 TEXT = st.one_of(st.text(), st.lists(st.one_of(FRAGMENTS, st.text(max_size=20)), max_size=12).map("\n".join))
 JSON = st.recursive(

@@ -289,6 +289,11 @@ def anywhere(line: str) -> Facts:
         word = conda.group(1)
         facts += [("platform", "darwin" if word.startswith("osx") else "linux" if word.startswith("linux") else "win32"),
                   ("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64")]
+    if "NVIDIA-SMI" in line or "Driver Version" in line:
+        driver = re.search(r"(?:Driver|KMD) Version:\s*(\d+(?:\.\d+)+)", line)
+        cuda = re.search(r"CUDA (?:UMD )?Version:\s*(\d+\.\d+)", line)
+        facts += [("gpu.driver", driver.group(1))] if driver else []
+        facts += [("gpu.cuda_driver", cuda.group(1))] if cuda else []
     amdgpu = re.search(r"\bamdgpu version:\s*(\d+(?:\.\d+)+)", line, re.IGNORECASE)
     if amdgpu:
         facts.append(("gpu.driver", amdgpu.group(1)))

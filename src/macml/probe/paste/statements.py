@@ -35,7 +35,7 @@ class Statement:
 # "key: value", "- key: value", "* **Key:** value", '"key" : "value"', "key    value" (two spaces or a tab)
 _KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+)?(?:\*\*)?["']?([A-Za-z][\w .()/+-]{0,48}?)["']?(?:\*\*)?\s*"""
                         r"""(?::|=(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
-_SYSCTL_N = re.compile(r"^(?:.*[$%#>]\s*)?sysctl\s+-n\s+(.+)$")
+_SYSCTL_N = re.compile(r"^(?:.*[$%#>]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")
 
 
 def _key(raw: str) -> str:
@@ -59,6 +59,7 @@ def _sysctl_answers(lines: Sequence[str]) -> Dict[int, str]:
             continue
         names = []
         for piece in re.split(r"\s*(?:&&|;)\s*", match.group(1)):
+            piece = re.sub(r"^sysctl\s+-n\s*", "sysctl -n ", piece)
             words = piece.split()
             if words[:1] == ["uname"]:
                 names.append("uname -m" if "-m" in words else "uname")
@@ -66,10 +67,26 @@ def _sysctl_answers(lines: Sequence[str]) -> Dict[int, str]:
                 names.extend(w for w in words if not w.startswith("-"))
             elif words[:2] == ["sysctl", "-n"]:
                 names.extend(words[2:])
-        values = [i for i in range(index + 1, min(len(lines), index + 1 + 40)) if lines[i].strip()]
-        for name, value_index in zip(names, _value_lines(lines, values)):
-            answers[value_index] = name
+        values = _value_lines(lines, [i for i in range(index + 1, min(len(lines), index + 1 + 40)) if lines[i].strip()])
+        answers.update(_pair_answers(names, values))
     return answers
+
+
+_LEAVES = ("hw.memsize", "hw.model", "hw.ncpu", "hw.optional.arm64", "kern.osrelease", "kern.osproductversion",
+           "sysctl.proc_translated", "machdep.cpu.brand_string", "uname -m")
+
+
+def _pair_answers(names: Sequence[str], values: Sequence[int]) -> Dict[int, str]:
+    """One answer line per leaf name; a subtree (`machdep.cpu`) prints many, so names after it are
+    paired from the last answer backwards."""
+    if all(n in _LEAVES or n.count(".") >= 2 for n in names):
+        return {v: n for n, v in zip(names, values)}
+    first = next(i for i, n in enumerate(names) if not (n in _LEAVES or n.count(".") >= 2))
+    paired = {v: n for n, v in zip(names[:first], values)}
+    tail = names[first + 1:]
+    if tail and len(values) > first:
+        paired.update({v: n for n, v in zip(reversed(tail), reversed(values[first:]))})
+    return paired
 
 
 def _value_lines(lines: Sequence[str], candidates: Sequence[int]) -> List[int]:

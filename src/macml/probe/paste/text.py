@@ -54,9 +54,9 @@ def _quoted(lines: List[str]) -> bool:
 def clean_lines(text: str) -> List[str]:
     """The text's lines without line-end, colour codes, Markdown quoting, fences and HTML wrappers
     (each such line becomes blank, so numbering is unchanged)."""
-    lines = [_LOG_PREFIX.sub("", strip_terminal_codes(line), count=1)
-             for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     if _quoted(lines):
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
+    lines = [_LOG_PREFIX.sub("", line, count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
             else _HTML_WRAPPER.sub("", line) for line in lines]
