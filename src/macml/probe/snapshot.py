@@ -40,19 +40,49 @@ def validate_snapshot(data: Any, source: str) -> Dict[str, Any]:
             f"{source} is snapshot format version {version!r}; this macml reads version {FORMAT_VERSION}.",
             "Upgrade macml (python -m pip install -U macml), or re-create the snapshot with this version.",
         )
-    if data.get("platform") not in PLATFORMS:
+    if data.get("platform") not in PLATFORMS and not (data.get("platform") is None and "statements" in data):
         raise MacmlError(f"{source}: 'platform' must be one of {', '.join(PLATFORMS)}, not {data.get('platform')!r}.")
     for key in ("commands", "interpreter", "frameworks", "env"):
         if not isinstance(data.get(key, {}), dict):
             raise MacmlError(f"{source}: '{key}' must be a JSON object.", _HINT)
     problem = (_commands_problem(data.get("commands", {})) or _interpreter_problem(data.get("interpreter") or {})
-               or _frameworks_problem(data.get("frameworks", {})) or _env_problem(data.get("env", {})))
+               or _frameworks_problem(data.get("frameworks", {})) or _env_problem(data.get("env", {}))
+               or statements_problem(data.get("statements", [])))
     if problem:
         raise MacmlError(f"{source}: {problem}.", _HINT)
     return data
 
 
 _HINT = "The README's section on snapshots describes the format; re-create it with macml doctor --save-snapshot."
+
+
+# A statement's value by fact: most are text; these are numbers, flags or records.
+_STATEMENT_VALUES = {"cpu.memory_bytes": int, "torch.cuda_available": bool, "process.translated": bool,
+                     "gpu": dict, "package": dict}
+
+
+def statements_problem(statements: Any) -> Optional[str]:
+    """What makes an imported snapshot's `statements` unusable, or None (see probe/paste/statements.py)."""
+    if not isinstance(statements, list):
+        return "'statements' must be a list"
+    for index, item in enumerate(statements):
+        where = f"'statements'[{index}]"
+        if not isinstance(item, dict) or not isinstance(item.get("fact"), str):
+            return f"{where} must be an object with a 'fact'"
+        wanted = _STATEMENT_VALUES.get(item["fact"], str)
+        value = item.get("value")
+        if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
+            return f"{where}: 'value' of {item['fact']} must be {wanted.__name__}"
+        if item["fact"] == "gpu" and not (isinstance(value.get("name"), str)
+                                          and all(isinstance(value.get(k), (int, type(None))) and not isinstance(value.get(k), bool)
+                                                  for k in ("memory_mib", "index"))
+                                          and isinstance(value.get("vendor"), (str, type(None)))):
+            return f"{where}: a gpu needs a 'name', and whole numbers (or null) for 'memory_mib' and 'index'"
+        if item["fact"] == "package" and not (isinstance(value.get("name"), str) and isinstance(value.get("version"), str)):
+            return f"{where}: a package needs a 'name' and a 'version'"
+        if not isinstance(item.get("line", 0), int) or not isinstance(item.get("text", ""), str):
+            return f"{where}: 'line' must be a number and 'text' a string"
+    return None
 
 
 def _commands_problem(commands: Dict[str, Any]) -> Optional[str]:
