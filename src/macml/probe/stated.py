@@ -12,7 +12,7 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.facts import GPU, FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
-from macml.knowledge.macos import mac_only_gpu
+from macml.probe.paste.gpu_names import gpu_vendor
 
 Statement = Mapping[str, Any]  # {"fact", "value", "source", "line", "text"}
 MIB = 1024**2
@@ -24,22 +24,6 @@ def where(statement: Statement) -> str:
 
 def _first(statements: Sequence[Statement], fact: str) -> Optional[Statement]:
     return next((s for s in statements if s.get("fact") == fact), None)
-
-
-def stated_platform(statements: Sequence[Statement]) -> Optional[str]:
-    """The OS most statements name (a Mac model, an Apple chip or a Metal device also names macOS)."""
-    votes = [s["value"] for s in statements if s.get("fact") == "platform" and s.get("value") in ("darwin", "linux", "win32")]
-    if not votes and any(s.get("fact") in ("cpu.model", "os.darwin") or _names_a_mac(s) for s in statements):
-        votes = ["darwin"]
-    return max(sorted(set(votes)), key=votes.count) if votes else None
-
-
-def _names_a_mac(statement: Statement) -> bool:
-    """An Apple chip, or a GPU only Macs have (Radeon Pro 580, Vega 20, ...)."""
-    value = statement.get("value")
-    name = value.get("name", "") if isinstance(value, Mapping) else str(value or "")
-    return (statement.get("fact") in ("gpu", "gpu.mention", "cpu.brand")
-            and (mac_only_gpu(name) or bool(re.match(r"Apple M\d", name))))
 
 
 def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
@@ -145,20 +129,11 @@ def _bare(statement: Statement, name: str) -> bool:
     return re.sub(r"^[\s*+-]+", "", str(statement.get("text", ""))).strip() == name
 
 
-def _vendor(name: str) -> str:
-    lower = name.lower()
-    if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx", lower):
-        return "NVIDIA"
-    if re.search(r"radeon|amd|instinct", lower):
-        return "AMD"
-    return "Apple" if lower.startswith("apple") else "Intel" if "intel" in lower else "unknown"
-
-
 def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     gpus = list(facts.gpus)
     if not gpus:
         for value, stated in _stated_gpus(statements):
-            vendor = value.get("vendor") or _vendor(value["name"])
+            vendor = value.get("vendor") or gpu_vendor(value["name"])
             memory = value.get("memory_mib")
             gpus.append(GPU(vendor=vendor, model=value["name"], memory_bytes=memory * MIB if memory else None,
                             unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None))

@@ -14,9 +14,8 @@ from macml.probe.macos import PROFILER_JSON, PROFILER_TEXT
 from macml.probe.paste import collect_env, cpu, gpu, mac, packages, system
 from macml.probe.paste.base import Part
 from macml.probe.paste.gpu import QUERY_KEY
-from macml.probe.paste.statements import read_statements
+from macml.probe.paste.statements import read_statements, stated_platform
 from macml.probe.paste.text import clean_lines
-from macml.probe.stated import stated_platform
 from macml.probe.snapshot import FORMAT_VERSION
 
 # Most specific first: a later finder's part that overlaps lines already claimed is dropped

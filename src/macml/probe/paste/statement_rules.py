@@ -14,6 +14,7 @@ import re
 from typing import Any, List, Optional, Tuple
 
 from macml.knowledge.hardware import chip_of_kernel
+from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_value, plaidml_devices
 
 Facts = List[Tuple[str, Any]]
 
@@ -23,13 +24,9 @@ _MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((\d{2}[A-Z]\d{1,4
 _DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b|release='(\d{2}\.\d+\.\d+)'.*system='Darwin'"
                      r"|system='Darwin'.*release='(\d{2}\.\d+\.\d+)'")
 _XNU_ARCH = re.compile(r"RELEASE_(ARM64|X86_64)")
-_CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac|Mac)\d{1,2},\d{1,2})\b")
 _INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|Pentium\(R\))[^,;|\"]*?(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*))")
 _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
-_NVIDIA = re.compile(r"\b((?:NVIDIA )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
-                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b))(?=\s*(?:$|[,(:|\]]|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:Pro |RX |R\d |HD |VII|Vega)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|]|\s{2}|Compute Engine))")
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|\b[A-Z]:\\(?:Users|Program Files|ProgramData|Windows|"
                            r"Python\d*|Anaconda\d*|Miniconda\d*|tools)\\", re.IGNORECASE)
@@ -45,15 +42,6 @@ _NOT_PACKAGES = {"python", "version", "os", "cuda", "cudnn", "gcc", "clang", "cm
 _DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
 _ALIASES = {"pytorch": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
             "keras version": "keras", "numpy version": "numpy"}
-
-
-def _gib(value: str) -> Optional[int]:
-    match = re.search(r"([\d.]+)\s*(TB|GB|GiB|G|MB|MiB)\b", value)
-    if match:
-        scale = {"TB": 1024**4, "GB": 1024**3, "GIB": 1024**3, "G": 1024**3, "MB": 1024**2, "MIB": 1024**2}
-        return int(float(match.group(1)) * scale[match.group(2).upper()])
-    digits = value.strip()
-    return int(digits) if digits.isdigit() and int(digits) >= 1 << 30 else None
 
 
 def _platform_word(value: str) -> Optional[str]:
@@ -76,58 +64,6 @@ def _os_line(value: str) -> Facts:
         facts.append(("os.name", re.sub(r"\s*\((?:x86_64|aarch64|arm64)\)\s*$", "", value.strip())))
     if platform == "win32" and "windows" in value.lower():
         facts.append(("os.name", re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
-    return facts
-
-
-def _gpu(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
-    vendor = ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx", name, re.I) else
-              "AMD" if re.search(r"radeon|amd|instinct", name, re.I) else
-              "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
-    mib = None
-    if memory:
-        size = _gib(memory)
-        mib = size // 1024**2 if size else None
-    return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
-
-
-_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?)")
-_PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.\d+\s*:\s*(.+)$",
-                             re.IGNORECASE)
-
-
-def gpu_names(text: str) -> List[str]:
-    """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
-    names = []
-    for pattern in (_NVIDIA, _RADEON, _INTEL_GPU):
-        names += [m.group(1).strip() for m in pattern.finditer(text)]
-    chip = _CHIP.search(text)
-    if chip and not names:
-        names.append(" ".join(g for g in ("Apple", *chip.groups()) if g))
-    return names
-
-
-def _gpu_value(value: str, index: Optional[int] = None) -> Facts:
-    """'NVIDIA GeForce RTX 4090', 'GPU 0: Tesla T4', 'Apple M1 Max', 'Radeon Pro 560X, 4 GB'."""
-    numbered = re.match(r"^(?:GPU\s*|cuda:)(\d+)\s*:?\s*", value.strip())
-    if numbered:
-        index, value = int(numbered.group(1)), value.strip()[numbered.end():]
-    if value.strip().lower() in ("none", "n/a", "no", "false", "[]") or value.lower().startswith("could not"):
-        return []
-    parts = [p.strip() for p in value.split(",")]
-    memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB)\b", p)), None)
-    names = gpu_names(parts[0])
-    return [_gpu(names[0], memory, index)] if names else []
-
-
-def plaidml_devices(line: str) -> Facts:
-    """plaidml-setup's device lines ('metal_amd_radeon_pro_460.0 : AMD Radeon Pro 460 (Metal)') name a
-    GPU; a Metal device is a Mac's."""
-    match = _PLAIDML_DEVICE.match(line)
-    if not match:
-        return []
-    facts: Facts = [_gpu(name) for name in gpu_names(match.group(2))]
-    if match.group(1).lower().startswith("metal_"):
-        facts.append(("platform", "darwin"))
     return facts
 
 
@@ -176,7 +112,7 @@ def _package(name: str, value: str) -> Facts:
 
 def _model_line(value: str) -> Facts:
     """A crash report's 'Model: iMac14,2, BootROM ..., 4 processors, Intel Core i5, 3.2 GHz, 8 GB, SMC ...'."""
-    facts: Facts = [("cpu.memory_bytes", b) for b in [_gib(m.group()) for m in
+    facts: Facts = [("cpu.memory_bytes", b) for b in [gib(m.group()) for m in
                                                       re.finditer(r"(?<=, )\d+ GB(?=,)", value)] if b][:1]
     intel = re.search(r"\b(Intel Core (?:i\d|2 Duo|m\d)|Intel Xeon \w*)", value)
     if intel:
@@ -197,8 +133,8 @@ BY_KEY = {
     "pytorch version": lambda v: _package("torch", v), "torch version": lambda v: _package("torch", v),
     "pytorch": lambda v: _package("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
-    "gpu models and configuration": _gpu_value, "gpu": _gpu_value, "gpu 0": _gpu_value, "gpu name": _gpu_value,
-    "chipset model": _gpu_value, "graphics": _gpu_value, "gpu type": _gpu_value, "device name": _gpu_value,
+    "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
+    "chipset model": gpu_value, "graphics": gpu_value, "gpu type": gpu_value, "device name": gpu_value,
     "nvidia driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "kmd version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
@@ -212,11 +148,11 @@ BY_KEY = {
     "sysctl.proc translated": lambda v: [("process.translated", v.strip() == "1")] if v.strip() in "01" else [],
     "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
         if v.strip() in ("0", "1") else [],
-    "memory": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
-    "total memory": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
-    "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
-    "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
-    "ram": lambda v: [("cpu.memory_bytes", b) for b in [_gib(v)] if b],
+    "memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "total memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "model": _model_line, "hardware model": _model_line,
 }
 
@@ -226,7 +162,7 @@ def by_key(key: str, value: str) -> Facts:
     if handler is not None:
         return handler(value)
     if re.fullmatch(r"gpu\s*\d+|gpu\[\d+\]", key):
-        return _gpu_value(value, int(re.search(r"\d+", key).group()))
+        return gpu_value(value, int(re.search(r"\d+", key).group()))
     return _package(key, value) if " " not in key else []
 
 
@@ -307,7 +243,7 @@ def anywhere(line: str) -> Facts:
     if banner:
         facts.append(("python.version", banner.group(1)))
     if "Metal device set to:" in line:
-        facts += [("platform", "darwin")] + _gpu_value(line.split("Metal device set to:", 1)[1])
+        facts += [("platform", "darwin")] + gpu_value(line.split("Metal device set to:", 1)[1])
     facts += plaidml_devices(line)
     plaidml = re.search(r"PlaidML Setup \((\d[\w.]*)\)", line)
     if plaidml:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from macml.knowledge.macos import mac_only_gpu
 from macml.probe.paste import statement_rules as rules
 from macml.probe.paste.base import strip_prompt
 
@@ -138,3 +139,19 @@ def read_statements(lines: Sequence[str]) -> List[Statement]:
                 seen.add(marker)
                 found.append(Statement(fact, value, index + 1, text))
     return found
+
+
+def stated_platform(statements: Sequence[Mapping[str, Any]]) -> Optional[str]:
+    """The OS most statements name (a Mac model, an Apple chip or a Metal device also names macOS)."""
+    votes = [s["value"] for s in statements if s.get("fact") == "platform" and s.get("value") in ("darwin", "linux", "win32")]
+    if not votes and any(s.get("fact") in ("cpu.model", "os.darwin") or _names_a_mac(s) for s in statements):
+        votes = ["darwin"]
+    return max(sorted(set(votes)), key=votes.count) if votes else None
+
+
+def _names_a_mac(statement: Mapping[str, Any]) -> bool:
+    """An Apple chip, or a GPU only Macs have (Radeon Pro 580, Vega 20, ...)."""
+    value = statement.get("value")
+    name = value.get("name", "") if isinstance(value, Mapping) else str(value or "")
+    return (statement.get("fact") in ("gpu", "gpu.mention", "cpu.brand")
+            and (mac_only_gpu(name) or bool(re.match(r"Apple M\d", name))))

@@ -1,0 +1,80 @@
+"""GPU names in any text: which models a line names, their vendor, and plaidml-setup's device lines.
+
+Shared by the statement rules (statement_rules.py); each name is as printed, trimmed to the model.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Optional, Tuple
+
+Facts = List[Tuple[str, Any]]
+CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
+_NVIDIA = re.compile(r"\b((?:NVIDIA )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
+                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b))(?=\s*(?:$|[,(:|\]]|\s{2}|\bwith\b))")
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:Pro |RX |R\d |HD |VII|Vega)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|]|\s{2}|Compute Engine))")
+
+
+def gib(value: str) -> Optional[int]:
+    match = re.search(r"([\d.]+)\s*(TB|GB|GiB|G|MB|MiB)\b", value)
+    if match:
+        scale = {"TB": 1024**4, "GB": 1024**3, "GIB": 1024**3, "G": 1024**3, "MB": 1024**2, "MIB": 1024**2}
+        return int(float(match.group(1)) * scale[match.group(2).upper()])
+    digits = value.strip()
+    return int(digits) if digits.isdigit() and int(digits) >= 1 << 30 else None
+
+
+def gpu_vendor(name: str) -> str:
+    """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
+    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx", name, re.I) else
+            "AMD" if re.search(r"radeon|amd|instinct", name, re.I) else
+            "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
+
+
+def _gpu(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
+    vendor = gpu_vendor(name)
+    mib = None
+    if memory:
+        size = gib(memory)
+        mib = size // 1024**2 if size else None
+    return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
+
+
+_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?)")
+_PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.\d+\s*:\s*(.+)$",
+                             re.IGNORECASE)
+
+
+def gpu_names(text: str) -> List[str]:
+    """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
+    names = []
+    for pattern in (_NVIDIA, _RADEON, _INTEL_GPU):
+        names += [m.group(1).strip() for m in pattern.finditer(text)]
+    chip = CHIP.search(text)
+    if chip and not names:
+        names.append(" ".join(g for g in ("Apple", *chip.groups()) if g))
+    return names
+
+
+def gpu_value(value: str, index: Optional[int] = None) -> Facts:
+    """'NVIDIA GeForce RTX 4090', 'GPU 0: Tesla T4', 'Apple M1 Max', 'Radeon Pro 560X, 4 GB'."""
+    numbered = re.match(r"^(?:GPU\s*|cuda:)(\d+)\s*:?\s*", value.strip())
+    if numbered:
+        index, value = int(numbered.group(1)), value.strip()[numbered.end():]
+    if value.strip().lower() in ("none", "n/a", "no", "false", "[]") or value.lower().startswith("could not"):
+        return []
+    parts = [p.strip() for p in value.split(",")]
+    memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB)\b", p)), None)
+    names = gpu_names(parts[0])
+    return [_gpu(names[0], memory, index)] if names else []
+
+
+def plaidml_devices(line: str) -> Facts:
+    """plaidml-setup's device lines ('metal_amd_radeon_pro_460.0 : AMD Radeon Pro 460 (Metal)') name a
+    GPU; a Metal device is a Mac's."""
+    match = _PLAIDML_DEVICE.match(line)
+    if not match:
+        return []
+    facts: Facts = [_gpu(name) for name in gpu_names(match.group(2))]
+    if match.group(1).lower().startswith("metal_"):
+        facts.append(("platform", "darwin"))
+    return facts
