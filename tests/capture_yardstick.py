@@ -187,7 +187,10 @@ def judge(expect: Dict[str, Any], reading: Reading) -> List[Conclusion]:
     data = facts.frameworks["torch"].data if "torch" in facts.frameworks else {}
     for key, field in (("version", "version"), ("cuda_build", "cuda_version"), ("cuda_available", "cuda_available")):
         if torch.get(key) is not None:
-            add(f"torch.{key}", data.get(field) == torch[key], data.get(field))
+            got, wanted = data.get(field), torch[key]
+            if key == "cuda_build":  # '10.1' and collect_env 2019's '10.1.243' name the same build
+                got, wanted = (".".join(str(v).split(".")[:2]) if v is not None else None for v in (got, wanted))
+            add(f"torch.{key}", got == wanted, data.get(field))
     for name, version in (expect.get("frameworks") or {}).items():
         if version is not None:
             got = _framework_version(name, facts)

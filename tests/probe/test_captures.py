@@ -110,8 +110,10 @@ def check_gpus(expected, gpus):
 def test_capture_import(capture):
     expect, snapshot, facts = capture
     meta_shapes, text = expect.get("shapes") or [], expect["text"]
-    expect = expect["expect"]
-    assert snapshot["platform"] == expect["platform"]  # None: the text never names the OS
+    known_wrong = {name.split("[")[0] for name in expect.get("known_wrong", {})}  # test_capture_conclusions holds them
+    expect = {k: v for k, v in expect["expect"].items() if k not in known_wrong}
+    if "platform" in expect:
+        assert snapshot["platform"] == expect["platform"]  # None: the text never names the OS
     read = {e["shape"] for e in snapshot["evidence"]}
     for shape in meta_shapes:  # a shape no detector knows may still be read line by line
         if shape in READ_AS:
@@ -137,7 +139,7 @@ def test_capture_import(capture):
         data = facts.frameworks["torch"].data
         assert data["version"] == torch["version"]
         if "cuda_build" in torch:
-            assert data["cuda_version"] == torch["cuda_build"]
+            assert (data["cuda_version"] or "").split(".")[:2] == (torch["cuda_build"] or "").split(".")[:2]
         if torch.get("cuda_available") is not None:
             assert data["cuda_available"] == torch["cuda_available"]
     for name, version in (given(expect, "frameworks") or {}).items():

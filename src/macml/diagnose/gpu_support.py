@@ -39,7 +39,9 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
     """([(GPU, capability)] the installed CUDA torch has no kernels for, its arch list, the list's source)."""
     probe = facts.frameworks.get("torch")
     nvidia = facts.gpus_by_vendor("NVIDIA")
-    if probe is None or not probe.ok or not nvidia or not probe.data.get("cuda_version"):
+    cuda_build = probe is not None and (probe.data.get("cuda_version")
+                                         or any(str(a).startswith("sm_") for a in probe.data.get("arch_list") or ()))
+    if probe is None or not probe.ok or not nvidia or not cuda_build:
         return [], (), ""
     arch_list, source = torch_arch_list(facts)
     if not arch_list:

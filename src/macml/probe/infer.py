@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
-                                   infer_translation, is_apple_gpu, stdout as _stdout)
+                                   infer_native_python, infer_translation, is_apple_gpu, stdout as _stdout)
 
 
 # Hardware a hypervisor presents. Never a host name: "my-vbox" in `uname -a` is not VirtualBox, so
@@ -47,6 +47,10 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
         match = re.search(pattern, text, re.IGNORECASE)
         if match:
             return True, name, f"'{match.group()}' in the system output"
+    metal = next((s for s in snapshot.get("statements") or () if s.get("fact") == "metal.in_use"), None)
+    if facts.is_mac and metal is not None:
+        return False, None, (f"a Metal device is in use ({metal.get('source')} line {metal.get('line')}): "
+                             "macOS guests get no Metal compute")
     flags = facts.cpu.flags
     if flags and facts.cpu.hardware_arch == "x86_64" and sources_flags_are_x86(flags):
         if "vmm" in flags or "hypervisor" in flags:  # CPUID's hypervisor-present bit
@@ -201,8 +205,8 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         sources["cpu.flags"] = flag_source
     facts = dataclasses.replace(facts, cpu=cpu)
     if facts.is_mac:
-        facts = infer_translation(infer_macos_version(facts, snapshot, sources), snapshot,
-                                  snapshot.get("statements"), sources)
+        facts = infer_translation(infer_native_python(infer_macos_version(facts, snapshot, sources), sources),
+                                  snapshot, snapshot.get("statements"), sources)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
     gpus = _nvidia_capabilities(_tegra_gpu(facts, sources), sources)

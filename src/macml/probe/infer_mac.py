@@ -9,7 +9,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from macml.facts import GPU, CPUFacts, MachineFacts
 from macml.knowledge.gpu_specs import identify_apple_chip
 from macml.knowledge.hardware import mac_model_silicon
+from macml.knowledge.compat import INTEL_MAC_LAST_TORCH
 from macml.knowledge.macos import macos_for_darwin
+from macml.versions import package as package_version
 
 Evidence = Tuple[bool, str]  # (value, where it came from)
 
@@ -47,6 +49,9 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
     arm64 = stdout(snapshot, "sysctl -n hw.optional.arm64").strip()
     if arm64 in ("0", "1"):
         found.append((arm64 == "1", f"sysctl hw.optional.arm64: {arm64}"))
+    arm64_torch = arm64_only_torch(facts)
+    if arm64_torch:
+        found.append((True, arm64_torch))
     if cpu.hardware_arch in ("arm64", "x86_64"):  # the kernel's own arch, never a process's
         found.append((cpu.hardware_arch == "arm64", facts.sources.get("cpu.hardware_arch", f"hardware {cpu.hardware_arch}")))
     if facts.translated_process:
@@ -158,6 +163,27 @@ def infer_macos_version(facts: MachineFacts, snapshot: Mapping[str, Any], source
     sources["os.version"] = why + (f" ({sources['os.kernel']})" if "os.kernel" in sources else "")
     return dataclasses.replace(facts, os=dataclasses.replace(facts.os, version=version, name=facts.os.name or "macOS",
                                                              kernel=facts.os.kernel or release))
+
+
+def arm64_only_torch(facts: MachineFacts) -> str:
+    """A torch newer than the last x86_64 macOS wheel (2.2.2) runs only in an arm64 Python, so on Apple
+    silicon; '' where that does not follow (conda-forge builds osx-64 torch of its own)."""
+    interp = facts.interpreter
+    probe = facts.frameworks.get("torch")
+    torch = (probe.data.get("version") if probe is not None else None) or facts.package("torch")
+    version, last = package_version(torch), package_version(INTEL_MAC_LAST_TORCH)
+    if not facts.is_mac or version is None or last is None or version <= last or (interp is not None and interp.conda):
+        return ""
+    return f"torch {torch} has no x86_64 macOS wheel on PyPI (the last is {INTEL_MAC_LAST_TORCH}): an arm64 Python"
+
+
+def infer_native_python(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
+    """The interpreter's arch where only an arm64 Python could hold what the evidence shows."""
+    interp, why = facts.interpreter, arm64_only_torch(facts)
+    if not why or interp is None or interp.machine:
+        return facts
+    sources["interpreter.machine"] = why
+    return dataclasses.replace(facts, interpreter=dataclasses.replace(interp, machine="arm64"))
 
 
 def infer_translation(facts: MachineFacts, snapshot: Mapping[str, Any],

@@ -184,7 +184,7 @@ def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
         kernel=kernel or None,
     )
     cpu = CPUFacts(
-        brand=lscpu.get("Model name", "") or "unknown CPU",
+        brand=lscpu.get("Model name", ""),
         hardware_arch=lscpu.get("Architecture") or arch or "unknown",
         cores=versions.number(cores),
         memory_bytes=parse_meminfo_total(run(MEMINFO).stdout),

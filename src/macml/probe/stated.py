@@ -35,7 +35,7 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
                 found.update(version=stated["value"], name=os.name or "macOS", system=os.system or "Darwin")
         else:
             stated = _first(statements, "os.name")
-            version = re.search(r"\d+(?:\.\d+)*", stated["value"]) if stated else None
+            version = re.search(r"\b\d+(?:\.\d+)*\b", stated["value"]) if stated else None
             if stated:
                 found.update(name=re.split(r"\s+(?=\d)", stated["value"], maxsplit=1)[0].strip(),
                              version=version.group() if version else os.version)
@@ -85,16 +85,20 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
 
 
 def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
-    stated = _first(statements, "torch.version")
+    stated = _first(statements, "torch.version") or _first(statements, "torch.arch_list")
     if "torch" in facts.frameworks or not stated:
         return facts
-    data: Dict[str, Any] = {"version": stated["value"], "cuda_version": None, "hip_version": None}
+    version = _first(statements, "torch.version")
+    data: Dict[str, Any] = {"version": version["value"] if version else "", "cuda_version": None, "hip_version": None}
+    arches = _first(statements, "torch.arch_list")
+    if arches is not None:
+        data["arch_list"] = arches["value"].split()
     for fact, key in (("torch.cuda_version", "cuda_version"), ("torch.hip_version", "hip_version"),
                       ("torch.cuda_available", "cuda_available")):
         found = _first(statements, fact)
         if found is not None:
             data[key] = found["value"]
-    local = re.search(r"\+(cu|rocm)(\d+(?:\.\d+)*)", stated["value"])
+    local = re.search(r"\+(cu|rocm)(\d+(?:\.\d+)*)", data["version"])
     if local and local.group(1) == "cu" and data["cuda_version"] is None and len(local.group(2)) >= 3:
         digits = local.group(2)
         data["cuda_version"] = f"{digits[:-1]}.{digits[-1]}"
@@ -131,12 +135,18 @@ def _bare(statement: Statement, name: str) -> bool:
 
 def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     gpus = list(facts.gpus)
+    present = _first(statements, "gpu.present")
+    if not gpus and present is not None and not _stated_gpus(statements):
+        gpus.append(GPU(vendor=present["value"], model=f"{present['value']} GPU (model not in the evidence)"))
+        sources["gpus.0"] = where(present)
     if not gpus:
+        capability = _first(statements, "gpu.capability")
         for value, stated in _stated_gpus(statements):
             vendor = value.get("vendor") or gpu_vendor(value["name"])
             memory = value.get("memory_mib")
             gpus.append(GPU(vendor=vendor, model=value["name"], memory_bytes=memory * MIB if memory else None,
-                            unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None))
+                            unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
+                            compute_capability=capability["value"] if capability and vendor == "NVIDIA" else None))
             sources[f"gpus.{len(gpus) - 1}"] = where(stated)
     for fact, field in (("gpu.driver", "driver_version"), ("gpu.cuda_driver", "cuda_driver_version")):
         stated = _first(statements, fact)
@@ -148,12 +158,24 @@ def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Di
     return dataclasses.replace(facts, gpus=tuple(gpus)) if gpus != list(facts.gpus) else facts
 
 
+def _fill_jax(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    """jax.print_environment_info()'s device list is jax's own answer, like the probe's."""
+    stated = _first(statements, "jax.platforms")
+    version = facts.package("jax")
+    if "jax" in facts.frameworks or stated is None or not version:
+        return facts
+    platforms = [p for p in stated["value"].split(",") if p]
+    sources["frameworks.jax"] = where(stated)
+    data = {"version": version, "platforms": platforms, "devices": [f"{p} device" for p in platforms]}
+    return dataclasses.replace(facts, frameworks=dict(facts.frameworks, jax=FrameworkFacts("jax", True, data)))
+
+
 def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -> MachineFacts:
     """The facts, with every unknown a statement gives filled in and its line recorded in sources."""
     if not statements:
         return facts
     sources: Dict[str, str] = dict(facts.sources)
-    for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_gpus):
+    for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_jax, _fill_gpus):
         facts = step(facts, statements, sources)
     translated = _first(statements, "process.translated")
     if translated is not None and facts.translated_process is None:

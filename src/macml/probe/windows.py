@@ -20,6 +20,6 @@ def parse_ver(text: str) -> str:
 
 def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
     os_facts = OSFacts(system="Windows", name="Windows", version=parse_ver(run(VER).stdout))
-    cpu = CPUFacts(brand="unknown CPU", hardware_arch="unknown")
+    cpu = CPUFacts(brand="", hardware_arch="unknown")
     gpus, problems = nvidia_gpus(run(NVIDIA_SMI), run(NVIDIA_QUERY))
     return SystemFacts(os_facts, cpu, gpus, problems)

@@ -90,7 +90,8 @@ def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict
     if not votes and stated_platform(statements):
         return stated_platform(statements)
     if not votes:
-        if any(p.shape.startswith(("nvidia", "rocm")) for p in parts):
+        if any(p.shape.startswith(("nvidia", "rocm")) for p in parts) or any(
+                s.get("fact") == "gpu.driver" and "Driver Version" in str(s.get("text")) for s in statements):
             notes.append("platform: the pastes name no OS; GPU tool output read as Linux")
             return "linux"
         return None

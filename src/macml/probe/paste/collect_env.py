@@ -20,7 +20,7 @@ _KEY = re.compile(r"^\s*(" + "|".join(re.escape(k) for k in KNOWN_KEYS) + r")(?:
 _START = re.compile(r"^\s*(Collecting environment information|PyTorch version\s*(:|\d))", re.I)
 _LIBRARY = re.compile(r"^\s*\[(pip\d?|conda)\]\s+(.*)$")
 _GPU_LINE = re.compile(r"^\s*GPU\s+(\d+)\s*[:：]\s*(.+?)\s*(?:\(UUID:.*)?$")
-_MISSING = ("", "n/a", "could not collect", "none", "unknown")
+_MISSING = ("", "n/a", "could not collect", "none", "unknown", "no cuda")
 _LINUX_PLATFORM = re.compile(r"^Linux-(.+?)-(x86_64|aarch64|arm64|ppc64le|s390x|armv7l|i686)(?:-with-(.*))?$")
 _MAC_PLATFORM = re.compile(r"^(?:macOS|Darwin)-([\d.]+)-(\w+)")
 MACHINES = ("x86_64", "arm64", "aarch64", "ppc64le", "s390x", "armv7l", "i686", "AMD64")
@@ -175,7 +175,9 @@ def _torch(fields: Dict[str, str], gpus: Sequence[str], packages: Dict[str, str]
     cuda_build = known(fields.get("CUDA used to build PyTorch"))
     rocm_build = known(fields.get("ROCM used to build PyTorch"))
     data: Dict[str, object] = {"installed": True, "ok": True, "version": version,
-                               "cuda_version": cuda_build if cuda_build and cuda_build[0].isdigit() else None,
+                               # the 2019 format printed the toolkit's full version ('9.0.176')
+                               "cuda_version": ".".join(cuda_build.split(".")[:2]) if cuda_build and cuda_build[0].isdigit()
+                               else None,
                                "hip_version": known(fields.get("HIP runtime version")) if rocm_build else None}
     available = (known(fields.get("Is CUDA available")) or "").lower()
     if available in ("true", "yes", "false", "no"):
@@ -188,7 +190,12 @@ def _gpu_commands(fields: Dict[str, str], gpus: Sequence[str]) -> Dict[str, str]
     if not gpus:
         return {}
     if known(fields.get("ROCM used to build PyTorch")) or known(fields.get("HIP runtime version")):
-        lines = [f"GPU[{i}]\t\t: Card series: \t\t{name}" for i, name in enumerate(gpus)]
+        lines = []
+        for i, name in enumerate(gpus):  # 'AMD Instinct MI250X/MI250 (gfx90a:sramecc+:xnack-)'
+            target = re.match(r"^(.*?)\s*\((gfx[0-9a-f]+)[^)]*\)\s*$", name)
+            lines.append(f"GPU[{i}]\t\t: Card series: \t\t{target.group(1) if target else name}")
+            if target:
+                lines.append(f"GPU[{i}]\t\t: GFX Version: \t\t{target.group(2)}")
         return {"rocm-smi --showproductname": "\n".join(lines) + "\n"}
     driver = known(fields.get("Nvidia driver version")) or ""
     rows = [f"{name}, {driver}, , " for name in gpus]

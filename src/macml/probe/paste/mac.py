@@ -25,7 +25,7 @@ _PROFILER_LABELS = {"chipset model", "model identifier", "chip", "processor name
                     "model number", "system firmware version", "os loader version", "vendor", "device id",
                     "bus", "type", "pcie lane width", "displays"}
 # applegpuinfo's lines (its own shape, not system_profiler's).
-_APPLEGPUINFO = re.compile(r"^\s*GPU (name|core count|clock frequency|bandwidth|FLOPS|IPS|system level cache|memory|"
+_APPLEGPUINFO = re.compile(r"^\s*GPU (name|vendor|core count|clock frequency|bandwidth|FLOPS|IPS|system level cache|memory|"
                            r"family):\s*(\S.*?)\s*$")
 _STRONG = {"chipset model", "model identifier", "chip", "processor name", "hardware overview", "graphics/displays"}
 

@@ -19,13 +19,18 @@ from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_value
 Facts = List[Tuple[str, Any]]
 
 _VERSION = r"\d+(?:\.\d+)+"
-_MACOS = re.compile(r"\b(?:macOS|Mac OS X|OS X|macos)(?:\s+[A-Z][a-z]+)?[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b")
+_MACOS = re.compile(r"\b(?:macOS|Mac OS X|OS X|macos|Mac [Vv]ersion)(?:\s+[A-Z][a-z]+)?[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b"
+                    r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
+# macOS versions that never shipped: 10.16 (old SDKs' compatibility answer for 11+) and 16-25 (the 26 beta's)
+_NO_SUCH_MACOS = re.compile(r"^(10\.16|1[6-9]|2[0-5])(\.|$)")
+_CONDA_VIRTUAL = re.compile(r"\b__(osx|cuda|glibc|linux|win|archspec)=([\w.]+)")
 _MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((\d{2}[A-Z]\d{1,4}[a-z]?)\)")
 _DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b|release='(\d{2}\.\d+\.\d+)'.*system='Darwin'"
                      r"|system='Darwin'.*release='(\d{2}\.\d+\.\d+)'")
 _XNU_ARCH = re.compile(r"RELEASE_(ARM64|X86_64)")
 _MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac|Mac)\d{1,2},\d{1,2})\b")
-_INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|Pentium\(R\))[^,;|\"]*?(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*))")
+_INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|Pentium\(R\))[^,;|\"]*?"
+                          r"(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*|[\w-]*\d[\w-]*(?=\s*$)))")
 _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|\b[A-Z]:\\(?:Users|Program Files|ProgramData|Windows|"
@@ -60,8 +65,9 @@ def _os_line(value: str) -> Facts:
     platform = _platform_word(value)
     if platform:
         facts.append(("platform", platform))
-    if platform == "linux" and re.search(r"\d", value):
-        facts.append(("os.name", re.sub(r"\s*\((?:x86_64|aarch64|arm64)\)\s*$", "", value.strip())))
+    named = re.sub(r"\s*\([^)]*\)", "", value).strip()  # '(x86_64)', '(x86_64-linux-gnu)', '(bookworm)'
+    if platform == "linux" and re.search(r"\b\d+(?:\.\d+)*\b", named):
+        facts.append(("os.name", named))
     if platform == "win32" and "windows" in value.lower():
         facts.append(("os.name", re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
     return facts
@@ -100,7 +106,7 @@ def _available(value: str) -> Facts:
 
 
 def _package(name: str, value: str) -> Facts:
-    version = re.match(r"^v?(\d+(?:\.\d+)*(?:[.+-]?[A-Za-z0-9]+)*?)(?:\s|@|$|\s*\()", value.strip() + " ")
+    version = re.match(r"^v?(\d+(?:\.\d+)+(?:[.+-]?[A-Za-z0-9]+)*?)(?:\s|@|$|\s*\()", value.strip() + " ")
     name = _ALIASES.get(name, name)
     if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name):
         return []
@@ -154,7 +160,30 @@ BY_KEY = {
     "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "model": _model_line, "hardware model": _model_line,
+    "product name": gpu_value, "description": _os_line, "distributor id": _os_line,
 }
+
+
+def conda_virtual_packages(line: str) -> Facts:
+    """conda's virtual packages state the system: __osx=15.6, __cuda=12.0 (the CUDA the NVIDIA driver
+    supports), __glibc / __linux (Linux), __win, __archspec=1=m2 (the CPU's microarchitecture)."""
+    facts: Facts = []
+    for kind, value in _CONDA_VIRTUAL.findall(line):
+        if kind == "osx" and not _NO_SUCH_MACOS.match(value):
+            facts += [("platform", "darwin"), ("os.version", value)]
+        elif kind == "cuda" and re.match(r"\d+\.\d+", value):
+            facts += [("gpu.cuda_driver", value), ("gpu.present", "NVIDIA")]
+        elif kind in ("glibc", "linux"):
+            facts.append(("platform", "linux"))
+        elif kind == "win":
+            facts.append(("platform", "win32"))
+        elif kind == "archspec":
+            arch = value.split("=")[-1].lower()
+            if re.fullmatch(r"m\d", arch):
+                facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+            elif arch in ("x86_64", "aarch64") or arch.startswith(("zen", "skylake", "haswell", "icelake")):
+                facts.append(("cpu.hardware_arch", "x86_64" if arch != "aarch64" else "aarch64"))
+    return facts
 
 
 def by_key(key: str, value: str) -> Facts:
@@ -197,9 +226,20 @@ def anywhere(line: str) -> Facts:
     """Patterns that state a fact wherever they stand in a line."""
     facts: Facts = []
     for match in _MACOS.finditer(line):
-        version = match.group(1) + match.group(2)
-        if version != "10.16":
+        version = match.group(1) + match.group(2) if match.group(1) else f"{match.group(3)}.{match.group(4)}"
+        version = re.sub(r"^(\d+\.\d+)\.0$", r"\1", version)  # 'macOS 14.5.0' is sw_vers' 14.5
+        if not _NO_SUCH_MACOS.match(version):
             facts += [("platform", "darwin"), ("os.version", version)]
+    facts += conda_virtual_packages(line)
+    on = re.search(r"You're on macOS \(`macosx_\d+_\d+_(x86_64|arm64)`\)", line)  # uv's hint names its Python's tag
+    if on:
+        facts += [("platform", "darwin"), ("python.machine", on.group(1))]
+    ram = re.search(r"\btotal RAM (\d+) MB\b", line)
+    if ram:
+        facts.append(("cpu.memory_bytes", int(ram.group(1)) * 1024**2))
+    uname_arch = re.search(r"RELEASE_(?:ARM64|X86_64)\S*\s+(arm64|x86_64)\s*$", line)  # uname -a's machine: the shell's
+    if uname_arch:
+        facts.append(("process.arch", uname_arch.group(1)))
     build = _MACOS_BUILD.search(line)
     if build:
         facts.append(("os.build", build.group(1)))
@@ -225,10 +265,13 @@ def anywhere(line: str) -> Facts:
         word = conda.group(1)
         facts += [("platform", "darwin" if word.startswith("osx") else "linux" if word.startswith("linux") else "win32"),
                   ("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64")]
-    if "NVIDIA-SMI" in line or "Driver Version" in line:
-        driver = re.search(r"(?:Driver|KMD) Version:\s*(\d+(?:\.\d+)+)", line)
-        cuda = re.search(r"CUDA (?:UMD )?Version:\s*(\d+\.\d+)", line)
-        facts += [("gpu.driver", driver.group(1))] if driver else []
+    julia = re.match(r"^\s*(CUDA|NVIDIA) driver (\d+(?:\.\d+)+)\s*$", line)  # CUDA.jl's versioninfo()
+    if julia:
+        facts.append(("gpu.cuda_driver" if julia.group(1) == "CUDA" else "gpu.driver", julia.group(2)))
+    if "NVIDIA-SMI" in line or "Driver Version" in line or re.match(r"^\s*CUDA Version\s+:", line):
+        driver = re.search(r"(?:Driver|KMD) Version\s*:\s*(\d+(?:\.\d+)+)", line)
+        cuda = re.search(r"CUDA (?:UMD )?Version\s*:\s*(\d+\.\d+)", line)
+        facts += [("gpu.driver", driver.group(1)), ("gpu.present", "NVIDIA")] if driver else []
         facts += [("gpu.cuda_driver", cuda.group(1))] if cuda else []
     amdgpu = re.search(r"\bamdgpu version:\s*(\d+(?:\.\d+)+)", line, re.IGNORECASE)
     if amdgpu:
@@ -242,13 +285,33 @@ def anywhere(line: str) -> Facts:
     banner = _PYTHON_BANNER.match(line)
     if banner:
         facts.append(("python.version", banner.group(1)))
-    if "Metal device set to:" in line:
-        facts += [("platform", "darwin")] + gpu_value(line.split("Metal device set to:", 1)[1])
+    if "Metal device set to:" in line:  # printed by tensorflow-metal / jax-metal inside the Python process
+        named = gpu_value(line.split("Metal device set to:", 1)[1])
+        facts += [("platform", "darwin")] + named
+        vendors = {value["vendor"] for _, value in named}
+        if vendors == {"Apple"}:
+            facts.append(("python.machine", "arm64"))  # those plugins drive an Apple GPU from arm64 wheels only
+        elif vendors & {"AMD", "Intel"}:
+            facts.append(("python.machine", "x86_64"))  # an AMD or Intel GPU is an Intel Mac's
     facts += plaidml_devices(line)
     plaidml = re.search(r"PlaidML Setup \((\d[\w.]*)\)", line)
     if plaidml:
         facts.append(("package", {"name": "plaidml", "version": plaidml.group(1)}))
     facts += [("gpu.mention", name) for name in gpu_names(line)]
+    arches = re.search(r"supports CUDA capabilities ((?:(?:sm|compute)_\d+\s*)+)", line)  # torch's own warning
+    if arches:
+        facts.append(("torch.arch_list", " ".join(arches.group(1).split())))
+    capability = re.search(r"with CUDA capability sm_(\d+)(\d)\b", line)
+    if capability:
+        facts.append(("gpu.capability", f"{capability.group(1)}.{capability.group(2)}"))
+    runtime = re.match(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", line)  # torch.__config__.show()
+    if runtime:
+        facts.append(("torch.cuda_version", runtime.group(1)))
+    if re.search(r"\b(?:Device|Type|Name):\**\s*mps\b|Metal device set to:", line):
+        facts.append(("metal.in_use", "mps" if "mps" in line else "metal"))
+    jax = re.search(r"^\s*jax\.devices \(\d+ total, \d+ local\): \[(.*)\]", line)
+    if jax:
+        facts.append(("jax.platforms", ",".join(sorted({p.lower() for p in re.findall(r"(\w+?)Device\(", jax.group(1))}))))
     uname = re.search(r"uname_result\(system='(\w+)'.*machine='(\w+)'", line)
     if uname:  # platform.uname() from inside Python: the interpreter's own machine
         facts.append(("python.machine", _arch(uname.group(2)) or uname.group(2)))

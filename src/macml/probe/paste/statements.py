@@ -114,11 +114,23 @@ def _crashed_python(lines: Sequence[str]) -> Dict[int, str]:
     return lines_of_python
 
 
+def _mps_memory(lines: Sequence[str]) -> Dict[int, str]:
+    """ComfyUI's device list: an 'mps' device's 'VRAM Total' is the Mac's unified memory."""
+    found: Dict[int, str] = {}
+    for index, line in enumerate(lines):
+        if re.search(r"\b(?:Type|Name):\**\s*mps\s*$", line):
+            for follow in range(index + 1, min(len(lines), index + 4)):
+                if re.search(r"\bVRAM Total:", lines[follow]) and "Torch VRAM" not in lines[follow]:
+                    found[follow] = "memory"
+    return found
+
+
 def read_statements(lines: Sequence[str]) -> List[Statement]:
     """Every fact each line states, in line order."""
     found: List[Statement] = []
     sysctl = _sysctl_answers(lines)
     python_header = _crashed_python(lines)
+    mps_memory = _mps_memory(lines)
     for index, line in enumerate(lines):
         text = line.rstrip()
         if not text.strip() or len(text) > 2000:
@@ -131,6 +143,8 @@ def read_statements(lines: Sequence[str]) -> List[Statement]:
             facts.extend(rules.by_key(*pair))
             if index in python_header:
                 facts.extend(rules.crashed_python(*pair))
+            if index in mps_memory:
+                facts.extend(rules.by_key("memory", pair[1]))
         facts.extend(rules.anywhere(text))
         seen = set()
         for fact, value in facts:
