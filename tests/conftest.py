@@ -1,6 +1,7 @@
 import contextlib
 import dataclasses
 import http.server
+import io
 import json
 import os
 import threading
@@ -51,6 +52,34 @@ def run_macml(*args, env=None, timeout=120, cwd=None):
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "macml", *args], capture_output=True, text=True,
                           env=full_env, timeout=timeout, cwd=cwd)
+
+
+@dataclasses.dataclass(frozen=True)
+class CliResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args, env=None):
+    """The CLI in this process (for many runs: no interpreter start-up), as `macml ARGS` would run with
+    the environment variables in env set (None: unset); what it printed and its exit code."""
+    from macml import cli
+
+    out, err, saved = io.StringIO(), io.StringIO(), dict(os.environ)
+    for key, value in (env or {}).items():
+        os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                cli.main([str(a) for a in args])
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return CliResult(code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture

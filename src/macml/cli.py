@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Callable, List, Optional
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from macml import frameworks, progress
 from macml.errors import MacmlError
-from macml.report import Report
+from macml.report import Report, console as terminal
 
 app = typer.Typer(
     help="Is my GPU actually being used for machine learning, and if not, what do I install?",
@@ -33,7 +32,6 @@ JsonOpt = typer.Option(False, "--json", help="Print one JSON document instead of
 
 def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -> None:
     """The one place a command's result is rendered and the process exits."""
-    console = Console(highlight=False, soft_wrap=True)
     progress.set_quiet(as_json)
     try:
         report = produce()
@@ -41,18 +39,18 @@ def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -
         if as_json:
             print(json.dumps({"error": exc.message, "hint": exc.hint}, indent=2))
         else:
-            err = Console(stderr=True, highlight=False, soft_wrap=True)
+            err = terminal(stderr=True)
             err.print(Text.assemble(Text("error:", style="bold red"), " ", exc.message))
             if exc.hint:
                 err.print(exc.hint, markup=False)
         raise typer.Exit(exc.exit_code)
     except KeyboardInterrupt:
-        Console(stderr=True).print("interrupted")
+        terminal(stderr=True).print("interrupted")
         raise typer.Exit(130)
     if as_json:
         print(json.dumps(report.to_json(), indent=2, sort_keys=False))
     else:
-        report.render_text(console, verbose)
+        report.render_text(terminal(), verbose)
     raise typer.Exit(report.exit_code)
 
 
