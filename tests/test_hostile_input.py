@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import MACHINES, run_macml
+from conftest import MACHINES, run_cli, run_macml
 
 NO_GPU = MACHINES / "linux-no-gpu.json"
 
@@ -94,3 +94,28 @@ def test_command_line_mistakes_with_json_answer_in_json(args, error):
     assert result.returncode == 2
     document = json.loads(result.stdout)
     assert error in document["error"] and document["hint"].startswith("See: macml")
+
+
+# ---------------------------------------------------------------- numeric options: finite and above 0
+
+MISSING_PYTHON = "/nonexistent/macml-test/python"
+NUMBER_CASES = [
+    (["doctor", "--from", str(NO_GPU)], "--timeout", ["inf", "nan", "-inf", "0", "-1", "1e300"]),
+    (["verify", "--python", MISSING_PYTHON], "--cpu-seconds", ["inf", "nan", "0", "-3", "1e300"]),
+    (["verify", "--python", MISSING_PYTHON], "--steps", ["0", "-1"]),
+    (["verify", "--python", MISSING_PYTHON], "--epochs", ["0", "-2"]),
+    (["verify", "--python", MISSING_PYTHON, "--nproc", "1"], "--steps", ["0", "-4"]),
+    (["verify", "--python", MISSING_PYTHON], "--nproc", ["0", "-1", "two", "²", "1.5"]),
+    (["verify", "--python", MISSING_PYTHON, "--nproc", "1"], "--nnodes", ["0", "-1"]),
+    (["verify", "--python", MISSING_PYTHON, "--nproc", "1", "--nnodes", "2", "--rdzv-endpoint", "h:1"],
+     "--node-rank", ["-1", "2"]),
+]
+
+
+@pytest.mark.parametrize("command, option, value", [
+    (command, option, value) for command, option, values in NUMBER_CASES for value in values
+], ids=lambda v: v if isinstance(v, str) and not v.startswith("/") else "")
+def test_numeric_options_must_be_finite_and_positive(command, option, value):
+    result = run_cli(*command, option, value)
+    assert result.returncode == 2 and no_traceback(result), result.stdout + result.stderr
+    assert option in result.stderr, result.stderr

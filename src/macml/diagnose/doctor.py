@@ -12,7 +12,7 @@ from rich.text import Text
 from macml import __version__, frameworks
 from macml.diagnose import all_checks, describe, run_checks
 from macml.recipes.catalog import load_all
-from macml.errors import MacmlError
+from macml.errors import MOST_SECONDS, MacmlError, require_positive
 from macml.facts import MachineFacts, describe_gpu, format_bytes, to_jsonable
 from macml.diagnose.findings import LEVELS, Finding
 from macml.report import bold, marked
@@ -182,9 +182,7 @@ def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_
                snapshot_out: Optional[Path] = None, timeout: float = 20.0, use_cache: bool = True) -> DoctorReport:
     """snapshot_in: --from files, macml snapshots or pasted reports (several merge)."""
     validate_names(only)
-    if not timeout > 0:
-        raise MacmlError(f"--timeout must be a positive number of seconds, not {timeout:g}.",
-                         "Give each probe enough time, e.g. --timeout 60.")
+    require_positive("--timeout", timeout, MOST_SECONDS, "number of seconds")
     snapshot = load_inputs(snapshot_in).snapshot if snapshot_in else collect_snapshot(python, timeout, use_cache)
     if snapshot_out:
         save_snapshot(snapshot, snapshot_out)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from macml import frameworks, paths, progress
-from macml.errors import MacmlError
+from macml.errors import MOST_COUNT, MOST_SECONDS, MacmlError, require_positive
 from macml.facts import GPU
 from macml.knowledge.gpu_specs import peak_fp32
 from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
@@ -153,12 +153,10 @@ def _download_progress():
 def run_verify(python: Optional[str] = None, framework: Optional[str] = None, device: Optional[str] = None,
                steps: Optional[int] = None, epochs: int = 1, data_dir: Optional[Path] = None,
                synthetic: bool = False, cpu_seconds: float = 3.0) -> VerifyReport:
-    if steps is not None and steps < 1:
-        raise MacmlError("--steps must be at least 1.")
-    if epochs < 1:
-        raise MacmlError("--epochs must be at least 1.")
-    if cpu_seconds <= 0:
-        raise MacmlError("--cpu-seconds must be positive.")
+    if steps is not None:
+        require_positive("--steps", steps, MOST_COUNT)
+    require_positive("--epochs", epochs, MOST_COUNT)
+    require_positive("--cpu-seconds", cpu_seconds, MOST_SECONDS, "number of seconds")
     python = python or sys.executable
     chosen = choose_frameworks(framework, importable_frameworks(python))
     data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress())
