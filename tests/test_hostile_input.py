@@ -119,3 +119,48 @@ def test_numeric_options_must_be_finite_and_positive(command, option, value):
     result = run_cli(*command, option, value)
     assert result.returncode == 2 and no_traceback(result), result.stdout + result.stderr
     assert option in result.stderr, result.stderr
+
+
+# ---------------------------------------------------------------- paths and the cache that are not what they should be
+
+def test_a_venv_path_naming_a_file_is_a_clear_error(tmp_path):
+    existing = tmp_path / "notes.txt"
+    existing.write_text("mine")
+    for venv in (existing, existing / "venv"):
+        result = run_cli("install", "--recipe", "pytorch-cpu", "--venv", venv, "--dry-run", "--offline")
+        assert result.returncode == 2 and no_traceback(result), result.stderr
+        assert f"{existing} is a file" in " ".join(result.stderr.split())
+    assert existing.read_text() == "mine"
+
+
+@pytest.fixture
+def cache_is_a_file(tmp_path):
+    path = tmp_path / "cache-file"
+    path.write_text("not a folder")
+    return {"MACML_CACHE_DIR": str(path)}
+
+
+def test_verify_with_the_cache_dir_a_file_names_it(cache_is_a_file):
+    result = run_cli("verify", "--steps", "1", env=cache_is_a_file)
+    assert result.returncode == 2 and no_traceback(result), result.stderr
+    text = " ".join(result.stderr.split())
+    assert "MACML_CACHE_DIR" in text and "--data-dir" in text
+
+
+def test_the_doctor_runs_without_its_cache_and_says_so(cache_is_a_file):
+    result = run_cli("doctor", "-v", "--python", sys.executable, env=cache_is_a_file)
+    assert result.returncode in (0, 1) and no_traceback(result), result.stderr
+    assert "probe cache not used" in result.stdout
+    assert cache_is_a_file["MACML_CACHE_DIR"] in " ".join(result.stdout.split())
+
+
+@pytest.mark.parametrize("command", [["snapshot", "import", str(MACHINES.parent / "captures" /
+                                                                   "linux-nvgpu-15-titanxp-driver450-nvidia-smi.txt")],
+                                     ["doctor", "--from", str(NO_GPU)]], ids=["snapshot-import", "doctor"])
+def test_a_snapshot_into_a_missing_folder_is_refused(tmp_path, command):
+    out = tmp_path / "no" / "such" / "snap.json"
+    option = "-o" if command[0] == "snapshot" else "--save-snapshot"
+    result = run_cli(*command, option, out)
+    assert result.returncode == 2 and no_traceback(result), result.stdout + result.stderr
+    assert f"{out.parent} does not exist" in " ".join(result.stderr.split())
+    assert not (tmp_path / "no").exists()

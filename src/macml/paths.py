@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Optional
 
 import platformdirs
 
@@ -19,6 +19,20 @@ def user_cache_dir(sub: str, env: Mapping[str, str] = os.environ) -> Path:
     if env.get("MACML_CACHE_DIR"):
         return Path(env["MACML_CACHE_DIR"]) / sub
     return platformdirs.user_cache_path("macml", appauthor=False) / sub
+
+
+def cache_problem(folder: Path) -> Optional[str]:
+    """Why macml cannot keep files in this cache folder (created when missing), or None when it can:
+    MACML_CACHE_DIR may name a file, a read-only mount, or a folder macml may not write."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return f"{folder} is not a folder"
+    except OSError as exc:
+        return f"{folder} cannot be created ({exc.strerror or exc})"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder} is not writable"
+    return None
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -248,3 +248,67 @@ def test_uv_plans_a_new_venv_with_compile(tmp_path, recipes, local_index, uv):
                                   use_uv=True)
     assert planned.ok and "compile" in planned.plan.argv and planned.plan.packages == (("aaa-fast", "1.0"),)
     assert not (tmp_path / "new").exists()
+
+
+# ---------------------------------------------------------------- honest reports, clear errors
+
+
+@pytest.mark.parametrize("make_cache", ["file", "read-only"])
+def test_an_unusable_cache_dir_is_a_clear_error_before_anything_changes(tmp_path, wheelhouse, recipes, local_index,
+                                                                         make_cache):
+    python = make_venv(tmp_path / "env", wheelhouse)
+    before = state(python)
+    cache = tmp_path / "cache"
+    if make_cache == "file":
+        cache.write_text("not a folder")
+    else:
+        _mount_tmpfs(cache, "1m")
+        subprocess.run(["mount", "-o", "remount,ro", str(cache)], check=True)
+    try:
+        proc = start_macml(recipes / "ok.toml", python, dict(local_index, MACML_CACHE_DIR=str(cache)))
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if make_cache == "read-only":
+            subprocess.run(["umount", str(cache)], check=False)
+    assert proc.returncode == 2 and "Traceback" not in out + err, out + err
+    assert "MACML_CACHE_DIR" in err and str(cache) in " ".join(err.split())
+    assert state(python) == before
+
+
+def test_a_requirement_whose_marker_never_matches_is_not_reported_installed(tmp_path, wheelhouse, recipes,
+                                                                             local_index):
+    python = make_venv(tmp_path / "env", wheelhouse)
+    before = state(python)
+    recipe = tmp_path / "never.toml"
+    recipe.write_text('name = "never"\nsummary = "s"\nframework = "none"\n[[pins]]\nlabel = "never"\n'
+                      "requirements = ['aaa-fast==1.0; sys_platform == \"nonexistent\"']\n")
+    proc = start_macml(recipe, python, local_index)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, out + err
+    assert "already satisfied" not in out and "Installed" not in out
+    assert 'does not apply to this interpreter (sys_platform == "nonexistent")' in " ".join(out.split())
+    assert state(python) == before
+
+
+def test_a_venv_that_could_not_be_created_is_not_reported_removed(tmp_path, recipes, local_index, monkeypatch):
+    from macml.install import target as install_target
+
+    monkeypatch.setattr(install_target, "VENV_TIMEOUT", 0.01)  # `python -m venv` is stopped at once
+    venv = tmp_path / "fresh"
+    report = install.run_install(recipe_file=recipes / "ok.toml", venv=venv, yes=True, offline=True)
+    assert report.exit_code == 1 and "Could not create a venv" in report.reason
+    assert not report.applied.venv_created and not report.applied.venv_removed
+    assert not venv.exists()
+
+
+def test_a_pre_existing_folder_is_reported_kept_not_removed(tmp_path, recipes, local_index):
+    from rich.console import Console
+
+    venv = tmp_path / "mine"
+    venv.mkdir()
+    report = install.run_install(recipe_file=recipes / "fails.toml", venv=venv, yes=True, offline=True)
+    console = Console(record=True, width=300)
+    report.render_text(console, verbose=False)
+    text = console.export_text()
+    assert "created by this run was removed" not in text
+    assert f"the venv files this run put in {venv} were removed; the folder is kept" in text

@@ -24,21 +24,24 @@ class Applied:
     failure: Optional[str] = None
     signal: Optional[str] = None  # "SIGINT", ... when a signal stopped it
     exit_code: int = 0
-    venv_created: bool = False
-    venv_removed: bool = False
+    venv_created: bool = False  # a venv was made (and is there, unless removed)
+    venv_removed: bool = False  # what this run made of a venv was removed
+    venv_folder_kept: bool = False  # the folder was there before: emptied, not removed
 
 
 def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: str,
           kind: Optional[str]) -> Tuple[Applied, Tuple[str, ...]]:
     """(what happened, warnings). Every way this can stop leaves the target as it was."""
     doing, command, before, done, failure, stopped = "starting", None, None, (), None, None
+    venv_made = False
     warnings: Tuple[str, ...] = ()
     with interrupts.raised():
         try:
             if target.create_venv:
                 doing = f"creating the venv {target.venv_dir}"
                 with progress.status(f"Creating a venv at {target.venv_dir}…"):
-                    create_venv(target)
+                    create_venv(target)  # on failure it removes what it made itself
+                venv_made = True
             doing = "recording the installed packages"
             pip = install_pip.pip_installer(target.python)
             installer, warnings = choose_installer(pip, target.python, installer_name)
@@ -69,14 +72,12 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
         after = install_steps.probe_after(target.python, recipe.framework, kind, bool(recipe.requires.gpu_vendor))
         return Applied(command, done, after=after, venv_created=target.create_venv), warnings
     with interrupts.held(), progress.status("Rolling back: restoring the recorded packages and files…"):
-        if target.create_venv:
-            remove_venv(target)
-            restored = None
-        else:
-            restored = install_rollback.roll_back(installer, target.python, before) if before is not None else None
+        removed = remove_venv(target) if target.create_venv else False
+        restored = (install_rollback.roll_back(installer, target.python, before)
+                    if before is not None and not target.create_venv else None)
     code = interrupts.exit_code(stopped) if stopped else 1
     return Applied(command, done, restored, None, failure, interrupts.signal_name(stopped), code,
-                   target.create_venv, target.create_venv), warnings
+                   venv_made, removed, target.dir_existed), warnings
 
 
 def choose_installer(pip: install_pip.Installer, python: str, name: str) -> Tuple[install_pip.Installer, Tuple[str, ...]]:

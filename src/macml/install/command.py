@@ -56,9 +56,12 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
 
     macos = facts.os.version if facts.is_mac else ""
     platform = parse_target(facts.interpreter, macos)  # the same interpreter facts, not probed again
+    idle = pypi.not_applying(found.requirements, platform.markers)
+    if len(idle) == len(found.requirements):
+        return report(failure=f"nothing to install: {'; '.join(idle)}; nothing was changed")
     preflight = None if offline else _preflight(found, platform, pypi_url)
-    warnings = ("offline: the PyPI wheel pre-flight was skipped",) if offline else (
-        (preflight.skipped,) if preflight.skipped else ())
+    warnings = idle + (("offline: the PyPI wheel pre-flight was skipped",) if offline else (
+        (preflight.skipped,) if preflight.skipped else ()))
     if preflight is not None and not preflight.ok:
         return report(warnings=warnings, preflight=preflight,
                       failure="pre-flight: no compatible wheel for a pinned package; nothing was downloaded or changed")

@@ -12,7 +12,7 @@ from filelock import FileLock, Timeout
 
 from macml import progress
 from macml.errors import MacmlError
-from macml.paths import user_cache_dir
+from macml.paths import cache_problem, user_cache_dir
 
 
 def lock_path(env_dir: str, cache: Path) -> Path:
@@ -25,7 +25,11 @@ def exclusive(env_dir: str, wait: bool = True, cache: Optional[Path] = None) -> 
     """Hold the environment's lock inside; wait for another install (saying so), or with
     wait=False fail at once."""
     cache = cache or user_cache_dir("locks")
-    cache.mkdir(parents=True, exist_ok=True)
+    problem = cache_problem(cache)
+    if problem:
+        raise MacmlError(f"Cannot keep the install lock: {problem}.",
+                         "Nothing was changed. Set MACML_CACHE_DIR to a writable folder (macml keeps its install "
+                         "locks and journals there).")
     lock = FileLock(str(lock_path(env_dir, cache)))
     try:
         lock.acquire(timeout=0)

@@ -134,7 +134,10 @@ class InstallReport:
             console.print(f"  rollback: {summary}; {state}", markup=False, highlight=False)
             for line in rb.remaining + rb.errors:
                 console.print(marked("fail", line, "    "))
-        if applied.venv_removed:
+        if applied.venv_removed and applied.venv_folder_kept:
+            console.print(f"  rollback: the venv files this run put in {self.venv} were removed; the folder is kept "
+                          "(it was there before)", markup=False)
+        elif applied.venv_removed:
             console.print(f"  rollback: the venv {self.venv} created by this run was removed", markup=False)
         if self.dry_run and self.ok:
             console.print("Dry run: nothing was changed. Run again without --dry-run to install.")

@@ -105,7 +105,12 @@ def load_snapshot(path: Path) -> Dict[str, Any]:
 
 
 def save_snapshot(snapshot: Dict[str, Any], path: Path) -> None:
-    """Write atomically: a failed write never leaves half a snapshot behind."""
+    """Write atomically: a failed write never leaves half a snapshot behind, and a missing folder is
+    named rather than created (a mistyped path should not grow folders)."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise MacmlError(f"Cannot write snapshot to {path}: the folder {folder} does not exist.",
+                         "Create the folder first, or give a path in an existing folder.")
     try:
         write_atomically(Path(path), json.dumps(snapshot, indent=2, sort_keys=True) + "\n")
     except OSError as exc:

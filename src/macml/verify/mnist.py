@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.errors import MacmlError
-from macml.paths import user_cache_dir
+from macml.paths import cache_problem, user_cache_dir
 
 MIRRORS: Tuple[str, ...] = (
     "https://ossci-datasets.s3.amazonaws.com/mnist/",
@@ -266,6 +266,11 @@ def resolve_mnist(data_dir: Optional[Path] = None, mirrors: Sequence[str] = MIRR
         return local_files(Path(data_dir))
     cache = cache or user_cache_dir("mnist")
     fresh = any(not (cache / name).is_file() for name in PUBLISHED_MD5)
+    problem = cache_problem(cache) if fresh else None
+    if problem:
+        raise MacmlError(f"Cannot download MNIST into the cache: {problem}.",
+                         "Set MACML_CACHE_DIR to a writable folder, pass --data-dir DIR with the MNIST IDX files, "
+                         "or use --synthetic for a speed-only run.")
     paths = {name: fetch_file(name, cache, mirrors, progress, timeout, checksums) for name in PUBLISHED_MD5}
     return MnistFiles(
         paths["train-images-idx3-ubyte.gz"], paths["train-labels-idx1-ubyte.gz"],
