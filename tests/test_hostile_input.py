@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import MACHINES, run_cli, run_macml
+from conftest import MACHINES, run_cli, run_macml, run_macml_measured
 
 NO_GPU = MACHINES / "linux-no-gpu.json"
 
@@ -164,3 +164,23 @@ def test_a_snapshot_into_a_missing_folder_is_refused(tmp_path, command):
     assert result.returncode == 2 and no_traceback(result), result.stdout + result.stderr
     assert f"{out.parent} does not exist" in " ".join(result.stderr.split())
     assert not (tmp_path / "no").exists()
+
+
+# ---------------------------------------------------------------- bounded reads
+
+def test_from_dev_zero_stops_at_the_size_limit():
+    run = run_macml_measured("doctor", "--from", "/dev/zero")
+    assert run["returncode"] == 2 and "Traceback" not in run["stderr"], run["stderr"][-2000:]
+    assert "larger than 16 MiB" in " ".join(run["stderr"].split())
+    assert run["peak_mb"] < 250 and run["seconds"] < 30, run
+
+
+def test_a_paste_over_the_size_limit_is_refused(tmp_path):
+    from macml.paths import MAX_INPUT_BYTES
+
+    paste = tmp_path / "huge.txt"
+    line = b"GPU 0: NVIDIA H100 PCIe\n"
+    paste.write_bytes(line * (MAX_INPUT_BYTES // len(line) + 1))
+    for command in (["doctor", "--from", paste], ["recipes", "--from", paste], ["snapshot", "import", paste]):
+        result = run_cli(*command)
+        assert result.returncode == 2 and "larger than 16 MiB" in " ".join(result.stderr.split()), result.stderr

@@ -21,6 +21,31 @@ def user_cache_dir(sub: str, env: Mapping[str, str] = os.environ) -> Path:
     return platformdirs.user_cache_path("macml", appauthor=False) / sub
 
 
+# The most macml reads from one input file (--from, a snapshot, a recipe): collect_env with every
+# library listed is under 100 kB, so this is far beyond any real paste, and a bound on the time and
+# memory a runaway file (/dev/zero, a log pasted by mistake) can take.
+MAX_INPUT_BYTES = 16 << 20
+_CHUNK = 1 << 20
+
+
+def read_bounded(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The file's bytes, read in chunks and never more than limit + 1 of them (a device or a FIFO
+    may never end); TooLarge beyond the limit, OSError when it cannot be read."""
+    chunks, size = [], 0
+    with open(path, "rb") as handle:
+        while size <= limit:
+            chunk = handle.read(min(_CHUNK, limit + 1 - size))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+    raise TooLarge(f"{path} is larger than {limit / (1 << 20):g} MiB, the most macml reads from one file")
+
+
+class TooLarge(ValueError):
+    """An input file past the size macml reads."""
+
+
 def cache_problem(folder: Path) -> Optional[str]:
     """Why macml cannot keep files in this cache folder (created when missing), or None when it can:
     MACML_CACHE_DIR may name a file, a read-only mount, or a folder macml may not write."""

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence
 
 from macml.errors import MacmlError
+from macml.paths import TooLarge, read_bounded
 from macml.probe.paste import import_pastes
 from macml.probe.snapshot import validate_snapshot
 
@@ -22,7 +23,9 @@ class Inputs:
 
 def _read(path: Path) -> str:
     try:
-        return Path(path).read_bytes().decode("utf-8", errors="replace")
+        return read_bounded(path).decode("utf-8", errors="replace")
+    except TooLarge as exc:
+        raise MacmlError(f"{exc}.", "Cut the file down to the pasted command outputs (collect_env, nvidia-smi, ...).") from None
     except OSError as exc:
         raise MacmlError(f"Cannot read snapshot or paste {path}: {exc.strerror or exc}.") from None
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 from macml.errors import MacmlError
-from macml.paths import write_atomically
+from macml.paths import TooLarge, read_bounded, write_atomically
 from macml.probe.frameworks import answer_problem
 from macml.probe.interpreter import interpreter_problem
 from macml.probe.runner import CommandResult
@@ -94,7 +94,9 @@ def _env_problem(env: Dict[str, Any]) -> Optional[str]:
 
 def load_snapshot(path: Path) -> Dict[str, Any]:
     try:
-        raw = Path(path).read_bytes()
+        raw = read_bounded(path)
+    except TooLarge as exc:
+        raise MacmlError(f"{exc}.", "Is it a file written by macml doctor --save-snapshot?") from None
     except OSError as exc:
         raise MacmlError(f"Cannot read snapshot {path}: {exc.strerror or exc}.") from None
     try:
