@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from macml import progress
+from macml import interrupts, progress
 from macml.errors import MacmlError
-from macml.install import interrupts, pip as install_pip, rollback as install_rollback, steps as install_steps
+from macml.install import pip as install_pip, rollback as install_rollback, steps as install_steps
 from macml.install.rollback import Rollback
 from macml.install.steps import After, StepResult
 from macml.install.target import Target, create_venv, remove_venv

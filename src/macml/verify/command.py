@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
@@ -18,7 +19,7 @@ from macml.errors import MOST_COUNT, MOST_SECONDS, MacmlError, require_positive
 from macml.facts import GPU
 from macml.knowledge.gpu_specs import peak_fp32
 from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
-from macml.probe.runner import LiveCommands, run_command
+from macml.probe.runner import LiveCommands, children_tied, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
 from macml.verify.result import DeviceInfo, collect, judge
 from macml.verify.stream import show_progress, stream_events
@@ -150,6 +151,7 @@ def _download_progress():
     return report
 
 
+@children_tied(signal.SIGTERM)  # a workload left behind by a killed macml would go on using the GPU
 def run_verify(python: Optional[str] = None, framework: Optional[str] = None, device: Optional[str] = None,
                steps: Optional[int] = None, epochs: int = 1, data_dir: Optional[Path] = None,
                synthetic: bool = False, cpu_seconds: float = 3.0) -> VerifyReport:

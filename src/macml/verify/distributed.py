@@ -7,6 +7,7 @@ global rank 0, and judges them with the pure rules of `distributed_result`.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from macml.report import CHECK_MARK, marked
 from macml.errors import MOST_COUNT, MacmlError, require_positive
 from macml.probe.nvidia_topology import (NVLINK_STATUS, TOPOLOGY, describe_link, nvlink_peak_gbs,
                                          parse_nvlink_status, parse_topology)
-from macml.probe.runner import run_command
+from macml.probe.runner import children_tied, run_command
 from macml.verify.distributed_result import DistributedMeasurements, collect, judge
 from macml.verify.mnist import resolve_mnist, validate_mnist
 from macml.verify.result import Check
@@ -175,6 +176,7 @@ def workload_argv(python: str, launch: Launch, steps: Optional[int], data_args: 
             "--device", launch.device, "--steps", str(steps or 30), *data_args]
 
 
+@children_tied(signal.SIGTERM)  # torchrun stops its ranks on SIGTERM
 def run_distributed(python: Optional[str], nproc: str, nnodes: int = 1, node_rank: int = 0,
                     endpoint: Optional[str] = None, device: Optional[str] = None, steps: Optional[int] = None,
                     data_dir: Optional[Path] = None, synthetic: bool = False) -> DistributedReport:
