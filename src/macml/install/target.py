@@ -36,11 +36,16 @@ def venv_python(venv_dir: Path) -> Path:
     return venv_dir / "bin" / "python"
 
 
+def venv_path(venv: Path) -> Path:
+    """--venv as the absolute path macml uses (and keys the install lock by)."""
+    return Path(venv).expanduser().absolute()
+
+
 def resolve_target(python: Optional[str], venv: Optional[Path]) -> Target:
     base = python or sys.executable
     if venv is None:
         return Target(python=base, base_python=base)
-    venv = Path(venv).expanduser().absolute()
+    venv = venv_path(venv)
     in_the_way = next((p for p in (venv, *venv.parents) if p.exists() and not p.is_dir()), None)
     if in_the_way is not None:
         raise MacmlError(f"--venv {venv}: {in_the_way} is a file, not a folder.",
