@@ -162,3 +162,15 @@ def test_the_lock_is_held_while_a_child_of_a_killed_install_lives(tmp_path):
         child.wait(10)
     with lock.exclusive(env_dir, wait=False):  # free once the last holder is gone
         pass
+
+
+def test_a_journal_macml_did_not_write_is_a_clear_error(tmp_path, wheelhouse, recipes, local_index):
+    from macml.install import command as install, journal
+
+    python = make_venv(tmp_path / "env", wheelhouse)
+    path = journal.path_for(str(tmp_path / "env"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"macml_install_journal": 1, "pid": "not a number"}')
+    with pytest.raises(MacmlError, match="install journal .* cannot be read") as error:
+        install.run_install(recipe_file=recipes / "ok.toml", python=str(python), yes=True, offline=True)
+    assert "delete the journal" in error.value.hint
