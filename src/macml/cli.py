@@ -192,8 +192,8 @@ def verify(
 
         _emit(lambda: distributed.run_distributed(
             python=python or None, nproc=nproc or "1", nnodes=nnodes, node_rank=node_rank,
-            endpoint=rdzv_endpoint, device=device, steps=steps, data_dir=data_dir, synthetic=synthetic), as_json,
-              children=True)
+            endpoint=rdzv_endpoint, device=device, steps=steps, data_dir=data_dir, synthetic=synthetic),
+            as_json, children=True)
     from macml.verify import command as verify_mod
 
     _emit(

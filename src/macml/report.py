@@ -45,6 +45,7 @@ def console(stderr: bool = False) -> Console:
     """The console every command's text goes through (stdout, or stderr for errors and progress)."""
     return SafeConsole(stderr=stderr, highlight=False, soft_wrap=True)
 
+
 # The one set of status marks: a finding's level, a recipe that fits (ok) or not (fail).
 MARKS = {"ok": "[green]✓[/]", "info": "[blue]•[/]", "warn": "[yellow]![/]", "fail": "[red]✗[/]", "skip": "[dim]-[/]"}
 # A verify check's status -> its mark.

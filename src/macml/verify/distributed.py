@@ -55,7 +55,8 @@ def nproc_count(text: str) -> Optional[int]:
     """--nproc as given: a positive number of processes, or None for 'all' (one per GPU)."""
     if text.strip().lower() == "all":
         return None
-    count = int(text) if text.strip().isascii() and text.strip().isdigit() else 0
+    digits = text.strip()
+    count = int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 12 else 0
     if not 0 < count <= MOST_COUNT:
         raise MacmlError(f"--nproc takes a positive number or 'all', not {text!r}.")
     return count
