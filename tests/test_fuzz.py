@@ -195,8 +195,14 @@ def places(tmp_path_factory):
             "under-a-file": root / "file" / "below", "/dev/null": "/dev/null", "/dev/zero": "/dev/zero"}
 
 
-def place(places):
-    return st.sampled_from(PLACES).map(lambda kind: str(places[kind]))
+def place(places, kinds=PLACES):
+    return st.sampled_from(kinds).map(lambda kind: str(places[kind]))
+
+
+def output_place(places):
+    """Where an output may be asked to go: never a real device (a regression there would replace
+    /dev/null for the whole machine; tests/test_hostile_input.py writes into a FIFO instead)."""
+    return place(places, tuple(k for k in PLACES if not k.startswith("/dev/")))
 
 
 def evidence(places):
@@ -225,13 +231,13 @@ def command_line(data, places, command):
                                     max_size=2))
         source = data.draw(st.sampled_from([["--from", data.draw(evidence(places))], ["--python", missing_python]]))
         return ["doctor", *checks, *source, *options(data, {
-            "--timeout": NUMBER, "-v": None, "--json": None, "--refresh": None, "--save-snapshot": place(places),
+            "--timeout": NUMBER, "-v": None, "--json": None, "--refresh": None, "--save-snapshot": output_place(places),
             "--from": evidence(places)})]
     if command == "recipes":
         return ["recipes", "--from", data.draw(evidence(places)), *options(data, {"-v": None, "--json": None})]
     if command == "snapshot":
         return ["snapshot", "import", data.draw(evidence(places)), *options(data, {
-            "-o": place(places), "--json": None})]
+            "-o": output_place(places), "--json": None})]
     if command == "verify-framework":  # a real interpreter, stopped by the framework's name before any training
         unknown = ODD.filter(lambda t: t.strip() and t.lower() not in KNOWN_FRAMEWORKS and not t.startswith("-"))
         return ["verify", "--python", sys.executable, "--framework", data.draw(unknown), "--synthetic",

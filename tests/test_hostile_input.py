@@ -184,3 +184,23 @@ def test_a_paste_over_the_size_limit_is_refused(tmp_path):
     for command in (["doctor", "--from", paste], ["recipes", "--from", paste], ["snapshot", "import", paste]):
         result = run_cli(*command)
         assert result.returncode == 2 and "larger than 16 MiB" in " ".join(result.stderr.split()), result.stderr
+
+
+def test_a_snapshot_into_a_device_or_fifo_is_written_not_renamed_over_it(tmp_path):
+    """`-o /dev/stdout` writes through; renaming a temporary file over the path (as root) would replace
+    the device itself. A FIFO here stands for /dev/null, which a test must not risk."""
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    capture = MACHINES.parent / "captures" / "linux-nvgpu-15-titanxp-driver450-nvidia-smi.txt"
+    result = run_cli("snapshot", "import", capture, "-o", fifo)
+    reader.join(timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert json.loads(received[0])["macml_snapshot"] == 1

@@ -62,8 +62,14 @@ def cache_problem(folder: Path) -> Optional[str]:
 
 def write_atomically(path: Path, text: str) -> None:
     """Write to a temporary file beside path, then rename it into place; OSError on failure,
-    with the temporary removed."""
+    with the temporary removed. A path that is there and is no regular file (/dev/null, /dev/stdout,
+    a FIFO) is written in place: renaming over it would replace the device itself (as root, for
+    every program on the machine)."""
     path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=str(path.parent))
     try:
@@ -74,6 +80,7 @@ def write_atomically(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
 
 def _locate(packaged: str, in_tree: str) -> Path:
     inside = _PACKAGE / packaged
