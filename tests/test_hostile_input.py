@@ -113,8 +113,8 @@ NUMBER_CASES = [
 
 
 @pytest.mark.parametrize("command, option, value", [
-    (command, option, value) for command, option, values in NUMBER_CASES for value in values
-], ids=lambda v: v if isinstance(v, str) and not v.startswith("/") else "")
+    pytest.param(command, option, value, id=f"{command[0]}{' --nproc' if '--nproc' in command else ''} {option} {value}")
+    for command, option, values in NUMBER_CASES for value in values])
 def test_numeric_options_must_be_finite_and_positive(command, option, value):
     result = run_cli(*command, option, value)
     assert result.returncode == 2 and no_traceback(result), result.stdout + result.stderr
