@@ -1,6 +1,7 @@
 import contextlib
 import dataclasses
 import http.server
+import io
 import json
 import os
 import threading
@@ -51,6 +52,54 @@ def run_macml(*args, env=None, timeout=120, cwd=None):
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "macml", *args], capture_output=True, text=True,
                           env=full_env, timeout=timeout, cwd=cwd)
+
+
+# Runs argv[2:] capped at argv[1] bytes of address space; prints its exit code, output, peak RSS and time.
+_MEASURED = """import json, resource, subprocess, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+start = time.monotonic()
+done = subprocess.run(sys.argv[2:], capture_output=True, text=True, errors="replace")
+print(json.dumps({"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr,
+                  "seconds": time.monotonic() - start,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
+
+
+def run_macml_measured(*args, timeout=120, address_space=2 << 30):
+    """run_macml, with the peak memory (max RSS, MB) and the seconds of that one run. Its address space
+    is capped, so a runaway read ends in a MemoryError instead of eating the machine."""
+    env = dict(os.environ, PYTHONPATH=str(PROJECT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    argv = [sys.executable, "-c", _MEASURED, str(address_space), sys.executable, "-m", "macml", *map(str, args)]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, check=True)
+    return json.loads(done.stdout)
+
+
+@dataclasses.dataclass(frozen=True)
+class CliResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args, env=None):
+    """The CLI in this process (for many runs: no interpreter start-up), as `macml ARGS` would run with
+    the environment variables in env set (None: unset); what it printed and its exit code."""
+    from macml import cli
+
+    out, err, saved = io.StringIO(), io.StringIO(), dict(os.environ)
+    for key, value in (env or {}).items():
+        os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                cli.main([str(a) for a in args])
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return CliResult(code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture

@@ -1,16 +1,20 @@
 """Fuzzing: every reader of outside input, fed arbitrary text, bytes and JSON (and mutated recorded
-machines), raises nothing but MacmlError. Bounded in the normal run; `--hypothesis-profile deep`
-searches longer.
+machines), raises nothing but MacmlError; and the command line, given drawn option values (numbers
+with nan, inf and negatives, paths that are files, folders, missing or devices, text with control
+characters) and environment variables, exits 0, 1 or 2 with no traceback and no raw escape. Bounded
+in the normal run; `--hypothesis-profile deep` searches longer.
 
 A new reader (e.g. a pasted-report importer) is one more (name, callable) pair in TEXT_READERS.
 """
 import io
 import json
+import sys
 
 import pytest
 from hypothesis import given, strategies as st
 from rich.console import Console
 
+from macml import frameworks
 from macml.diagnose import run_checks
 from macml.probe.paste import import_pastes
 from macml.probe.paste.text import clean_lines, decode_paste
@@ -166,3 +170,108 @@ def test_mutated_recorded_machines(machine, data):
 
 def test_every_os_module_is_fuzzed():
     assert {f"{os_module(p).__name__.rsplit('.', 1)[-1]}.build_facts" for p in ("darwin", "linux", "win32")} <= set(READER_IDS)
+
+
+# ---------------------------------------------------------------- the command line: options and environment
+# Each example runs the real CLI in this process (conftest.run_cli) with drawn option values and
+# environment variables. Property: an exit code of 0, 1 or 2, no traceback, no raw escape sequence on
+# stdout or stderr. Nothing drawn reaches a network or trains: `--python` is never a working
+# interpreter for verify and install, install is always a dry run, offline.
+
+CAPTURE_FILES = sorted((MACHINES.parent / "captures").glob("*.txt"))
+PRINTABLE_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=24)
+ODD = st.one_of(PRINTABLE_TEXT, st.sampled_from([
+    "\x1b]0;pwned\x07", "\x1b[2J\x1b[1A", "\x9b31m", "[bold]x[/]", "-", "--", "all", "--json", " ", "\r\n",
+]))
+NUMBER = st.one_of(
+    st.sampled_from(["inf", "-inf", "nan", "0", "-0", "-1", "1e308", "1e400", "1e-320", "3", "20", "0x10", "1_000",
+                     "", " 5", "²", "１", "9" * 5000]),
+    st.floats().map(repr), st.integers(-(10**12), 10**12).map(str), ODD)
+KNOWN_FRAMEWORKS = {"all"} | {n for f in frameworks.with_workload() for n in (f.name, *f.aliases)}
+PLACES = ("missing-folder", "new-file", "file", "empty-dir", "full-dir", "under-a-file", "/dev/null", "/dev/zero")
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory):
+    """Each kind of path an option may be handed, made once."""
+    root = tmp_path_factory.mktemp("places")
+    (root / "file").write_text("just text\n")
+    (root / "empty-dir").mkdir()
+    (root / "full-dir").mkdir()
+    (root / "full-dir" / "x").write_text("x")
+    return {"missing-folder": root / "no" / "such" / "x.json", "new-file": root / "new.json",
+            "file": root / "file", "empty-dir": root / "empty-dir", "full-dir": root / "full-dir",
+            "under-a-file": root / "file" / "below", "/dev/null": "/dev/null", "/dev/zero": "/dev/zero"}
+
+
+def place(places, kinds=PLACES):
+    return st.sampled_from(kinds).map(lambda kind: str(places[kind]))
+
+
+def output_place(places):
+    """Where an output may be asked to go: never a real device (a regression there would replace
+    /dev/null for the whole machine; tests/test_hostile_input.py writes into a FIFO instead)."""
+    return place(places, tuple(k for k in PLACES if not k.startswith("/dev/")))
+
+
+def evidence(places):
+    """What --from may be given: a recorded machine, a real capture, or any kind of path."""
+    return st.one_of(st.sampled_from(MACHINE_FILES + CAPTURE_FILES).map(str), place(places))
+
+
+def environment(places):
+    return st.fixed_dictionaries({}, optional={
+        "MACML_CACHE_DIR": place(places), "MACML_PYPI_URL": ODD, "PIP_INDEX_URL": ODD, "CUDA_VISIBLE_DEVICES": ODD,
+        "PYTORCH_ENABLE_MPS_FALLBACK": ODD, "NCCL_P2P_DISABLE": ODD})
+
+
+def options(data, choices):
+    """Some of choices ({option: strategy of its value, or None for a flag}), each drawn at most once."""
+    drawn = []
+    for option in data.draw(st.lists(st.sampled_from(sorted(choices)), unique=True, max_size=len(choices))):
+        drawn += [option] if choices[option] is None else [option, data.draw(choices[option])]
+    return drawn
+
+
+def command_line(data, places, command):
+    missing_python = str(places["missing-folder"].parent / "python")
+    if command == "doctor":  # replayed, or live with an interpreter that is not there (stops before probing)
+        checks = data.draw(st.lists(st.one_of(st.sampled_from(["gpu", "nvidia_driver", "install_target"]), ODD),
+                                    max_size=2))
+        source = data.draw(st.sampled_from([["--from", data.draw(evidence(places))], ["--python", missing_python]]))
+        return ["doctor", *checks, *source, *options(data, {
+            "--timeout": NUMBER, "-v": None, "--json": None, "--refresh": None, "--save-snapshot": output_place(places),
+            "--from": evidence(places)})]
+    if command == "recipes":
+        return ["recipes", "--from", data.draw(evidence(places)), *options(data, {"-v": None, "--json": None})]
+    if command == "snapshot":
+        return ["snapshot", "import", data.draw(evidence(places)), *options(data, {
+            "-o": output_place(places), "--json": None})]
+    if command == "verify-framework":  # a real interpreter, stopped by the framework's name before any training
+        unknown = ODD.filter(lambda t: t.strip() and t.lower() not in KNOWN_FRAMEWORKS and not t.startswith("-"))
+        return ["verify", "--python", sys.executable, "--framework", data.draw(unknown), "--synthetic",
+                *options(data, {"--json": None, "--steps": st.sampled_from(["1", "2"])})]
+    if command == "verify":
+        return ["verify", "--python", data.draw(st.sampled_from([missing_python, str(places["file"]), "/dev/null"])),
+                *options(data, {"--steps": NUMBER, "--epochs": NUMBER, "--cpu-seconds": NUMBER, "--nproc": NUMBER,
+                                "--nnodes": NUMBER, "--node-rank": NUMBER, "--device": ODD, "--framework": ODD,
+                                "--data-dir": place(places), "--synthetic": None, "--json": None,
+                                "--rdzv-endpoint": ODD})]
+    target = data.draw(st.sampled_from([["--python", missing_python], ["--venv", str(places["file"])],
+                                        ["--venv", str(places["under-a-file"])], ["--venv", str(places["full-dir"])]]))
+    return ["install", "--dry-run", "--offline", *target, *options(data, {
+        "--recipe": st.one_of(st.sampled_from(["pytorch-cpu", "mlx", "pytorch-cuda"]), ODD),
+        "--recipe-file": place(places), "--json": None, "--uv": None, "--yes": None, "--no-wait": None})]
+
+
+@pytest.mark.parametrize("command", ["doctor", "recipes", "snapshot", "verify", "verify-framework", "install"])
+@given(data=st.data())
+def test_the_command_line_never_crashes_nor_prints_escapes(places, command, data):
+    from conftest import run_cli
+
+    argv = command_line(data, places, command)
+    result = run_cli(*argv, env=data.draw(environment(places)))
+    shown = result.stdout + result.stderr
+    assert result.returncode in (0, 1, 2), (argv, shown[-2000:])
+    assert "Traceback" not in shown, (argv, shown[-2000:])
+    assert not set(shown) & {"\x1b", "\x9b", "\x07"}, (argv, shown[-2000:])

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import MACHINES, run_macml
+from conftest import MACHINES, run_cli, run_macml, run_macml_measured
 
 NO_GPU = MACHINES / "linux-no-gpu.json"
 
@@ -94,3 +94,113 @@ def test_command_line_mistakes_with_json_answer_in_json(args, error):
     assert result.returncode == 2
     document = json.loads(result.stdout)
     assert error in document["error"] and document["hint"].startswith("See: macml")
+
+
+# ---------------------------------------------------------------- numeric options: finite and above 0
+
+MISSING_PYTHON = "/nonexistent/macml-test/python"
+NUMBER_CASES = [
+    (["doctor", "--from", str(NO_GPU)], "--timeout", ["inf", "nan", "-inf", "0", "-1", "1e300"]),
+    (["verify", "--python", MISSING_PYTHON], "--cpu-seconds", ["inf", "nan", "0", "-3", "1e300"]),
+    (["verify", "--python", MISSING_PYTHON], "--steps", ["0", "-1"]),
+    (["verify", "--python", MISSING_PYTHON], "--epochs", ["0", "-2"]),
+    (["verify", "--python", MISSING_PYTHON, "--nproc", "1"], "--steps", ["0", "-4"]),
+    (["verify", "--python", MISSING_PYTHON], "--nproc", ["0", "-1", "two", "²", "1.5"]),
+    (["verify", "--python", MISSING_PYTHON, "--nproc", "1"], "--nnodes", ["0", "-1"]),
+    (["verify", "--python", MISSING_PYTHON, "--nproc", "1", "--nnodes", "2", "--rdzv-endpoint", "h:1"],
+     "--node-rank", ["-1", "2"]),
+]
+
+
+@pytest.mark.parametrize("command, option, value", [
+    pytest.param(command, option, value, id=f"{command[0]}{' --nproc' if '--nproc' in command else ''} {option} {value}")
+    for command, option, values in NUMBER_CASES for value in values])
+def test_numeric_options_must_be_finite_and_positive(command, option, value):
+    result = run_cli(*command, option, value)
+    assert result.returncode == 2 and no_traceback(result), result.stdout + result.stderr
+    assert option in result.stderr, result.stderr
+
+
+# ---------------------------------------------------------------- paths and the cache that are not what they should be
+
+def test_a_venv_path_naming_a_file_is_a_clear_error(tmp_path):
+    existing = tmp_path / "notes.txt"
+    existing.write_text("mine")
+    for venv in (existing, existing / "venv"):
+        result = run_cli("install", "--recipe", "pytorch-cpu", "--venv", venv, "--dry-run", "--offline")
+        assert result.returncode == 2 and no_traceback(result), result.stderr
+        assert f"{existing} is a file" in " ".join(result.stderr.split())
+    assert existing.read_text() == "mine"
+
+
+@pytest.fixture
+def cache_is_a_file(tmp_path):
+    path = tmp_path / "cache-file"
+    path.write_text("not a folder")
+    return {"MACML_CACHE_DIR": str(path)}
+
+
+def test_verify_with_the_cache_dir_a_file_names_it(cache_is_a_file):
+    result = run_cli("verify", "--steps", "1", env=cache_is_a_file)
+    assert result.returncode == 2 and no_traceback(result), result.stderr
+    text = " ".join(result.stderr.split())
+    assert "MACML_CACHE_DIR" in text and "--data-dir" in text
+
+
+def test_the_doctor_runs_without_its_cache_and_says_so(cache_is_a_file):
+    result = run_cli("doctor", "-v", "--python", sys.executable, env=cache_is_a_file)
+    assert result.returncode in (0, 1) and no_traceback(result), result.stderr
+    assert "probe cache not used" in result.stdout
+    assert cache_is_a_file["MACML_CACHE_DIR"] in " ".join(result.stdout.split())
+
+
+@pytest.mark.parametrize("command", [["snapshot", "import", str(MACHINES.parent / "captures" /
+                                                                   "linux-nvgpu-15-titanxp-driver450-nvidia-smi.txt")],
+                                     ["doctor", "--from", str(NO_GPU)]], ids=["snapshot-import", "doctor"])
+def test_a_snapshot_into_a_missing_folder_is_refused(tmp_path, command):
+    out = tmp_path / "no" / "such" / "snap.json"
+    option = "-o" if command[0] == "snapshot" else "--save-snapshot"
+    result = run_cli(*command, option, out)
+    assert result.returncode == 2 and no_traceback(result), result.stdout + result.stderr
+    assert f"{out.parent} does not exist" in " ".join(result.stderr.split())
+    assert not (tmp_path / "no").exists()
+
+
+# ---------------------------------------------------------------- bounded reads
+
+def test_from_dev_zero_stops_at_the_size_limit():
+    run = run_macml_measured("doctor", "--from", "/dev/zero")
+    assert run["returncode"] == 2 and "Traceback" not in run["stderr"], run["stderr"][-2000:]
+    assert "larger than 16 MiB" in " ".join(run["stderr"].split())
+    assert run["peak_mb"] < 250 and run["seconds"] < 30, run
+
+
+def test_a_paste_over_the_size_limit_is_refused(tmp_path):
+    from macml.paths import MAX_INPUT_BYTES
+
+    paste = tmp_path / "huge.txt"
+    line = b"GPU 0: NVIDIA H100 PCIe\n"
+    paste.write_bytes(line * (MAX_INPUT_BYTES // len(line) + 1))
+    for command in (["doctor", "--from", paste], ["recipes", "--from", paste], ["snapshot", "import", paste]):
+        result = run_cli(*command)
+        assert result.returncode == 2 and "larger than 16 MiB" in " ".join(result.stderr.split()), result.stderr
+
+
+def test_a_snapshot_into_a_device_or_fifo_is_written_not_renamed_over_it(tmp_path):
+    """`-o /dev/stdout` writes through; renaming a temporary file over the path (as root) would replace
+    the device itself. A FIFO here stands for /dev/null, which a test must not risk."""
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    capture = MACHINES.parent / "captures" / "linux-nvgpu-15-titanxp-driver450-nvidia-smi.txt"
+    result = run_cli("snapshot", "import", capture, "-o", fifo)
+    reader.join(timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert json.loads(received[0])["macml_snapshot"] == 1

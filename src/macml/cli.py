@@ -4,18 +4,18 @@ Heavy modules are imported inside the commands so `macml doctor` starts fast.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
 from typing import Callable, List, Optional
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
-from macml import frameworks, progress
+from macml import frameworks, interrupts, progress
 from macml.errors import MacmlError
-from macml.report import Report
+from macml.report import Report, console as terminal
 
 app = typer.Typer(
     help="Is my GPU actually being used for machine learning, and if not, what do I install?",
@@ -31,29 +31,38 @@ PythonOpt = typer.Option(None, "--python", help="Target interpreter (default: th
 JsonOpt = typer.Option(False, "--json", help="Print one JSON document instead of text.")
 
 
-def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False) -> None:
-    """The one place a command's result is rendered and the process exits."""
-    console = Console(highlight=False, soft_wrap=True)
+def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False, children: bool = False) -> None:
+    """The one place a command's result is rendered and the process exits. children: the command runs
+    children that must not outlive it (install, verify): SIGINT, SIGTERM and SIGHUP stop them, and the
+    exit status is 128 + the signal."""
     progress.set_quiet(as_json)
     try:
-        report = produce()
+        with interrupts.raised() if children else contextlib.nullcontext():
+            report = produce()
     except MacmlError as exc:
-        if as_json:
-            print(json.dumps({"error": exc.message, "hint": exc.hint}, indent=2))
-        else:
-            err = Console(stderr=True, highlight=False, soft_wrap=True)
-            err.print(Text.assemble(Text("error:", style="bold red"), " ", exc.message))
-            if exc.hint:
-                err.print(exc.hint, markup=False)
+        _error(exc.message, exc.hint, as_json)
         raise typer.Exit(exc.exit_code)
+    except interrupts.Interrupted as exc:
+        _error(f"interrupted by {exc.name}; its child processes were stopped", "", as_json)
+        raise typer.Exit(interrupts.exit_code(exc.signum))
     except KeyboardInterrupt:
-        Console(stderr=True).print("interrupted")
+        terminal(stderr=True).print("interrupted")
         raise typer.Exit(130)
     if as_json:
         print(json.dumps(report.to_json(), indent=2, sort_keys=False))
     else:
-        report.render_text(console, verbose)
+        report.render_text(terminal(), verbose)
     raise typer.Exit(report.exit_code)
+
+
+def _error(message: str, hint: str, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"error": message, "hint": hint}, indent=2))
+        return
+    err = terminal(stderr=True)
+    err.print(Text.assemble(Text("error:", style="bold red"), " ", message))
+    if hint:
+        err.print(hint, markup=False)
 
 
 @app.command()
@@ -156,6 +165,7 @@ def install(
             wait=not no_wait,
         ),
         as_json,
+        children=True,
     )
 
 
@@ -182,7 +192,8 @@ def verify(
 
         _emit(lambda: distributed.run_distributed(
             python=python or None, nproc=nproc or "1", nnodes=nnodes, node_rank=node_rank,
-            endpoint=rdzv_endpoint, device=device, steps=steps, data_dir=data_dir, synthetic=synthetic), as_json)
+            endpoint=rdzv_endpoint, device=device, steps=steps, data_dir=data_dir, synthetic=synthetic),
+            as_json, children=True)
     from macml.verify import command as verify_mod
 
     _emit(
@@ -197,6 +208,7 @@ def verify(
             cpu_seconds=cpu_seconds,
         ),
         as_json,
+        children=True,
     )
 
 

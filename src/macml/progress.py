@@ -21,9 +21,9 @@ def is_quiet() -> bool:
 
 
 def _console():
-    from rich.console import Console
+    from macml.report import console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return console(stderr=True)
 
 
 def _animated() -> bool:

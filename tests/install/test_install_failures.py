@@ -6,126 +6,15 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
-import time
-import zipfile
 from pathlib import Path
 
 import psutil
 import pytest
 
-from macml.install import command as install, pip as install_pip, rollback as install_rollback
+from macml.install import command as install, pip as install_pip
 
-from conftest import PROJECT
-
-SLOW_FILES = 12000  # small files: pip takes seconds to unpack them, long enough to be interrupted
-
-
-def build_wheel(wheelhouse: Path, name: str, version: str, files: dict) -> Path:
-    """A minimal valid wheel (pure Python) with the given {path in wheel: bytes}."""
-    dist = f"{name.replace('-', '_')}-{version}"
-    path = wheelhouse / f"{dist}-py3-none-any.whl"
-    meta = {f"{dist}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
-            f"{dist}.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: macml-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as whl:
-        for inner, data in {**files, **meta}.items():
-            whl.writestr(inner, data)
-        whl.writestr(f"{dist}.dist-info/RECORD", "".join(f"{p},,\n" for p in [*files, *meta, f"{dist}.dist-info/RECORD"]))
-    return path
-
-
-@pytest.fixture(scope="module")
-def wheelhouse(tmp_path_factory):
-    house = tmp_path_factory.mktemp("wheelhouse")
-    for version in ("0.9", "1.0"):
-        build_wheel(house, "aaa-fast", version, {"aaa_fast/__init__.py": f"VERSION = {version!r}\n".encode()})
-    slow = {f"slowpkg/data/f{i:05d}.txt": b"x" for i in range(SLOW_FILES)}
-    hold = b"import os, time\ntime.sleep(float(os.environ.get('SLOWPKG_IMPORT_SECONDS', '0')))\n"
-    build_wheel(house, "slowpkg", "1.0", {"slowpkg/__init__.py": hold, **slow})
-    build_wheel(house, "bigpkg", "1.0", {"bigpkg/__init__.py": b"", "bigpkg/blob.bin": os.urandom(40 << 20)})
-    return house
-
-
-RECIPE = """name = "{name}"
-summary = "test"
-framework = "none"
-[[pins]]
-label = "{name}"
-requirements = {requirements}
-[[post_install]]
-action = "check-import"
-modules = {modules}
-"""
-
-
-@pytest.fixture(scope="module")
-def recipes(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("recipes")
-    cases = {"slow": (["aaa-fast==1.0", "slowpkg==1.0"], ["aaa_fast", "slowpkg"]),
-             "fails": (["aaa-fast==1.0"], ["aaa_fast", "macml_test_no_such_module"]),
-             "big": (["aaa-fast==1.0", "bigpkg==1.0"], ["bigpkg"]),
-             "ok": (["aaa-fast==1.0"], ["aaa_fast"])}
-    for name, (requirements, modules) in cases.items():
-        (folder / f"{name}.toml").write_text(RECIPE.format(name=name, requirements=requirements, modules=modules)
-                                             .replace("'", '"'))
-    return folder
-
-
-@pytest.fixture
-def local_index(wheelhouse, monkeypatch):
-    """pip and uv (in this process and in the CLI's) see only the wheelhouse."""
-    env = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse), "UV_NO_INDEX": "1",
-           "UV_FIND_LINKS": str(wheelhouse), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    for key, value in env.items():
-        monkeypatch.setenv(key, value)
-    return env
-
-
-def make_venv(where: Path, wheelhouse: Path) -> Path:
-    """A venv without pip of its own (macml drives it with `pip --python`) holding aaa-fast 0.9."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
-    python = where / "bin" / "python"
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
-                    "--find-links", str(wheelhouse), "aaa-fast==0.9"], check=True)
-    return python
-
-
-def state(python: Path) -> install_rollback.EnvState:
-    """What `pip freeze --all` lists, and the listing of the install directories."""
-    dirs = install_rollback.install_dirs(str(python))
-    return install_rollback.EnvState(install_pip.freeze(install_pip.pip_argv(str(python), None)),
-                                     install_rollback.list_dirs(dirs))
-
-
-def site_packages(python: Path) -> Path:
-    return Path(next(d for d in install_rollback.install_dirs(str(python)) if "site-packages" in d))
-
-
-def start_macml(recipe: Path, python: Path, env: dict, *extra: str) -> subprocess.Popen:
-    argv = [sys.executable, "-m", "macml", "install", "--recipe-file", str(recipe), "--python", str(python),
-            "--yes", "--offline", *extra]
-    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env=dict(os.environ, PYTHONPATH=str(PROJECT / "src"), **env))
-
-
-def wait_for(condition, what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
-def unpacking(python: Path):
-    """True once pip has started writing slowpkg's files (aaa-fast is installed by then)."""
-    return lambda: (site_packages(python) / "slowpkg" / "data").is_dir()
-
-
-def pip_process(proc: subprocess.Popen):
-    for child in psutil.Process(proc.pid).children(recursive=True):
-        if "pip" in " ".join(child.cmdline()) and "install" in child.cmdline():
-            return child
-    return None
+from local_wheels import (local_index, make_venv, pip_process, recipes, start_macml, state, unpacking, wait_for,  # noqa: F401
+                          wheelhouse)
 
 
 @pytest.mark.parametrize("signum, to_group", [
@@ -248,3 +137,67 @@ def test_uv_plans_a_new_venv_with_compile(tmp_path, recipes, local_index, uv):
                                   use_uv=True)
     assert planned.ok and "compile" in planned.plan.argv and planned.plan.packages == (("aaa-fast", "1.0"),)
     assert not (tmp_path / "new").exists()
+
+
+# ---------------------------------------------------------------- honest reports, clear errors
+
+
+@pytest.mark.parametrize("make_cache", ["file", "read-only"])
+def test_an_unusable_cache_dir_is_a_clear_error_before_anything_changes(tmp_path, wheelhouse, recipes, local_index,
+                                                                         make_cache):
+    python = make_venv(tmp_path / "env", wheelhouse)
+    before = state(python)
+    cache = tmp_path / "cache"
+    if make_cache == "file":
+        cache.write_text("not a folder")
+    else:
+        _mount_tmpfs(cache, "1m")
+        subprocess.run(["mount", "-o", "remount,ro", str(cache)], check=True)
+    try:
+        proc = start_macml(recipes / "ok.toml", python, dict(local_index, MACML_CACHE_DIR=str(cache)))
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if make_cache == "read-only":
+            subprocess.run(["umount", str(cache)], check=False)
+    assert proc.returncode == 2 and "Traceback" not in out + err, out + err
+    assert "MACML_CACHE_DIR" in err and str(cache) in " ".join(err.split())
+    assert state(python) == before
+
+
+def test_a_requirement_whose_marker_never_matches_is_not_reported_installed(tmp_path, wheelhouse, recipes,
+                                                                             local_index):
+    python = make_venv(tmp_path / "env", wheelhouse)
+    before = state(python)
+    recipe = tmp_path / "never.toml"
+    recipe.write_text('name = "never"\nsummary = "s"\nframework = "none"\n[[pins]]\nlabel = "never"\n'
+                      "requirements = ['aaa-fast==1.0; sys_platform == \"nonexistent\"']\n")
+    proc = start_macml(recipe, python, local_index)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, out + err
+    assert "already satisfied" not in out and "Installed" not in out
+    assert 'does not apply to this interpreter (sys_platform == "nonexistent")' in " ".join(out.split())
+    assert state(python) == before
+
+
+def test_a_venv_that_could_not_be_created_is_not_reported_removed(tmp_path, recipes, local_index, monkeypatch):
+    from macml.install import target as install_target
+
+    monkeypatch.setattr(install_target, "VENV_TIMEOUT", 0.01)  # `python -m venv` is stopped at once
+    venv = tmp_path / "fresh"
+    report = install.run_install(recipe_file=recipes / "ok.toml", venv=venv, yes=True, offline=True)
+    assert report.exit_code == 1 and "Could not create a venv" in report.reason
+    assert not report.applied.venv_created and not report.applied.venv_removed
+    assert not venv.exists()
+
+
+def test_a_pre_existing_folder_is_reported_kept_not_removed(tmp_path, recipes, local_index):
+    from rich.console import Console
+
+    venv = tmp_path / "mine"
+    venv.mkdir()
+    report = install.run_install(recipe_file=recipes / "fails.toml", venv=venv, yes=True, offline=True)
+    console = Console(record=True, width=300)
+    report.render_text(console, verbose=False)
+    text = console.export_text()
+    assert "created by this run was removed" not in text
+    assert f"the venv files this run put in {venv} were removed; the folder is kept" in text

@@ -1,8 +1,17 @@
-"""The one subprocess function: hangs, missing tools and bad bytes are results, not crashes."""
+"""The one subprocess function: hangs, missing tools and bad bytes are results, not crashes; tied
+children die with macml."""
+import os
+import signal
+import subprocess
 import sys
+import threading
+import time
 
+import psutil
 import pytest
 
+from conftest import PROJECT
+from macml.probe import runner
 from macml.probe.runner import CommandResult, LiveCommands, ReplayCommands, command_key, run_command
 
 
@@ -86,3 +95,38 @@ def test_last_error_line(stderr, line):
 ], ids=["ok", "missing", "timed-out", "traceback-last-line", "stdout-when-no-stderr", "silent"])
 def test_why_a_command_failed(result, why):
     assert result.why_failed() == why
+
+
+def test_children_are_tied_where_the_os_allows_and_only_from_the_main_thread(monkeypatch):
+    with runner.children_tied(signal.SIGKILL, (7,)):
+        here = runner.tie_options()
+        elsewhere = []
+        thread = threading.Thread(target=lambda: elsewhere.append(runner.tie_options()))
+        thread.start()
+        thread.join()
+    assert elsewhere == [{}]  # the parent-death signal follows the thread that started the child
+    assert runner.tie_options() == {}  # only inside
+    if os.name == "posix":
+        assert here["pass_fds"] == (7,)
+    assert ("preexec_fn" in here) == sys.platform.startswith("linux")
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert runner._prctl.__wrapped__() is None  # macOS: the inherited lock is what holds
+
+
+def test_a_tied_child_dies_with_a_killed_parent():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal is Linux's")
+    script = ("import signal, sys\nfrom macml.probe import runner\n"
+              "with runner.children_tied(signal.SIGKILL):\n"
+              "    runner.run_command(['sleep', '60'], timeout=120)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], env=dict(os.environ, PYTHONPATH=str(PROJECT / "src")))
+    deadline = time.monotonic() + 30
+    while not psutil.Process(parent.pid).children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (child,) = psutil.Process(parent.pid).children()
+    parent.kill()
+    parent.wait()
+    _, alive = psutil.wait_procs([child], timeout=5)
+    for process in alive:
+        process.kill()
+    assert not alive

@@ -289,3 +289,24 @@ def test_cli_refuses_bad_data_before_any_workload(tmp_path):
     name = spoil(tmp_path, "label-10")
     proc = run_macml("verify", "--data-dir", str(tmp_path), "--device", "cpu", "--json")
     assert proc.returncode == 2 and name in json.loads(proc.stdout)["error"]
+
+
+def test_a_gzip_bomb_is_refused_before_it_is_decompressed(tmp_path):
+    """A few MB of gzip that inflate to 512 MiB behind a header declaring 10,000 images: read no further
+    than the header declares."""
+    import zlib
+
+    from conftest import run_macml_measured
+
+    valid_set(tmp_path)
+    bomb = tmp_path / "t10k-images-idx3-ubyte.gz"
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip framing
+    parts = [packer.compress(idx_bytes((10000, 28, 28), b""))]
+    zeros = bytes(1 << 24)
+    parts += [packer.compress(zeros) for _ in range(32)]
+    bomb.write_bytes(b"".join(parts) + packer.flush())
+    assert bomb.stat().st_size < 4 << 20
+    run = run_macml_measured("verify", "--data-dir", tmp_path, "--device", "cpu", "--json")
+    assert run["returncode"] == 2, run["stderr"][-2000:]
+    assert "holds more than its header declares" in json.loads(run["stdout"])["error"]
+    assert run["peak_mb"] < 250, run["peak_mb"]

@@ -12,10 +12,11 @@ from rich.text import Text
 from macml import __version__, frameworks
 from macml.diagnose import all_checks, describe, run_checks
 from macml.recipes.catalog import load_all
-from macml.errors import MacmlError
+from macml.errors import MOST_SECONDS, MacmlError, require_positive
 from macml.facts import MachineFacts, describe_gpu, format_bytes, to_jsonable
 from macml.diagnose.findings import LEVELS, Finding
 from macml.report import bold, marked
+from macml.probe import cache as probe_cache
 from macml.probe.collect import collect_snapshot, facts_from_snapshot
 from macml.probe.inputs import evidence_lines, load_inputs
 from macml.probe.snapshot import save_snapshot
@@ -54,6 +55,7 @@ class DoctorReport:
     source: str  # "live" or the --from file names
     snapshot_saved: Optional[str] = None
     evidence: Tuple[str, ...] = ()  # what an imported paste held: "collect_env (issue.txt lines 3-40)"
+    notes: Tuple[str, ...] = ()  # how the run went where it differs from the usual (shown with -v)
 
     @property
     def exit_code(self) -> int:
@@ -71,6 +73,7 @@ class DoctorReport:
             "facts": to_jsonable(self.facts),
             "findings": [to_jsonable(f) for f in self.findings],
             "summary": self.counts(),
+            "notes": list(self.notes),
             "exit_code": self.exit_code,
         }
 
@@ -118,6 +121,8 @@ def render_doctor(report: DoctorReport, console: Console, verbose: bool) -> None
     console.print(Text.assemble("\n", verdict, f" · {summary}"), highlight=False)
     if report.snapshot_saved:
         console.print(f"Snapshot written to {report.snapshot_saved}", markup=False)
+    for note in report.notes if verbose else ():
+        console.print(f"note: {note}", markup=False)
 
 
 def fact_lines(facts: MachineFacts) -> Iterable[Tuple[str, str]]:
@@ -182,14 +187,16 @@ def run_doctor(only: Sequence[str] = (), python: Optional[str] = None, snapshot_
                snapshot_out: Optional[Path] = None, timeout: float = 20.0, use_cache: bool = True) -> DoctorReport:
     """snapshot_in: --from files, macml snapshots or pasted reports (several merge)."""
     validate_names(only)
-    if not timeout > 0:
-        raise MacmlError(f"--timeout must be a positive number of seconds, not {timeout:g}.",
-                         "Give each probe enough time, e.g. --timeout 60.")
-    snapshot = load_inputs(snapshot_in).snapshot if snapshot_in else collect_snapshot(python, timeout, use_cache)
+    require_positive("--timeout", timeout, MOST_SECONDS, "number of seconds")
+    unusable = None if snapshot_in else probe_cache.unusable()
+    snapshot = (load_inputs(snapshot_in).snapshot if snapshot_in
+                else collect_snapshot(python, timeout, use_cache and unusable is None))
     if snapshot_out:
         save_snapshot(snapshot, snapshot_out)
     facts = facts_from_snapshot(snapshot)
     source = ", ".join(str(p) for p in snapshot_in) if snapshot_in else "live"
     findings = tuple(run_checks(facts, load_all(), only))
+    notes = (f"probe cache not used: {unusable} (MACML_CACHE_DIR sets where it lives); every framework was "
+             "probed afresh",) if unusable else ()
     return DoctorReport(facts, findings + not_applicable(only, findings), source,
-                        str(snapshot_out) if snapshot_out else None, tuple(evidence_lines(snapshot)))
+                        str(snapshot_out) if snapshot_out else None, tuple(evidence_lines(snapshot)), notes)

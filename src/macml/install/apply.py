@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from macml import progress
+from macml import interrupts, progress
 from macml.errors import MacmlError
-from macml.install import interrupts, pip as install_pip, rollback as install_rollback, steps as install_steps
+from macml.install import journal, pip as install_pip, rollback as install_rollback, steps as install_steps
 from macml.install.rollback import Rollback
 from macml.install.steps import After, StepResult
 from macml.install.target import Target, create_venv, remove_venv
@@ -24,21 +24,27 @@ class Applied:
     failure: Optional[str] = None
     signal: Optional[str] = None  # "SIGINT", ... when a signal stopped it
     exit_code: int = 0
-    venv_created: bool = False
-    venv_removed: bool = False
+    venv_created: bool = False  # a venv was made (and is there, unless removed)
+    venv_removed: bool = False  # what this run made of a venv was removed
+    venv_folder_kept: bool = False  # the folder was there before: emptied, not removed
 
 
-def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: str,
-          kind: Optional[str]) -> Tuple[Applied, Tuple[str, ...]]:
-    """(what happened, warnings). Every way this can stop leaves the target as it was."""
+def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: str, kind: Optional[str],
+          env_dir: str) -> Tuple[Applied, Tuple[str, ...]]:
+    """(what happened, warnings). Every way this can stop leaves the target as it was; even kill -9,
+    through the journal (written before each step, removed at the end) that the next install reads."""
     doing, command, before, done, failure, stopped = "starting", None, None, (), None, None
+    venv_made = False
     warnings: Tuple[str, ...] = ()
+    entry = journal.start(env_dir, target, installer_name)
     with interrupts.raised():
         try:
             if target.create_venv:
                 doing = f"creating the venv {target.venv_dir}"
+                entry = journal.write(entry, doing=doing)
                 with progress.status(f"Creating a venv at {target.venv_dir}…"):
-                    create_venv(target)
+                    create_venv(target)  # on failure it removes what it made itself
+                venv_made = True
             doing = "recording the installed packages"
             pip = install_pip.pip_installer(target.python)
             installer, warnings = choose_installer(pip, target.python, installer_name)
@@ -47,12 +53,15 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
             argv = installer.install(found.requirements, found.index_url)
             command = " ".join(argv)
             doing = f"{installer.name} install"
+            entry = journal.write(entry, doing=doing, installer=installer.name, command=command,
+                                  before=None if target.create_venv else before)
             with progress.status(f"Installing with {installer.name}… (this can take minutes)"):
                 result = run_command(argv, timeout=install_pip.PIP_TIMEOUT, env=installer.env, new_session=True)
             if not result.ok:
                 failure = f"{installer.name} install failed: {install_pip.tool_error(result, installer.name, found.index_url)}"
             for step in recipe.post_install if result.ok else ():
                 doing = f"post-install step {step.action}"
+                entry = journal.write(entry, doing=doing)
                 with progress.status(f"Post-install: {step.action}…"):
                     done += (install_steps.run_step(step, target.python, pip.base),)
                 if not done[-1].ok:
@@ -66,17 +75,17 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
         except Exception as exc:  # a bug or an OSError half-way must still roll back, and say what it was
             failure = f"{doing}: {type(exc).__name__}: {exc}"
     if failure is None:
+        journal.remove(entry)
         after = install_steps.probe_after(target.python, recipe.framework, kind, bool(recipe.requires.gpu_vendor))
         return Applied(command, done, after=after, venv_created=target.create_venv), warnings
     with interrupts.held(), progress.status("Rolling back: restoring the recorded packages and files…"):
-        if target.create_venv:
-            remove_venv(target)
-            restored = None
-        else:
-            restored = install_rollback.roll_back(installer, target.python, before) if before is not None else None
+        removed = remove_venv(target) if target.create_venv else False
+        restored = (install_rollback.roll_back(installer, target.python, before)
+                    if before is not None and not target.create_venv else None)
+        journal.remove(entry)
     code = interrupts.exit_code(stopped) if stopped else 1
     return Applied(command, done, restored, None, failure, interrupts.signal_name(stopped), code,
-                   target.create_venv, target.create_venv), warnings
+                   venv_made, removed, target.dir_existed), warnings
 
 
 def choose_installer(pip: install_pip.Installer, python: str, name: str) -> Tuple[install_pip.Installer, Tuple[str, ...]]:

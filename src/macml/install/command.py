@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 from macml import progress
 from macml.errors import MacmlError
-from macml.install import lock, pip as install_pip
+from macml.facts import MachineFacts
+from macml.install import journal, lock, pip as install_pip
 from macml.install.apply import apply
 from macml.install.report import InstallReport
-from macml.install.target import Target, confirm, env_dir, guard_problems, resolve_target
+from macml.install.target import Target, confirm, env_dir, guard_problems, resolve_target, venv_path
+from macml.probe.runner import KILL, children_tied
 from macml.recipes import catalog as recipes, index as pypi
 from macml.recipes.tags import parse_target
 
@@ -32,16 +34,13 @@ def choose_recipe(recipe: Optional[str], recipe_file: Optional[Path]) -> recipes
     return recipes.find_recipe(recipe, recipes.load_all())
 
 
+@children_tied(KILL)  # a child must not outlive macml: pip would go on changing the environment
 def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None, python: Optional[str] = None,
                 venv: Optional[Path] = None, dry_run: bool = False, yes: bool = False, use_uv: bool = False,
                 allow_system: bool = False, offline: bool = False,
                 pypi_url: Optional[str] = None, wait: bool = True) -> InstallReport:
-    from macml.probe.collect import collect_snapshot, facts_from_snapshot
-
     chosen = choose_recipe(recipe, recipe_file)
-    target = resolve_target(python, venv)
-    snapshot = collect_snapshot(python=target.probe_python, frameworks=False)  # matching needs no framework
-    facts = facts_from_snapshot(snapshot)
+    target, facts, env, recovered = _target(python, venv, dry_run, wait)
     found = recipes.match(chosen, facts)
     if not found.ok:
         raise MacmlError(f"Recipe {chosen.name} does not fit this machine: {'; '.join(found.reasons)}",
@@ -52,13 +51,16 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     report = functools.partial(InstallReport, recipe=chosen.name, pin_label=found.pin_label, target=target.python,
                                venv=str(target.venv_dir) if target.venv_dir else None, dry_run=dry_run,
                                requirements=found.requirements, index_url=found.index_url, guard=guard,
-                               verify_workload=chosen.verify)
+                               verify_workload=chosen.verify, recovered=recovered)
 
     macos = facts.os.version if facts.is_mac else ""
     platform = parse_target(facts.interpreter, macos)  # the same interpreter facts, not probed again
+    idle = pypi.not_applying(found.requirements, platform.markers)
+    if len(idle) == len(found.requirements):
+        return report(failure=f"nothing to install: {'; '.join(idle)}; nothing was changed")
     preflight = None if offline else _preflight(found, platform, pypi_url)
-    warnings = ("offline: the PyPI wheel pre-flight was skipped",) if offline else (
-        (preflight.skipped,) if preflight.skipped else ())
+    warnings = idle + (("offline: the PyPI wheel pre-flight was skipped",) if offline else (
+        (preflight.skipped,) if preflight.skipped else ()))
     if preflight is not None and not preflight.ok:
         return report(warnings=warnings, preflight=preflight,
                       failure="pre-flight: no compatible wheel for a pinned package; nothing was downloaded or changed")
@@ -74,9 +76,34 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     if not yes:
         progress.say(_plan_summary(plan))
     confirm(f"Install {chosen.name} into {target.python}?", yes)
-    with lock.exclusive(env_dir(target, facts.interpreter), wait=wait):
-        applied, more = apply(chosen, found, target, plan.tool, facts.accelerator_kind)
+    with lock.exclusive(env, wait=wait):
+        applied, more = apply(chosen, found, target, plan.tool, facts.accelerator_kind, env)
     return report(warnings=warnings + more, preflight=preflight, plan=plan, applied=applied)
+
+
+def _target(python: Optional[str], venv: Optional[Path], dry_run: bool,
+            wait: bool) -> Tuple[Target, MachineFacts, str, Tuple[str, ...]]:
+    """The target, its facts (no framework probe: matching needs none), the directory its lock is keyed
+    by, and what a killed install into it left that was restored first: a venv such a run was creating
+    goes before anything looks at it."""
+    from macml.probe.collect import collect_snapshot, facts_from_snapshot
+
+    recovered = _recover(str(venv_path(venv)), dry_run, wait) if venv is not None else ()
+    target = resolve_target(python, venv)
+    facts = facts_from_snapshot(collect_snapshot(python=target.probe_python, frameworks=False))
+    env = env_dir(target, facts.interpreter)
+    return target, facts, env, recovered + _recover(env, dry_run, wait)
+
+
+def _recover(env: str, dry_run: bool, wait: bool) -> Tuple[str, ...]:
+    """What an install into env that was killed left behind, restored first, under the lock; a dry run,
+    which changes and locks nothing, only says so."""
+    if dry_run:
+        left = journal.pending(env)
+        return (f"a previous macml install (pid {left.pid}) into {env} was killed during {left.doing}; the next "
+                "install (without --dry-run) restores the environment first",) if left else ()
+    with lock.exclusive(env, wait=wait):
+        return journal.recover(env)
 
 
 def _preflight(found: recipes.RecipeMatch, platform, pypi_url: Optional[str]) -> pypi.Preflight:

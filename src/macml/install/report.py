@@ -30,6 +30,7 @@ class InstallReport:
     applied: Optional[Applied] = None
     failure: Optional[str] = None  # why it stopped before applying (pre-flight, plan)
     verify_workload: Optional[str] = None  # the recipe's
+    recovered: Tuple[str, ...] = ()  # what was restored first, after a killed install
 
     @property
     def reason(self) -> Optional[str]:
@@ -62,6 +63,7 @@ class InstallReport:
             "ok": self.ok,
             "failure": self.reason,
             "signal": applied.signal,
+            "recovered": list(self.recovered),
             "warnings": list(self.warnings),
             "preflight": to_jsonable(self.preflight) if self.preflight else None,
             "plan": {"command": plan.command, "tool": plan.tool, "error": plan.error,
@@ -85,6 +87,8 @@ class InstallReport:
     def render_text(self, console: Console, verbose: bool) -> None:
         console.print(Text.assemble(bold(self.recipe), f": {self.pin_label}"))
         console.print(f"  target: {self.target}" + (f" (venv {self.venv})" if self.venv else ""), markup=False)
+        for line in self.recovered:
+            console.print(marked("warn", line, "  "))
         for warning in self.warnings:
             console.print(marked("warn", warning, "  "))
         self._render_preflight(console, verbose)
@@ -126,15 +130,14 @@ class InstallReport:
             console.print(Text.assemble(Text("Failed:", style="bold red"), f" {self.reason}"))
         if applied.rollback:
             rb = applied.rollback
-            done = [f"uninstalled {', '.join(rb.uninstalled)}" if rb.uninstalled else "",
-                    f"reinstalled {', '.join(rb.reinstalled)}" if rb.reinstalled else "",
-                    f"removed {len(rb.removed)} leftover path(s)" if rb.removed else ""]
-            summary = "; ".join(d for d in done if d) or "nothing had changed"
             state = ("the previous package set and files are restored" if rb.restored else "NOT fully restored")
-            console.print(f"  rollback: {summary}; {state}", markup=False, highlight=False)
+            console.print(f"  rollback: {rb.summary}; {state}", markup=False, highlight=False)
             for line in rb.remaining + rb.errors:
                 console.print(marked("fail", line, "    "))
-        if applied.venv_removed:
+        if applied.venv_removed and applied.venv_folder_kept:
+            console.print(f"  rollback: the venv files this run put in {self.venv} were removed; the folder is kept "
+                          "(it was there before)", markup=False)
+        elif applied.venv_removed:
             console.print(f"  rollback: the venv {self.venv} created by this run was removed", markup=False)
         if self.dry_run and self.ok:
             console.print("Dry run: nothing was changed. Run again without --dry-run to install.")

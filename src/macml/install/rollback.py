@@ -130,6 +130,14 @@ class Rollback:
     remaining: Tuple[str, ...] = ()  # differences left, as sentences
     errors: Tuple[str, ...] = ()
 
+    @property
+    def summary(self) -> str:
+        """What it took: 'uninstalled x; reinstalled y==1; removed 2 leftover path(s)'."""
+        done = [f"uninstalled {', '.join(self.uninstalled)}" if self.uninstalled else "",
+                f"reinstalled {', '.join(self.reinstalled)}" if self.reinstalled else "",
+                f"removed {len(self.removed)} leftover path(s)" if self.removed else ""]
+        return "; ".join(d for d in done if d) or "nothing had changed"
+
 
 def roll_back(installer: Installer, python: str, before: EnvState) -> Rollback:
     """Return the target to the recorded state, and say how far that got."""

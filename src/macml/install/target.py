@@ -37,11 +37,20 @@ def venv_python(venv_dir: Path) -> Path:
     return venv_dir / "bin" / "python"
 
 
+def venv_path(venv: Path) -> Path:
+    """--venv as the absolute path macml uses (and keys the install lock by)."""
+    return Path(venv).expanduser().absolute()
+
+
 def resolve_target(python: Optional[str], venv: Optional[Path]) -> Target:
     base = python or sys.executable
     if venv is None:
         return Target(python=base, base_python=base)
-    venv = Path(venv).expanduser().absolute()
+    venv = venv_path(venv)
+    in_the_way = next((p for p in (venv, *venv.parents) if p.exists() and not p.is_dir()), None)
+    if in_the_way is not None:
+        raise MacmlError(f"--venv {venv}: {in_the_way} is a file, not a folder.",
+                         "Pass --venv a new folder, or an existing venv.")
     existing = venv_python(venv)
     if existing.exists():
         return Target(python=str(existing), base_python=str(existing), venv_dir=venv)
@@ -67,17 +76,21 @@ def create_venv(target: Target) -> None:
                          "On Debian/Ubuntu install the pythonX.Y-venv package; or pass --python with another interpreter.")
 
 
-def remove_venv(target: Target) -> None:
-    """Remove what create_venv made, and only that: a directory that was there before stays, emptied."""
+def remove_venv(target: Target) -> bool:
+    """Remove what create_venv made, and only that: a directory that was there before stays, emptied.
+    True when there was something to remove."""
     assert target.venv_dir is not None
+    children = list(target.venv_dir.iterdir()) if target.venv_dir.is_dir() else []
     if not target.dir_existed:
+        existed = target.venv_dir.exists()
         shutil.rmtree(target.venv_dir, ignore_errors=True)
-        return
-    for child in list(target.venv_dir.iterdir()) if target.venv_dir.is_dir() else []:
+        return existed
+    for child in children:
         if child.is_dir() and not child.is_symlink():
             shutil.rmtree(child, ignore_errors=True)
         else:
             child.unlink()
+    return bool(children)
 
 
 def guard_problems(facts: MachineFacts, target: Target, allow_system: bool) -> Tuple[str, ...]:

@@ -13,9 +13,14 @@ import json
 import time
 from typing import Any, Dict, Mapping, Optional
 
-from macml.paths import user_cache_dir, write_atomically
+from macml.paths import cache_problem, user_cache_dir, write_atomically
 
 MAX_AGE_SECONDS = 24 * 3600
+
+
+def unusable() -> Optional[str]:
+    """Why the cache cannot be used (the doctor then probes every framework afresh), or None."""
+    return cache_problem(user_cache_dir("probes"))
 
 
 def probe_key(framework: str, interpreter: Mapping[str, Any], system_outputs: Mapping[str, str],

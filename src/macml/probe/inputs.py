@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Sequence
 
 from macml.errors import MacmlError
+from macml.paths import TooLarge, read_bounded
 from macml.probe.paste import import_pastes
 from macml.probe.paste.text import decode_paste
 from macml.probe.snapshot import validate_snapshot
@@ -25,7 +26,9 @@ class Inputs:
 
 def _read(path: Path) -> str:
     try:
-        return decode_paste(Path(path).read_bytes())
+        return decode_paste(read_bounded(path))
+    except TooLarge as exc:
+        raise MacmlError(f"{exc}.", "Cut the file down to the pasted command outputs (collect_env, nvidia-smi, ...).") from None
     except OSError as exc:
         raise MacmlError(f"Cannot read snapshot or paste {path}: {exc.strerror or exc}.") from None
 

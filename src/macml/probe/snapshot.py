@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 from macml.errors import MacmlError
-from macml.paths import write_atomically
+from macml.paths import TooLarge, read_bounded, write_atomically
 from macml.probe.frameworks import answer_problem
 from macml.probe.interpreter import interpreter_problem
 from macml.probe.runner import CommandResult
@@ -124,7 +124,9 @@ def _env_problem(env: Dict[str, Any]) -> Optional[str]:
 
 def load_snapshot(path: Path) -> Dict[str, Any]:
     try:
-        raw = Path(path).read_bytes()
+        raw = read_bounded(path)
+    except TooLarge as exc:
+        raise MacmlError(f"{exc}.", "Is it a file written by macml doctor --save-snapshot?") from None
     except OSError as exc:
         raise MacmlError(f"Cannot read snapshot {path}: {exc.strerror or exc}.") from None
     try:
@@ -135,7 +137,12 @@ def load_snapshot(path: Path) -> Dict[str, Any]:
 
 
 def save_snapshot(snapshot: Dict[str, Any], path: Path) -> None:
-    """Write atomically: a failed write never leaves half a snapshot behind."""
+    """Write atomically: a failed write never leaves half a snapshot behind, and a missing folder is
+    named rather than created (a mistyped path should not grow folders)."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise MacmlError(f"Cannot write snapshot to {path}: the folder {folder} does not exist.",
+                         "Create the folder first, or give a path in an existing folder.")
     try:
         write_atomically(Path(path), json.dumps(snapshot, indent=2, sort_keys=True) + "\n")
     except OSError as exc:

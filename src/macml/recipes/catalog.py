@@ -17,7 +17,7 @@ from macml.errors import MacmlError
 from macml.facts import MachineFacts
 from macml.recipes.conditions import UNMET, Condition, Shortfall, effective_arch, fits_if, unmet_conditions
 from macml.recipes.schema import Recipe, parse_recipe
-from macml.paths import recipes_dir
+from macml.paths import TooLarge, read_bounded, recipes_dir
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,9 @@ class RecipeMatch:
 
 def load_recipe_file(path: Path) -> Recipe:
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = read_bounded(path).decode("utf-8")
+    except TooLarge as exc:
+        raise MacmlError(f"{exc}.", "Pass --recipe-file with the path of a TOML recipe.") from None
     except OSError as exc:
         raise MacmlError(f"Cannot read recipe file {path}: {exc.strerror or exc}",
                          "Pass --recipe-file with the path of a TOML recipe.") from None

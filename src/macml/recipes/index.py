@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 from typing import Any, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from packaging import tags
+from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 
@@ -160,6 +161,21 @@ def check_files(requirement: str, files: Sequence[Mapping[str, Any]], target: Ta
 def applies(req: Requirement, markers: Mapping[str, str]) -> bool:
     """Is the requirement's marker true for the target? Unknown markers: assume it applies."""
     return req.marker is None or not markers or req.marker.evaluate(dict(markers))
+
+
+def not_applying(requirements: Sequence[str], markers: Mapping[str, str]) -> Tuple[str, ...]:
+    """A sentence for each requirement whose marker is false for the target: pip skips it, so it is
+    never installed ('x==1 does not apply to this interpreter (sys_platform == "win32")')."""
+    sentences = []
+    for text in requirements:
+        try:
+            req = Requirement(text)
+            skipped = not applies(req, markers)
+        except (InvalidRequirement, UndefinedComparison, UndefinedEnvironmentName):
+            continue
+        if skipped:
+            sentences.append(f"{req.name}{req.specifier} does not apply to this interpreter ({req.marker})")
+    return tuple(sentences)
 
 
 def check_requirement(client: IndexClient, text: str, target: TargetPlatform, index_url: Optional[str],

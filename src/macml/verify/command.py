@@ -9,16 +9,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from macml import frameworks, paths, progress
-from macml.errors import MacmlError
+from macml.errors import MOST_COUNT, MOST_SECONDS, MacmlError, require_positive
 from macml.facts import GPU
 from macml.knowledge.gpu_specs import peak_fp32
 from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
-from macml.probe.runner import LiveCommands, run_command
+from macml.probe.runner import LiveCommands, children_tied, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
 from macml.verify.result import DeviceInfo, collect, judge
 from macml.verify.stream import show_progress, stream_events
@@ -150,15 +151,14 @@ def _download_progress():
     return report
 
 
+@children_tied(signal.SIGTERM)  # a workload left behind by a killed macml would go on using the GPU
 def run_verify(python: Optional[str] = None, framework: Optional[str] = None, device: Optional[str] = None,
                steps: Optional[int] = None, epochs: int = 1, data_dir: Optional[Path] = None,
                synthetic: bool = False, cpu_seconds: float = 3.0) -> VerifyReport:
-    if steps is not None and steps < 1:
-        raise MacmlError("--steps must be at least 1.")
-    if epochs < 1:
-        raise MacmlError("--epochs must be at least 1.")
-    if cpu_seconds <= 0:
-        raise MacmlError("--cpu-seconds must be positive.")
+    if steps is not None:
+        require_positive("--steps", steps, MOST_COUNT)
+    require_positive("--epochs", epochs, MOST_COUNT)
+    require_positive("--cpu-seconds", cpu_seconds, MOST_SECONDS, "number of seconds")
     python = python or sys.executable
     chosen = choose_frameworks(framework, importable_frameworks(python))
     data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress())

@@ -7,6 +7,7 @@ global rank 0, and judges them with the pure rules of `distributed_result`.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,10 +17,10 @@ from rich.console import Console
 
 from macml import paths, progress
 from macml.report import CHECK_MARK, marked
-from macml.errors import MacmlError
+from macml.errors import MOST_COUNT, MacmlError, require_positive
 from macml.probe.nvidia_topology import (NVLINK_STATUS, TOPOLOGY, describe_link, nvlink_peak_gbs,
                                          parse_nvlink_status, parse_topology)
-from macml.probe.runner import run_command
+from macml.probe.runner import children_tied, run_command
 from macml.verify.distributed_result import DistributedMeasurements, collect, judge
 from macml.verify.mnist import resolve_mnist, validate_mnist
 from macml.verify.result import Check
@@ -50,27 +51,39 @@ class Launch:
                        "--rdzv-conf", f"is_host={1 if self.node_rank == 0 else 0}"]
 
 
+def nproc_count(text: str) -> Optional[int]:
+    """--nproc as given: a positive number of processes, or None for 'all' (one per GPU)."""
+    if text.strip().lower() == "all":
+        return None
+    digits = text.strip()
+    count = int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 12 else 0
+    if not 0 < count <= MOST_COUNT:
+        raise MacmlError(f"--nproc takes a positive number or 'all', not {text!r}.")
+    return count
+
+
 def parse_nproc(text: str, gpus: int) -> int:
     """'all' -> every visible GPU; a positive number as given."""
-    if text.strip().lower() == "all":
-        if gpus < 1:
-            raise MacmlError("--nproc all starts one process per GPU, and the target sees no GPU.",
-                             hint="Pass a number of processes (e.g. --nproc 2) to run on the CPU with gloo.")
-        return gpus
-    if not text.strip().isdigit() or int(text) < 1:
-        raise MacmlError(f"--nproc takes a positive number or 'all', not {text!r}.")
-    return int(text)
+    count = nproc_count(text)
+    if count is None and gpus < 1:
+        raise MacmlError("--nproc all starts one process per GPU, and the target sees no GPU.",
+                         hint="Pass a number of processes (e.g. --nproc 2) to run on the CPU with gloo.")
+    return gpus if count is None else count
 
 
-def plan_launch(nproc: str, nnodes: int, node_rank: int, endpoint: Optional[str], device: Optional[str],
-                gpus: int) -> Launch:
-    """Check the options against each other and against the GPUs the target sees."""
+def check_nodes(nnodes: int, node_rank: int, endpoint: Optional[str]) -> None:
     if nnodes < 1:
         raise MacmlError("--nnodes must be at least 1.")
     if not 0 <= node_rank < nnodes:
         raise MacmlError(f"--node-rank must be from 0 to {nnodes - 1} with --nnodes {nnodes}.")
     if nnodes > 1 and not (endpoint and ":" in endpoint and endpoint.rsplit(":", 1)[1].isdigit()):
         raise MacmlError("Several nodes need --rdzv-endpoint HOST:PORT (the node-rank-0 machine, a free port).")
+
+
+def plan_launch(nproc: str, nnodes: int, node_rank: int, endpoint: Optional[str], device: Optional[str],
+                gpus: int) -> Launch:
+    """Check the options against each other and against the GPUs the target sees."""
+    check_nodes(nnodes, node_rank, endpoint)
     wanted = (device or "auto").lower()
     if wanted not in ("auto", "cuda", "cpu"):
         raise MacmlError(f"--device {device} is not supported with --nproc.", hint="Use --device cuda or cpu.")
@@ -164,10 +177,15 @@ def workload_argv(python: str, launch: Launch, steps: Optional[int], data_args: 
             "--device", launch.device, "--steps", str(steps or 30), *data_args]
 
 
+@children_tied(signal.SIGTERM)  # torchrun stops its ranks on SIGTERM
 def run_distributed(python: Optional[str], nproc: str, nnodes: int = 1, node_rank: int = 0,
                     endpoint: Optional[str] = None, device: Optional[str] = None, steps: Optional[int] = None,
                     data_dir: Optional[Path] = None, synthetic: bool = False) -> DistributedReport:
     python = python or sys.executable
+    nproc_count(nproc)  # the options' own mistakes first, before the target is asked anything
+    check_nodes(nnodes, node_rank, endpoint)
+    if steps is not None:
+        require_positive("--steps", steps, MOST_COUNT)
     launch = plan_launch(nproc, nnodes, node_rank, endpoint, device, visible_gpus(python))
     data = None if synthetic else resolve_mnist(data_dir)
     if data is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.errors import MacmlError
-from macml.paths import user_cache_dir
+from macml.paths import cache_problem, user_cache_dir
 
 MIRRORS: Tuple[str, ...] = (
     "https://ossci-datasets.s3.amazonaws.com/mnist/",
@@ -104,22 +104,53 @@ def read_idx_header(path: Path) -> IdxHeader:
         raise MacmlError(f"{path} is not a readable MNIST IDX file: {exc}") from None
 
 
-def read_idx(path: Path) -> Tuple[IdxHeader, bytes]:
-    """A whole IDX file (gz or raw) -> its header and payload; any defect is a MacmlError naming the file."""
-    data = Path(path).read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise MacmlError(f"{path} is not a complete gzip file: {exc}", hint=_DATA_HINT) from None
+# The most payload an IDX file may declare: MNIST's train images are 47 MB, EMNIST's largest split
+# 547 MB. A header past this is refused before anything is decompressed.
+MAX_IDX_BYTES = 1 << 30
+_CHUNK = 1 << 20
+
+
+def _open_idx(path: Path):
+    with open(path, "rb") as fh:
+        gzipped = fh.read(2) == b"\x1f\x8b"
+    return gzip.open(path, "rb") if gzipped else open(path, "rb")
+
+
+def _read_declared(fh, header: IdxHeader, values: bool) -> Tuple[int, int, bool]:
+    """(payload bytes read, the largest byte value among them (when values) or -1, whether anything follows them):
+    never more than the header declares plus one byte, in chunks, so a gzip bomb is caught after what
+    it claims to hold and memory stays at one chunk."""
+    size, largest = 0, -1
+    while size < header.payload_bytes:
+        chunk = fh.read(min(_CHUNK, header.payload_bytes - size))
+        if not chunk:
+            break
+        size += len(chunk)
+        largest = max(largest, max(chunk)) if values else largest
+    return size, largest, bool(fh.read(1))
+
+
+def read_idx(path: Path, values: bool = False) -> Tuple[IdxHeader, int]:
+    """An IDX file (gz or raw) -> its header and, when values, the largest value in its payload (else
+    -1, as when empty); any defect is a MacmlError naming the file."""
     try:
-        header = parse_idx_header(data)
+        with _open_idx(path) as fh:
+            head = fh.read(4)
+            header = parse_idx_header(head + fh.read(4 * head[3]) if len(head) == 4 else head)
+            if header.payload_bytes > MAX_IDX_BYTES:
+                raise ValueError(f"its header declares dims {header.dims}: {header.payload_bytes:,} bytes, more "
+                                 f"than the {MAX_IDX_BYTES >> 20} MiB macml reads")
+            size, largest, more = _read_declared(fh, header, values)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise MacmlError(f"{path} is not a complete gzip file: {exc}", hint=_DATA_HINT) from None
     except ValueError as exc:
         raise MacmlError(f"{path} is not a readable MNIST IDX file: {exc}", hint=_DATA_HINT) from None
-    payload = data[header.offset:]
-    if len(payload) != header.payload_bytes:
-        raise MacmlError(f"{path} is truncated: {len(payload)} bytes for dims {header.dims}", hint=_DATA_HINT)
-    return header, payload
+    if size != header.payload_bytes:
+        raise MacmlError(f"{path} is truncated: {size} bytes for dims {header.dims}", hint=_DATA_HINT)
+    if more:
+        raise MacmlError(f"{path} holds more than its header declares (dims {header.dims}): not an MNIST file "
+                         "as written", hint=_DATA_HINT)
+    return header, largest
 
 
 def _slice_length(text: str, n: int) -> int:
@@ -129,15 +160,15 @@ def _slice_length(text: str, n: int) -> int:
 
 def validate_pair(images: Path, labels: Path, train_slice: str, test_slice: str) -> None:
     """One images/labels pair: 28x28 images, one label 0-9 per image, a batch to train and images to test."""
-    (image_header, _), (label_header, label_bytes) = read_idx(images), read_idx(labels)
+    (image_header, _), (label_header, largest_label) = read_idx(images), read_idx(labels, values=True)
     dims = image_header.dims
     if len(dims) != 3 or dims[1:] != (28, 28):
         raise MacmlError(f"{images} holds images of shape {dims[1:]}, not 28x28.", hint=_DATA_HINT)
     if label_header.dims != (dims[0],):
         raise MacmlError(f"{labels} has {label_header.dims} labels for the {dims[0]} images of {images}.",
                          hint=_DATA_HINT)
-    if label_bytes and max(label_bytes) > 9:
-        raise MacmlError(f"{labels} has a label {max(label_bytes)}: MNIST labels are 0-9.", hint=_DATA_HINT)
+    if largest_label > 9:
+        raise MacmlError(f"{labels} has a label {largest_label}: MNIST labels are 0-9.", hint=_DATA_HINT)
     if train_slice and _slice_length(train_slice, dims[0]) < TRAIN_BATCH:
         raise MacmlError(f"{images} has {_slice_length(train_slice, dims[0])} training images "
                          f"({train_slice!r} of {dims[0]}): fewer than one batch of {TRAIN_BATCH}.", hint=_DATA_HINT)
@@ -266,6 +297,11 @@ def resolve_mnist(data_dir: Optional[Path] = None, mirrors: Sequence[str] = MIRR
         return local_files(Path(data_dir))
     cache = cache or user_cache_dir("mnist")
     fresh = any(not (cache / name).is_file() for name in PUBLISHED_MD5)
+    problem = cache_problem(cache) if fresh else None
+    if problem:
+        raise MacmlError(f"Cannot download MNIST into the cache: {problem}.",
+                         "Set MACML_CACHE_DIR to a writable folder, pass --data-dir DIR with the MNIST IDX files, "
+                         "or use --synthetic for a speed-only run.")
     paths = {name: fetch_file(name, cache, mirrors, progress, timeout, checksums) for name in PUBLISHED_MD5}
     return MnistFiles(
         paths["train-images-idx3-ubyte.gz"], paths["train-labels-idx1-ubyte.gz"],

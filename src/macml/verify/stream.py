@@ -12,7 +12,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from macml.probe.runner import kill_tree
+from macml import interrupts
+from macml.probe.runner import kill_tree, tie_options
 
 Event = Dict[str, Any]
 
@@ -49,15 +50,17 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
                   env: Optional[Dict[str, str]] = None) -> StreamResult:
     argv = tuple(str(a) for a in argv)
     try:
+        # Its own session: a Ctrl-C on the terminal reaches macml alone, which stops the whole tree.
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, encoding="utf-8", errors="replace", bufsize=1, env=env)
+                                text=True, encoding="utf-8", errors="replace", bufsize=1, env=env,
+                                start_new_session=True, **tie_options())
     except OSError as exc:
         return StreamResult(argv, None, (), str(exc), missing=True)
     expired = threading.Event()
 
     def kill_at_deadline() -> None:
         expired.set()
-        kill_tree(proc)  # DataLoader workers or a framework's helpers would keep stdout open
+        kill_tree(proc, own_group=True)  # DataLoader workers or a framework's helpers would keep stdout open
 
     timer = threading.Timer(timeout, kill_at_deadline)
     stderr_lines: List[str] = []
@@ -74,8 +77,8 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
         proc.wait()
     finally:
         timer.cancel()
-        if proc.poll() is None:  # an exception in on_event (Ctrl-C): never leave it running
-            kill_tree(proc)
+        with interrupts.held():  # a signal (or an exception in on_event) ends the whole tree, never part of it
+            kill_tree(proc, own_group=True)
             proc.wait()
         drainer.join(timeout=5)
     timed_out = expired.is_set()

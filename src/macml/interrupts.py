@@ -1,5 +1,6 @@
-"""Signals while an environment is being changed: SIGINT, SIGTERM and SIGHUP become an exception
-(so the rollback runs instead of Python dying half-way), and are held off while the rollback runs.
+"""Signals while macml has children at work (an install changing an environment, a verify workload):
+SIGINT, SIGTERM and SIGHUP become an exception, so the children are stopped and a rollback runs instead
+of Python dying half-way and leaving them behind; they are held off while that clean-up runs.
 
 Handlers can only be set from the main thread; elsewhere (a library caller's worker thread)
 the process's own handlers stay as they are.
@@ -15,8 +16,8 @@ SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP"
 
 
 class Interrupted(BaseException):
-    """A signal arrived while the environment was being changed (BaseException, like KeyboardInterrupt:
-    no `except Exception` on the way swallows it)."""
+    """A signal arrived while children were at work (BaseException, like KeyboardInterrupt: no
+    `except Exception` on the way swallows it)."""
 
     def __init__(self, signum: int):
         super().__init__(signum)
@@ -55,7 +56,7 @@ def raised() -> contextlib.AbstractContextManager:
 
 
 def held() -> contextlib.AbstractContextManager:
-    """Inside: each of SIGNALS is ignored, so a second Ctrl-C cannot cut a rollback short."""
+    """Inside: each of SIGNALS is ignored, so a second Ctrl-C cannot cut a rollback or a clean-up short."""
     return _handled(signal.SIG_IGN)
 
 
