@@ -5,6 +5,8 @@ import json
 
 import pytest
 
+from macml.probe.paste.text import decode_paste
+
 from macml import report
 
 from conftest import MACHINES, PROJECT, run_cli, run_macml
@@ -46,7 +48,7 @@ def laced_inputs(tmp_path_factory):
         made.append(path)
     for capture in sorted(CAPTURES.glob("*.txt")):
         path = folder / capture.name
-        path.write_text(laced(capture.read_text(encoding="utf-8")), encoding="utf-8")
+        path.write_text(laced(decode_paste(capture.read_bytes())), encoding="utf-8")
         made.append(path)
     return made
 
