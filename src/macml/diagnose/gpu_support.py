@@ -48,7 +48,8 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
         return [], (), ""
     probed = [c if _CAPABILITY.match(str(c or "")) else None for c in probe.data.get("capabilities") or []]
     caps = probed or [g.compute_capability for g in nvidia]
-    missing = [(g, cap) for g, cap in zip(nvidia, caps) if cap and not cuda_arch_supported(cap, arch_list)]
+    said = set(probe.data.get("incompatible_capabilities") or ())  # torch's own warning named them
+    missing = [(g, cap) for g, cap in zip(nvidia, caps) if cap and (cap in said or not cuda_arch_supported(cap, arch_list))]
     return missing, arch_list, source
 
 

@@ -48,6 +48,11 @@ def check_egpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findi
                     "for it, so no framework can use it",
                     Fix("macOS drives only the eGPU cards Apple lists (Apple support article HT208544, 'Use an external graphics processor with your Mac'); this card or its "
                         "enclosure is not one of them on this macOS. Until it has a driver, only CPU builds run."))
+    if external[0].vendor == "NVIDIA":
+        return warn("GPU", f"{name} is an external NVIDIA GPU: no macOS driver past 10.13 and no ML framework "
+                    "uses NVIDIA GPUs on a Mac",
+                    Fix("Use it from Linux or Windows (Boot Camp on an Intel Mac, or move the card to a PC); on this "
+                        "Mac, an AMD eGPU works with Metal (Intel Macs only).", install_recipe(facts, recipes, "torch")))
     if facts.cpu.apple_silicon:
         return warn("GPU", f"{name} is an external GPU: Apple-silicon Macs do not drive eGPUs",
                     Fix("Use the built-in Apple GPU (PyTorch MPS, MLX); the eGPU works only with an Intel Mac.",

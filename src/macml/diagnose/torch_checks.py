@@ -6,6 +6,7 @@ from typing import Optional, Sequence
 from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
+from macml import versions
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.recipes.catalog import Recipe, match
 from macml.recipes.recommend import recipes_on
@@ -74,10 +75,14 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     """NVIDIA driver older than the installed torch's CUDA needs."""
     nvidia = facts.gpus_by_vendor("NVIDIA")
     probe = torch_facts(facts)
-    if not nvidia or not nvidia[0].driver_version or len(unsupported_gpus(facts, recipes)) == len(nvidia):
+    if not nvidia or len(unsupported_gpus(facts, recipes)) == len(nvidia):
         return None  # a GPU no build runs: a newer driver would not help (check_gpu_generation)
+    if not nvidia[0].driver_version:
+        return driver_too_old_for_torch(facts, recipes)
     driver = nvidia[0].driver_version
     cuda = probe.data.get("cuda_version") if probe else None
+    if probe and probe.data.get("driver_too_old"):
+        return driver_too_old_for_torch(facts, recipes)
     too_old = driver_below_every_build(facts, driver, recipes)
     if too_old and not cuda:
         return too_old
@@ -99,6 +104,24 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
 
 
 UPGRADE_DRIVER = "sudo ubuntu-drivers install  # or your distribution's newest NVIDIA driver"
+
+
+def driver_too_old_for_torch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """Without the driver's version: torch said so itself, or the CUDA the driver supports (nvidia-smi's
+    'CUDA Version', conda's __cuda) is of an older major than torch's build (minor versions are compatible)."""
+    probe, gpu = torch_facts(facts), facts.gpus_by_vendor("NVIDIA")[0]
+    if probe is None:
+        return None
+    supports = probe.data.get("driver_too_old") or gpu.cuda_driver_version
+    build = probe.data.get("cuda_version")
+    said = bool(probe.data.get("driver_too_old"))
+    if not supports or not (said or (build and versions.release(build)[:1] > versions.release(supports)[:1])):
+        return None
+    what = "torch reports" if said else f"torch {probe.data.get('version')} is built for CUDA {build}, but"
+    return fail("GPU", f"{what} the NVIDIA driver is too old: it supports CUDA up to {supports}",
+                Fix("Upgrade the driver, or install the torch build this driver can run "
+                    "(the recipe picks the CUDA index from the driver):",
+                    (UPGRADE_DRIVER,) + install_recipe(facts, recipes, "torch", "cuda")))
 
 
 def driver_below_every_build(facts: MachineFacts, driver: str, recipes: Sequence[Recipe]) -> Optional[Finding]:

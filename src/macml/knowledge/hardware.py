@@ -102,7 +102,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx titan x|quadro m[4-6]000)\b", "5.2"),
     (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
     # Kepler
-    (r"\bk80\b", "3.7"), (r"\b(k40|k20x?|gtx titan|gtx 780|quadro k6000|gt 730)\b", "3.5"),
+    (r"\bk80\b", "3.7"), (r"\b(k40c?|k20x?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0)\b", "3.5"),
     (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+)\b", "3.0"),
 )
 

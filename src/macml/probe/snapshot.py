@@ -58,7 +58,7 @@ _HINT = "The README's section on snapshots describes the format; re-create it wi
 
 # A statement's value by fact: most are text; these are numbers, flags or records.
 _STATEMENT_VALUES = {"cpu.memory_bytes": int, "torch.cuda_available": bool, "process.translated": bool,
-                     "gpu": dict, "package": dict}
+                     "gpu": dict, "package": dict, "gpu.capability_of": dict, "gpu.memory_of": dict}
 
 
 def statements_problem(statements: Any) -> Optional[str]:
@@ -78,6 +78,12 @@ def statements_problem(statements: Any) -> Optional[str]:
                                                   for k in ("memory_mib", "index"))
                                           and isinstance(value.get("vendor"), (str, type(None)))):
             return f"{where}: a gpu needs a 'name', and whole numbers (or null) for 'memory_mib' and 'index'"
+        if item["fact"] in ("gpu.capability_of", "gpu.memory_of") and not (
+                isinstance(value.get("index"), (int, type(None))) and isinstance(value.get("capability", ""), str)
+                and isinstance(value.get("memory_mib", 0), (int, type(None)))):
+            return f"{where}: a device fact needs an 'index' and a 'capability' or 'memory_mib'"
+        if item["fact"] == "gpu" and not isinstance(value.get("capability", ""), (str, type(None))):
+            return f"{where}: a gpu's 'capability' must be text"
         if item["fact"] == "package" and not (isinstance(value.get("name"), str) and isinstance(value.get("version"), str)):
             return f"{where}: a package needs a 'name' and a 'version'"
         if not isinstance(item.get("line", 0), int) or not isinstance(item.get("text", ""), str):

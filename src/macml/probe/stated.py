@@ -85,7 +85,8 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
 
 
 def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
-    stated = _first(statements, "torch.version") or _first(statements, "torch.arch_list")
+    stated = (_first(statements, "torch.version") or _first(statements, "torch.arch_list")
+              or _first(statements, "torch.driver_too_old"))
     if "torch" in facts.frameworks or not stated:
         return facts
     version = _first(statements, "torch.version")
@@ -93,6 +94,12 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
     arches = _first(statements, "torch.arch_list")
     if arches is not None:
         data["arch_list"] = arches["value"].split()
+    incompatible = [s["value"] for s in statements if s.get("fact") == "torch.incompatible"]
+    if incompatible:
+        data["incompatible_capabilities"] = sorted(set(incompatible))
+    too_old = _first(statements, "torch.driver_too_old")
+    if too_old is not None:  # torch's own CUDA initialisation said so
+        data.update(driver_too_old=too_old["value"], cuda_available=False)
     for fact, key in (("torch.cuda_version", "cuda_version"), ("torch.hip_version", "hip_version"),
                       ("torch.cuda_available", "cuda_available")):
         found = _first(statements, fact)
@@ -133,6 +140,34 @@ def _bare(statement: Statement, name: str) -> bool:
     return re.sub(r"^[\s*+-]+", "", str(statement.get("text", ""))).strip() == name
 
 
+def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
+    capability = _first(statements, "gpu.capability")
+    by_index = {s["value"]["index"]: s["value"] for s in statements if s.get("fact") in ("gpu.capability_of", "gpu.memory_of")}
+    single = [s["value"] for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
+    gfx = _first(statements, "gpu.gfx")
+    gpus: List[GPU] = []
+    for value, stated in _stated_gpus(statements):
+        vendor = value.get("vendor") or gpu_vendor(value["name"])
+        extra = by_index.get(value.get("index"), {}) if value.get("index") is not None else {}
+        memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
+        cc = value.get("capability") or extra.get("capability") or (capability["value"] if capability else None)
+        gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
+                        unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
+                        compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" else None)))
+        sources[f"gpus.{len(gpus) - 1}"] = where(stated)
+    return gpus
+
+
+def _full_name(name: str, statements: Sequence[Statement]) -> str:
+    """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci) may name the same GPU whole."""
+    if not name.endswith("..."):
+        return name
+    stem = name[:-3].strip().replace("NVIDIA ", "")
+    fuller = [str(s["value"]) for s in statements if s.get("fact") == "gpu.mention"
+              and not str(s["value"]).endswith("...") and stem in str(s["value"])]
+    return fuller[0] if len(set(fuller)) == 1 else name
+
+
 def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     gpus = list(facts.gpus)
     present = _first(statements, "gpu.present")
@@ -140,14 +175,8 @@ def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Di
         gpus.append(GPU(vendor=present["value"], model=f"{present['value']} GPU (model not in the evidence)"))
         sources["gpus.0"] = where(present)
     if not gpus:
-        capability = _first(statements, "gpu.capability")
-        for value, stated in _stated_gpus(statements):
-            vendor = value.get("vendor") or gpu_vendor(value["name"])
-            memory = value.get("memory_mib")
-            gpus.append(GPU(vendor=vendor, model=value["name"], memory_bytes=memory * MIB if memory else None,
-                            unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
-                            compute_capability=capability["value"] if capability and vendor == "NVIDIA" else None))
-            sources[f"gpus.{len(gpus) - 1}"] = where(stated)
+        gpus = _gpus_from_statements(statements, sources)
+    gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
     for fact, field in (("gpu.driver", "driver_version"), ("gpu.cuda_driver", "cuda_driver_version")):
         stated = _first(statements, fact)
         vendors = ("NVIDIA", "AMD") if field == "driver_version" else ("NVIDIA",)

@@ -10,8 +10,11 @@ from typing import Any, List, Optional, Tuple
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:NVIDIA )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
-                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b))(?=\s*(?:$|[,(:|\]]|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:Pro |RX |R\d |HD |VII|Vega)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|]|\s{2}|Compute Engine))")
+                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL))"
+                     r"(?=\s*(?:$|[,(:|\]\"']|\s{2}|\bwith\b))")
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:Pro |RX |R\d |HD |VII|Vega)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|\]\"']|\s{2}|Compute Engine))",
+                     re.IGNORECASE)
+_INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?)", re.IGNORECASE)
 
 
 def gib(value: str) -> Optional[int]:
@@ -30,7 +33,7 @@ def gpu_vendor(name: str) -> str:
             "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
 
 
-def _gpu(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
+def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
     vendor = gpu_vendor(name)
     mib = None
     if memory:
@@ -47,7 +50,7 @@ _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+
 def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
     names = []
-    for pattern in (_NVIDIA, _RADEON, _INTEL_GPU):
+    for pattern in (_NVIDIA, _RADEON, _INSTINCT, _INTEL_GPU):
         names += [m.group(1).strip() for m in pattern.finditer(text)]
     chip = CHIP.search(text)
     if chip and not names:
@@ -64,8 +67,8 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
         return []
     parts = [p.strip() for p in value.split(",")]
     memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB)\b", p)), None)
-    names = gpu_names(parts[0])
-    return [_gpu(names[0], memory, index)] if names else []
+    names = next((found for found in map(gpu_names, parts) if found), [])  # 'kHW_...Item, AMD Radeon Pro 5300M, ...'
+    return [gpu_record(names[0], memory, index)] if names else []
 
 
 def plaidml_devices(line: str) -> Facts:
@@ -74,7 +77,7 @@ def plaidml_devices(line: str) -> Facts:
     match = _PLAIDML_DEVICE.match(line)
     if not match:
         return []
-    facts: Facts = [_gpu(name) for name in gpu_names(match.group(2))]
+    facts: Facts = [gpu_record(name) for name in gpu_names(match.group(2))]
     if match.group(1).lower().startswith("metal_"):
         facts.append(("platform", "darwin"))
     return facts

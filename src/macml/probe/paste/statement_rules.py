@@ -14,7 +14,7 @@ import re
 from typing import Any, List, Optional, Tuple
 
 from macml.knowledge.hardware import chip_of_kernel
-from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_value, plaidml_devices
+from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_record, gpu_value, plaidml_devices
 
 Facts = List[Tuple[str, Any]]
 
@@ -33,8 +33,7 @@ _INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|P
                           r"(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*|[\w-]*\d[\w-]*(?=\s*$)))")
 _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
-_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|\b[A-Z]:\\(?:Users|Program Files|ProgramData|Windows|"
-                           r"Python\d*|Anaconda\d*|Miniconda\d*|tools)\\", re.IGNORECASE)
+_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\[\w .$()-]+\\")
 _PYTHON_BANNER = re.compile(r"^\s*Python (3\.\d{1,2}\.\d{1,2})\b")
 _PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.]+?)-(x86_64|arm64|aarch64|i386|AMD64)\b")
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
@@ -149,8 +148,19 @@ BY_KEY = {
     "uname -m": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
     "processor": lambda v: [("python.machine", "x86_64")] if v.strip() == "i386" else [],
     "code type": lambda v: ([("process.arch", a) for a in [_arch(v)] if a]
+                            + [("platform", "darwin")]
                             + ([("process.translated", True)] if "translated" in v.lower() else [])),
-    "translated": lambda v: [("process.translated", True)] if v.strip().lower() in ("true", "1") else [],
+    "translated": lambda v: ([("process.translated", v.strip().lower() in ("true", "1"))]
+                             if v.strip().lower() in ("true", "1", "false", "0") else []),
+    "cputype": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
+    "gpu model": gpu_value, "marketing name": gpu_value,
+    "card series": lambda v: [("platform", "linux")] + ([gpu_record(v.strip())] if gpu_names(v) else []),  # rocm-smi's name
+    "gfx version": lambda v: [("platform", "linux")] + [("gpu.gfx", m.group()) for m in [re.search(r"gfx[0-9a-f]+", v.lower())] if m],
+    "asic name": lambda v: [("gpu.gfx", m.group()) for m in [re.search(r"gfx[0-9a-f]+", v.lower())] if m],
+    "vram size": lambda v: [("gpu.memory_of", {"index": None, "memory_mib": b // 1024**2}) for b in [gib(v)] if b],
+    "driver used": lambda v: [("platform", "linux")] if v.strip() in ("amdgpu", "nvidia", "radeon") else [],
+    "cuda driver version": lambda v: ([("gpu.driver", v.split()[0])] if re.match(r"\d{3}\.\d+", v)
+                                      else [("gpu.cuda_driver", v.split()[0])] if re.match(r"\d{1,2}\.\d", v) else []),
     "sysctl.proc translated": lambda v: [("process.translated", v.strip() == "1")] if v.strip() in "01" else [],
     "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
         if v.strip() in ("0", "1") else [],
@@ -197,10 +207,10 @@ def by_key(key: str, value: str) -> Facts:
 
 def crashed_python(key: str, value: str) -> Facts:
     """A crash report's header when the crashed process is Python: 'Version: 3.9.10 (3.9.10)',
-    'Code Type: X86-64 (Native)'."""
-    if key == "version" and re.match(r"3\.\d+\.\d+", value):
+    'Code Type: X86-64 (Native)'; in an .ips report 'cpuType' and 'translated'."""
+    if key in ("version", "app version") and re.match(r"3\.\d+\.\d+", value):
         return [("python.version", re.match(r"3\.\d+\.\d+", value).group())]
-    if key == "code type" and _arch(value):
+    if key in ("code type", "cputype") and _arch(value):
         return [("python.machine", _arch(value))]
     return []
 
@@ -276,6 +286,26 @@ def anywhere(line: str) -> Facts:
     amdgpu = re.search(r"\bamdgpu version:\s*(\d+(?:\.\d+)+)", line, re.IGNORECASE)
     if amdgpu:
         facts.append(("gpu.driver", amdgpu.group(1)))
+    if re.search(r"\bMach-O\b|\bggml_metal|\bMTLGPUFamily|\bMTLCopyAllDevices|\bimport Metal\b", line):
+        facts.append(("platform", "darwin"))  # Mach-O binaries and Metal exist only on Apple's systems
+    if re.search(r"\b[\w-]+\.exe\b", line):
+        facts.append(("platform", "win32"))
+    nvrm = re.search(r"NVRM version: NVIDIA UNIX (x86_64|aarch64) Kernel Module\s+(\d+(?:\.\d+)+)", line)
+    if nvrm:
+        facts += [("platform", "linux"), ("cpu.hardware_arch", nvrm.group(1)), ("gpu.driver", nvrm.group(2)),
+                  ("gpu.present", "NVIDIA")]
+    too_old = re.search(r"driver on your system is too old \(found version (\d+)\)", line)
+    if too_old and len(too_old.group(1)) >= 4:  # torch's warning: 11040 = CUDA 11.4
+        version = int(too_old.group(1))
+        found = f"{version // 1000}.{version % 1000 // 10}"
+        facts += [("gpu.cuda_driver", found), ("gpu.present", "NVIDIA"), ("torch.driver_too_old", found)]
+    ips_python = re.search(r'"app_name"\s*:\s*"Python".*"app_version"\s*:\s*"(3\.\d+\.\d+)"', line)
+    if ips_python:  # a crash report of Python itself names its version
+        facts.append(("python.version", ips_python.group(1)))
+    if re.search(r"(?:^|[$%>]\s*)arch -x86_64 \S", line):  # the command runs translated by Rosetta 2
+        facts += [("platform", "darwin"), ("process.translated", True)]
+    for platform_string in _PLATFORM_STRING.finditer(line):
+        facts += _python_platform(platform_string.group())
     if _WINDOWS_SIGN.search(line):
         facts.append(("platform", "win32"))
     if re.search(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]", line):
@@ -301,9 +331,11 @@ def anywhere(line: str) -> Facts:
     arches = re.search(r"supports CUDA capabilities ((?:(?:sm|compute)_\d+\s*)+)", line)  # torch's own warning
     if arches:
         facts.append(("torch.arch_list", " ".join(arches.group(1).split())))
-    capability = re.search(r"with CUDA capability sm_(\d+)(\d)\b", line)
+    capability = re.search(r"with CUDA capability sm_(\d+)(\d)\b( is not compatible)?", line)
     if capability:
         facts.append(("gpu.capability", f"{capability.group(1)}.{capability.group(2)}"))
+        if capability.group(3):  # torch's own verdict on this GPU
+            facts.append(("torch.incompatible", f"{capability.group(1)}.{capability.group(2)}"))
     runtime = re.match(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", line)  # torch.__config__.show()
     if runtime:
         facts.append(("torch.cuda_version", runtime.group(1)))

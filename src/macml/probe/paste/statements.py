@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from macml.knowledge.macos import mac_only_gpu
 from macml.probe.paste import statement_rules as rules
 from macml.probe.paste.base import strip_prompt
+from macml.probe.paste.devices import device_facts
 
 
 @dataclass(frozen=True)
@@ -131,17 +132,19 @@ def read_statements(lines: Sequence[str]) -> List[Statement]:
     sysctl = _sysctl_answers(lines)
     python_header = _crashed_python(lines)
     mps_memory = _mps_memory(lines)
+    numbered = device_facts(lines)
+    python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
         if not text.strip() or len(text) > 2000:
             continue
-        facts: List[Tuple[str, Any]] = []
+        facts: List[Tuple[str, Any]] = list(numbered.get(index, ()))
         if index in sysctl:
             facts.extend(rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
         if pair:
             facts.extend(rules.by_key(*pair))
-            if index in python_header:
+            if index in python_header or python_process:
                 facts.extend(rules.crashed_python(*pair))
             if index in mps_memory:
                 facts.extend(rules.by_key("memory", pair[1]))

@@ -1,0 +1,68 @@
+"""GPU listings that number their devices over several lines: a tool's 'Device #0:' block (DIGITS'
+device_query, CUDA samples' deviceQuery), '[1] CUDA device name: ...' lines (Ollama's NVML log),
+TensorFlow's 'Found device 1 with properties:' and 'Created device ... device: 0, name: ...'. Each
+GPU it names carries its number, so a device logged twice counts once, and its compute capability
+and memory stay with it."""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from macml.probe.paste.gpu_names import gpu_names, gpu_vendor
+
+Facts = List[Tuple[str, Any]]
+_HEADER = re.compile(r"^\s*(?:Device|GPU)\s*#?\s*(\d+)\s*:?\s*$|Found device (\d+) with properties")
+_BRACKET = re.compile(r"^\s*\[(\d+)\]\s*(.*)$")
+_TF_CREATED = re.compile(r"->\s*device:\s*(\d+),\s*name:\s*([^,]+),.*compute capability:\s*(\d+\.\d+)")
+_NAME = re.compile(r"^\s*(?:CUDA device name|device name|name)\s*(?::|\s{2,})\s*(.+?)\s*$", re.IGNORECASE)
+_PROPERTIES = re.compile(r"\bname:\s*(.+?)\s+computeCapability:\s*(\d+\.\d+)")
+_MAJOR_MINOR = re.compile(r"^\s*(major|minor)\s{2,}(\d+)\s*$")
+_TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*$")
+
+
+def _gpu(name: str, index: int, capability: Optional[str] = None, memory: Optional[int] = None) -> Tuple[str, Any]:
+    value: Dict[str, Any] = {"name": name, "vendor": gpu_vendor(name), "memory_mib": memory, "index": index}
+    if capability:
+        value["capability"] = capability
+    return ("gpu", value)
+
+
+def device_facts(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the numbered-GPU facts that line states (in the context of the lines above it)."""
+    found: Dict[int, Facts] = {}
+    current: Optional[int] = None
+    major: Dict[int, str] = {}
+    for index, raw in enumerate(lines):
+        line, facts = raw, []
+        header = _HEADER.search(line)
+        bracket = _BRACKET.match(line)
+        if header:
+            current = int(header.group(1) or header.group(2))
+        elif bracket:
+            current, line = int(bracket.group(1)), bracket.group(2)
+        created = _TF_CREATED.search(line)
+        if created:
+            facts.append(_gpu(created.group(2).strip(), int(created.group(1)), created.group(3)))
+        elif current is not None:
+            facts += _in_device(line, current, major)
+        if facts:
+            found[index] = facts
+    return found
+
+
+def _in_device(line: str, current: int, major: Dict[int, str]) -> Facts:
+    properties = _PROPERTIES.search(line)
+    if properties and gpu_names(properties.group(1)):
+        return [_gpu(properties.group(1).strip(), current, properties.group(2))]
+    named = _NAME.match(line)
+    if named and gpu_names(named.group(1)):
+        return [_gpu(named.group(1).strip(), current)]
+    part = _MAJOR_MINOR.match(line)
+    if part and part.group(1) == "major":
+        major[current] = part.group(2)
+    elif part and current in major:
+        return [("gpu.capability_of", {"index": current, "capability": f"{major[current]}.{part.group(2)}"})]
+    total = _TOTAL.match(line)
+    if total and int(total.group(1)) >= 1 << 28:
+        return [("gpu.memory_of", {"index": current, "memory_mib": int(total.group(1)) // 1024**2})]
+    return []
