@@ -43,6 +43,11 @@ CUDA_DRIVERS = (
     DriverMinimum("12.0", "525.60.13", "527.41", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
     DriverMinimum("11.8", "520.61.05", "520.06", NVIDIA_NOTES + "; Windows value UNVERIFIED"),
     DriverMinimum("11.0", "450.80.02", "452.39", NVIDIA_NOTES),
+    DriverMinimum("10.2", "440.33", "441.22", NVIDIA_NOTES),
+    DriverMinimum("10.1", "418.39", "418.96", NVIDIA_NOTES),
+    DriverMinimum("10.0", "410.48", "411.31", NVIDIA_NOTES),
+    DriverMinimum("9.2", "396.26", "397.44", NVIDIA_NOTES),
+    DriverMinimum("9.0", "384.81", "385.54", NVIDIA_NOTES),
 )
 # Minor-version compatibility: any 11.x/12.x/13.x build runs (without features newer than the
 # driver, and without JIT-compiling newer PTX) on a driver of the major's first release.

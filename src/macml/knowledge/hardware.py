@@ -80,7 +80,7 @@ def mac_model_silicon(identifier: str) -> Tuple[Optional[bool], Optional[str]]:
 NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # Names that would also match a later family: workstation Ada ("RTX 4000 Ada Generation") and
     # Turing Quadro RTX ("Quadro RTX 4000", "Quadro RTX 5000").
-    (r"\brtx \d+ ada\b", "8.9"), (r"\bquadro rtx \d+\b", "7.5"),
+    (r"\brtx \d+ ada\b", "8.9"), (r"\bquadro rtx \d+\b", "7.5"), (r"\brtx 2050\b", "8.6"),  # GA107, Ampere
     # Blackwell
     (r"\bgb10\b", "12.1"), (r"\b(gb300|b300)\b", "10.3"), (r"\b(gb200|b200|b100)\b", "10.0"),
     (r"\bblackwell\b|\brtx 50[5-9]0\b", "12.0"), (r"\bthor\b", "11.0"),
@@ -94,7 +94,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # Turing
     (r"\b(t4|t1000|t400|t600|t1200|titan rtx|rtx 20[6-8]0|gtx 16[5-6]0)\b", "7.5"),
     # Volta
-    (r"\bxavier\b", "7.2"), (r"\b(v100|titan v|quadro gv100)\b", "7.0"),
+    (r"\bxavier\b", "7.2"), (r"\b(v100[sd]?|titan v|quadro gv100)\b", "7.0"),
     # Pascal
     (r"\b(p100|quadro gp100)\b", "6.0"), (r"\btx2\b", "6.2"),
     (r"\b(p4|p40|p6|titan xp|titan x \(pascal\)|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b", "6.1"),
@@ -104,6 +104,11 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # Kepler
     (r"\bk80\b", "3.7"), (r"\b(k40c?|k20x?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0)\b", "3.5"),
     (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+)\b", "3.0"),
+    # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
+    (r"\b(gtx 4[6-8]0|gtx 5[6-8]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),
+    (r"\b(gt 4[234]0|gt 5[234]0m?|gt 6[12]0|gts 450|gtx 460m|gtx 550 ti|gtx 560 ti)\b", "2.1"),
+    (r"\b(gtx 2[6-9]0|gtx 275|gtx 285|gtx 295|tesla c10[56]0)\b", "1.3"),
+    (r"\b(geforce 210|gt 2[2-4]0|geforce 310|gt 3[2-4]0m?)\b", "1.2"),
 )
 
 

@@ -47,6 +47,9 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
         match = re.search(pattern, text, re.IGNORECASE)
         if match:
             return True, name, f"'{match.group()}' in the system output"
+    vgpu = next((g.model for g in facts.gpus if re.search(r"\bGRID [A-Z]\d+\w*-\d+[A-Z]\b", g.model)), None)
+    if vgpu:
+        return True, None, f"{vgpu} is an NVIDIA vGPU profile, which only virtual machines are given"
     metal = next((s for s in snapshot.get("statements") or () if s.get("fact") == "metal.in_use"), None)
     if facts.is_mac and metal is not None:
         return False, None, (f"a Metal device is in use ({metal.get('source')} line {metal.get('line')}): "
@@ -111,9 +114,11 @@ def _normalise_flags(words: Any) -> Tuple[str, ...]:
     return tuple(sorted({_FLAG_ALIASES.get(n, n) for n in names}))
 
 
-def _apple_gpu(facts: MachineFacts, cpu: CPUFacts) -> GPU:
+def _apple_gpu(facts: MachineFacts, cpu: CPUFacts, snapshot: Mapping[str, Any]) -> GPU:
     name = cpu.chip.name if cpu.chip else "Apple GPU"
-    return GPU(vendor="Apple", model=name, memory_bytes=cpu.memory_bytes, unified_memory=True)
+    cores = next((s.get("value") for s in snapshot.get("statements") or () if s.get("fact") == "gpu.cores"), None)
+    return GPU(vendor="Apple", model=name, cores=cores, memory_bytes=cpu.memory_bytes, unified_memory=True,
+               integrated=True)
 
 
 def _nvidia_capabilities(gpus: Tuple[GPU, ...], sources: Dict[str, str]) -> Tuple[GPU, ...]:
@@ -215,7 +220,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"
         known = True
     elif facts.is_mac and cpu.apple_silicon and not vm and not any(is_apple_gpu(g) for g in gpus):
-        gpus = gpus + (_apple_gpu(facts, cpu),)
+        gpus = gpus + (_apple_gpu(facts, cpu, snapshot),)
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("
                                             + sources.get("cpu.apple_silicon", "Apple silicon") + ")")
         known = True

@@ -49,6 +49,8 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
     arm64 = stdout(snapshot, "sysctl -n hw.optional.arm64").strip()
     if arm64 in ("0", "1"):
         found.append((arm64 == "1", f"sysctl hw.optional.arm64: {arm64}"))
+    if 0 < len(facts.os.version_tuple) and facts.os.version_tuple < (11,):
+        found.append((False, f"macOS {facts.os.version}: Apple-silicon Macs start at macOS 11"))
     arm64_torch = arm64_only_torch(facts)
     if arm64_torch:
         found.append((True, arm64_torch))
@@ -147,7 +149,9 @@ def infer_mac_cpu(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dic
     return cpu
 
 
-_X86_FEATURES = re.compile(r"machdep\.cpu\.(?:leaf7_)?features:\s*\S+")
+# sysctl keys only an x86 CPU has (an Intel Mac, or Rosetta's view on Apple silicon)
+_X86_FEATURES = re.compile(r"machdep\.cpu\.(?:(?:leaf7_)?features|family|feature_bits|extfeatures|vendor|stepping|"
+                           r"signature):\s*\S+")
 
 
 def infer_macos_version(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> MachineFacts:
@@ -199,8 +203,11 @@ def infer_translation(facts: MachineFacts, snapshot: Mapping[str, Any],
             return dataclasses.replace(facts, translated_process=False)
         signs.append(f"{process.get('source')} line {process.get('line')}: {str(process.get('text'))[:100]}")
     features = _X86_FEATURES.search(all_text(snapshot))
+    stated = next((s for s in statements or () if s.get("fact") == "cpu.x86_features"), None)
     if features:
         signs.append(f"x86 CPU features in sysctl ('{features.group()[:50]}')")
+    elif stated is not None:
+        signs.append(f"x86 CPU features in sysctl ({stated.get('source')} line {stated.get('line')})")
     if not signs:
         return facts
     sources["translated_process"] = "an x86_64 process on Apple silicon runs under Rosetta 2: " + signs[0]

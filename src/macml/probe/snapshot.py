@@ -58,7 +58,8 @@ _HINT = "The README's section on snapshots describes the format; re-create it wi
 
 # A statement's value by fact: most are text; these are numbers, flags or records.
 _STATEMENT_VALUES = {"cpu.memory_bytes": int, "torch.cuda_available": bool, "process.translated": bool,
-                     "gpu": dict, "package": dict, "gpu.capability_of": dict, "gpu.memory_of": dict}
+                     "gpu": dict, "package": dict, "gpu.capability_of": dict, "gpu.memory_of": dict,
+                     "gpu.capability": dict, "gpu.cores": int}
 
 
 def statements_problem(statements: Any) -> Optional[str]:
@@ -82,6 +83,9 @@ def statements_problem(statements: Any) -> Optional[str]:
                 isinstance(value.get("index"), (int, type(None))) and isinstance(value.get("capability", ""), str)
                 and isinstance(value.get("memory_mib", 0), (int, type(None)))):
             return f"{where}: a device fact needs an 'index' and a 'capability' or 'memory_mib'"
+        if item["fact"] == "gpu.capability" and not (isinstance(value.get("capability"), str)
+                                                      and isinstance(value.get("name"), (str, type(None)))):
+            return f"{where}: a capability needs 'capability' text and a 'name' (or null)"
         if item["fact"] == "gpu" and not isinstance(value.get("capability", ""), (str, type(None))):
             return f"{where}: a gpu's 'capability' must be text"
         if item["fact"] == "package" and not (isinstance(value.get("name"), str) and isinstance(value.get("version"), str)):

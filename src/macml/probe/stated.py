@@ -87,8 +87,10 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
 def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     stated = (_first(statements, "torch.version") or _first(statements, "torch.arch_list")
               or _first(statements, "torch.driver_too_old"))
-    if "torch" in facts.frameworks or not stated:
+    if not stated:
         return facts
+    if "torch" in facts.frameworks:
+        return _add_torch_warnings(facts, statements)
     version = _first(statements, "torch.version")
     data: Dict[str, Any] = {"version": version["value"] if version else "", "cuda_version": None, "hip_version": None}
     arches = _first(statements, "torch.arch_list")
@@ -140,8 +142,34 @@ def _bare(statement: Statement, name: str) -> bool:
     return re.sub(r"^[\s*+-]+", "", str(statement.get("text", ""))).strip() == name
 
 
+def _capability_named(name: str, statements: Sequence[Statement]) -> Optional[str]:
+    """torch's 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120': the capability of the GPU it names."""
+    for stated in statements:
+        value = stated["value"] if stated.get("fact") == "gpu.capability" else None
+        if value and value.get("name") in (name, None):
+            return value["capability"]
+    return None
+
+
+def _add_torch_warnings(facts: MachineFacts, statements: Sequence[Statement]) -> MachineFacts:
+    """torch's own warnings (arch list, incompatible GPU, driver too old) beside a parsed collect_env."""
+    probe = facts.frameworks["torch"]
+    data = dict(probe.data)
+    arches = _first(statements, "torch.arch_list")
+    if arches is not None and not data.get("arch_list"):
+        data["arch_list"] = arches["value"].split()
+    incompatible = sorted({s["value"] for s in statements if s.get("fact") == "torch.incompatible"})
+    if incompatible and not data.get("incompatible_capabilities"):
+        data["incompatible_capabilities"] = incompatible
+    too_old = _first(statements, "torch.driver_too_old")
+    if too_old is not None and not data.get("driver_too_old"):
+        data["driver_too_old"] = too_old["value"]
+    if data == dict(probe.data):
+        return facts
+    return dataclasses.replace(facts, frameworks=dict(facts.frameworks, torch=dataclasses.replace(probe, data=data)))
+
+
 def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
-    capability = _first(statements, "gpu.capability")
     by_index = {s["value"]["index"]: s["value"] for s in statements if s.get("fact") in ("gpu.capability_of", "gpu.memory_of")}
     single = [s["value"] for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
     gfx = _first(statements, "gpu.gfx")
@@ -150,7 +178,7 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
         vendor = value.get("vendor") or gpu_vendor(value["name"])
         extra = by_index.get(value.get("index"), {}) if value.get("index") is not None else {}
         memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
-        cc = value.get("capability") or extra.get("capability") or (capability["value"] if capability else None)
+        cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], statements)
         gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
                         unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
                         compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" else None)))
@@ -177,6 +205,14 @@ def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Di
     if not gpus:
         gpus = _gpus_from_statements(statements, sources)
     gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
+    cores = _first(statements, "gpu.cores")
+    if cores is not None:
+        gpus = [dataclasses.replace(g, cores=cores["value"]) if g.vendor == "Apple" and g.cores is None else g for g in gpus]
+    gpus = [dataclasses.replace(g, compute_capability=_capability_named(g.model, [
+        s for s in statements if s.get("fact") == "gpu.capability" and s["value"].get("name")]))
+            if g.vendor == "NVIDIA" and not g.compute_capability and _capability_named(g.model, [
+                s for s in statements if s.get("fact") == "gpu.capability" and s["value"].get("name")]) else g
+            for g in gpus]
     for fact, field in (("gpu.driver", "driver_version"), ("gpu.cuda_driver", "cuda_driver_version")):
         stated = _first(statements, fact)
         vendors = ("NVIDIA", "AMD") if field == "driver_version" else ("NVIDIA",)
@@ -199,13 +235,24 @@ def _fill_jax(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, jax=FrameworkFacts("jax", True, data)))
 
 
+def torch_build_from_tag(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
+    """'2.7.0+cu126' names its CUDA build even where 'CUDA used to build PyTorch' was cut off."""
+    probe = facts.frameworks.get("torch")
+    tag = re.search(r"\+cu(\d)(\d{2}|\d)$", str(probe.data.get("version") or "")) if probe is not None else None
+    if tag is None or probe.data.get("cuda_version"):
+        return facts
+    major, minor = (tag.group(1) + tag.group(2)[:-1], tag.group(2)[-1]) if len(tag.group(2)) == 2 else (tag.group(1), tag.group(2))
+    sources["frameworks.torch.cuda_version"] = f"torch's version tag {probe.data.get('version')}"
+    data = dict(probe.data, cuda_version=f"{major}.{minor}")
+    return dataclasses.replace(facts, frameworks=dict(facts.frameworks, torch=dataclasses.replace(probe, data=data)))
+
+
 def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -> MachineFacts:
     """The facts, with every unknown a statement gives filled in and its line recorded in sources."""
-    if not statements:
-        return facts
     sources: Dict[str, str] = dict(facts.sources)
     for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_jax, _fill_gpus):
         facts = step(facts, statements, sources)
+    facts = torch_build_from_tag(facts, sources)
     translated = _first(statements, "process.translated")
     if translated is not None and facts.translated_process is None:
         facts = dataclasses.replace(facts, translated_process=bool(translated["value"]))

@@ -95,12 +95,23 @@ def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = No
         if found is not None and found.ok:
             return Recommendation(name, found)
     if facts.rosetta and names:
-        return Recommendation(names[0], matches.get(names[0]), once="a native arm64 Python (not Rosetta)")
+        native = _native(facts)
+        for name in names:  # the first that a native Python would get
+            if match(next(r for r in recipes if r.name == name), native).ok:
+                return Recommendation(name, matches.get(name), once="a native arm64 Python (not Rosetta)")
+        return None
     if names:
         once = _fits_once(next(r for r in recipes if r.name == names[0]), facts)
         if once:
             return Recommendation(names[0], matches.get(names[0]), once=once)
     return None
+
+
+def _native(facts: MachineFacts) -> MachineFacts:
+    """The same Mac with an arm64 Python (what a Rosetta user should switch to)."""
+    interp = facts.interpreter
+    native = dataclasses.replace(interp, machine="arm64", translated=False) if interp is not None else None
+    return dataclasses.replace(facts, interpreter=native, translated_process=False)
 
 
 def _has_driver_conditions(recipe: Recipe) -> bool:

@@ -8,6 +8,7 @@ pastes do not say stays absent from the snapshot, so it stays unknown in the fac
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from macml.probe.macos import PROFILER_JSON, PROFILER_TEXT
@@ -91,7 +92,8 @@ def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict
         return stated_platform(statements)
     if not votes:
         if any(p.shape.startswith(("nvidia", "rocm")) for p in parts) or any(
-                s.get("fact") == "gpu.driver" and "Driver Version" in str(s.get("text")) for s in statements):
+                s.get("fact") in ("gpu.driver", "gpu.cuda_driver") and re.search(r"NVIDIA|CUDA|Driver Version", str(s.get("text")))
+                for s in statements):
             notes.append("platform: the pastes name no OS; GPU tool output read as Linux")
             return "linux"
         return None

@@ -60,7 +60,10 @@ def runs(lines: Sequence[str], accept, start: int = 0, gap: int = 0) -> List[Tup
 
 
 def dedent(lines: Sequence[str]) -> List[str]:
-    """Remove the indent every non-blank line shares (a markdown code block's 4 spaces)."""
-    widths = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
-    cut = min(widths) if widths else 0
-    return [line[cut:] for line in lines]
+    """Remove the indent every non-blank line shares (a markdown code block's 4 spaces, a tab)."""
+    indents = [line[:len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
+    common = indents[0] if indents else ""
+    for indent in indents[1:]:
+        while not indent.startswith(common):
+            common = common[:-1]
+    return [line[len(common):] if line.startswith(common) else line.lstrip(" \t") for line in lines]

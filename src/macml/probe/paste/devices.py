@@ -15,7 +15,7 @@ _HEADER = re.compile(r"^\s*(?:Device|GPU)\s*#?\s*(\d+)\s*:?\s*$|Found device (\d
 _BRACKET = re.compile(r"^\s*\[(\d+)\]\s*(.*)$")
 _TF_CREATED = re.compile(r"->\s*device:\s*(\d+),\s*name:\s*([^,]+),.*compute capability:\s*(\d+\.\d+)")
 _NAME = re.compile(r"^\s*(?:CUDA device name|device name|name)\s*(?::|\s{2,})\s*(.+?)\s*$", re.IGNORECASE)
-_PROPERTIES = re.compile(r"\bname:\s*(.+?)\s+computeCapability:\s*(\d+\.\d+)")
+_PROPERTIES = re.compile(r"\bname:\s*(.+?)\s+(?:computeCapability:\s*(\d+\.\d+)|major:\s*(\d+)\s+minor:\s*(\d+))")
 _MAJOR_MINOR = re.compile(r"^\s*(major|minor)\s{2,}(\d+)\s*$")
 _TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*$")
 
@@ -53,7 +53,8 @@ def device_facts(lines: Sequence[str]) -> Dict[int, Facts]:
 def _in_device(line: str, current: int, major: Dict[int, str]) -> Facts:
     properties = _PROPERTIES.search(line)
     if properties and gpu_names(properties.group(1)):
-        return [_gpu(properties.group(1).strip(), current, properties.group(2))]
+        capability = properties.group(2) or f"{properties.group(3)}.{properties.group(4)}"
+        return [_gpu(properties.group(1).strip(), current, capability)]
     named = _NAME.match(line)
     if named and gpu_names(named.group(1)):
         return [_gpu(named.group(1).strip(), current)]

@@ -11,16 +11,18 @@ Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:NVIDIA )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL))"
-                     r"(?=\s*(?:$|[,(:|\]\"']|\s{2}|\bwith\b))")
+                     r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
 _RADEON = re.compile(r"\b((?:AMD )?Radeon (?:Pro |RX |R\d |HD |VII|Vega)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|\]\"']|\s{2}|Compute Engine))",
                      re.IGNORECASE)
+_GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?)", re.IGNORECASE)
 
 
 def gib(value: str) -> Optional[int]:
-    match = re.search(r"([\d.]+)\s*(TB|GB|GiB|G|MB|MiB)\b", value)
+    match = re.search(r"([\d.]+)\s*(TB|GB|GiB|G|MB|MiB|gigabytes|megabytes)\b", value)
     if match:
-        scale = {"TB": 1024**4, "GB": 1024**3, "GIB": 1024**3, "G": 1024**3, "MB": 1024**2, "MIB": 1024**2}
+        scale = {"TB": 1024**4, "GB": 1024**3, "GIB": 1024**3, "G": 1024**3, "MB": 1024**2, "MIB": 1024**2,
+                 "GIGABYTES": 1024**3, "MEGABYTES": 1024**2}
         return int(float(match.group(1)) * scale[match.group(2).upper()])
     digits = value.strip()
     return int(digits) if digits.isdigit() and int(digits) >= 1 << 30 else None
@@ -28,7 +30,7 @@ def gib(value: str) -> Optional[int]:
 
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
-    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx", name, re.I) else
+    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgrid\b", name, re.I) else
             "AMD" if re.search(r"radeon|amd|instinct", name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
 
@@ -50,7 +52,7 @@ _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+
 def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
     names = []
-    for pattern in (_NVIDIA, _RADEON, _INSTINCT, _INTEL_GPU):
+    for pattern in (_GRID, _NVIDIA, _RADEON, _INSTINCT, _INTEL_GPU):
         names += [m.group(1).strip() for m in pattern.finditer(text)]
     chip = CHIP.search(text)
     if chip and not names:

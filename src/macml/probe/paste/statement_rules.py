@@ -19,7 +19,7 @@ from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_recor
 Facts = List[Tuple[str, Any]]
 
 _VERSION = r"\d+(?:\.\d+)+"
-_MACOS = re.compile(r"\b(?:macOS|Mac OS X|OS X|macos|Mac [Vv]ersion)(?:\s+[A-Z][a-z]+)?[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b"
+_MACOS = re.compile(r"\b(?:macOS|Mac OS ?X|OS X|macos|Mac [Vv]ersion)(?:\s+[A-Z][a-z]+)?[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b"
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
 # macOS versions that never shipped: 10.16 (old SDKs' compatibility answer for 11+) and 16-25 (the 26 beta's)
 _NO_SUCH_MACOS = re.compile(r"^(10\.16|1[6-9]|2[0-5])(\.|$)")
@@ -30,11 +30,13 @@ _DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b
 _XNU_ARCH = re.compile(r"RELEASE_(ARM64|X86_64)")
 _MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac|Mac)\d{1,2},\d{1,2})\b")
 _INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|Pentium\(R\))[^,;|\"]*?"
-                          r"(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*|[\w-]*\d[\w-]*(?=\s*$)))")
+                          r"(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*|[\w-]*\d[\w-]*(?=\s*$))|Intel Core (?:i\d|2 Duo|m\d)\b|Intel Xeon\b)")
+# Homebrew's names for Apple-silicon core designs (brew config's CPU line)
+_APPLE_CORES = re.compile(r"\barm_(?:firestorm|icestorm|blizzard|avalanche|everest|sawtooth|ibiza|lobos|palma|donan|brava)(?![a-z])")
 _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\[\w .$()-]+\\")
-_PYTHON_BANNER = re.compile(r"^\s*Python (3\.\d{1,2}\.\d{1,2})\b")
+_PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
 _PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.]+?)-(x86_64|arm64|aarch64|i386|AMD64)\b")
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
@@ -115,6 +117,34 @@ def _package(name: str, value: str) -> Facts:
     return facts
 
 
+def _macos_value(value: str) -> Facts:
+    """brew config's 'macOS: 11.1-arm64', an app's 'macOS: Version 26.4 (Build 25E246)'."""
+    version = re.search(r"\b(1[0-9]|2[0-9])\.\d+(?:\.\d+)?\b", value)
+    if not version or _NO_SUCH_MACOS.match(version.group()):
+        return []
+    facts: Facts = [("platform", "darwin"), ("os.version", re.sub(r"^(\d+\.\d+)\.0$", r"\1", version.group()))]
+    build = re.search(r"\bBuild (\w+)\)?", value)
+    if build:
+        facts.append(("os.build", build.group(1)))
+    arch = re.search(r"-(arm64|x86_64)\b", value)
+    if arch:
+        facts.append(("process.arch", arch.group(1)))
+    return facts
+
+
+def _processor(value: str) -> Facts:
+    """platform.processor() ('i386' is macOS's x86_64 Python, Linux prints the arch), hostinfo's
+    'arm64e (ARM64E)', or a processor's name."""
+    word = value.strip().split()[0].lower() if value.strip() else ""
+    if word == "i386":
+        return [("python.machine", "x86_64")]
+    if word in ("arm64e", "arm64e,"):
+        return [("cpu.hardware_arch", "arm64")]
+    if word in ("x86_64", "aarch64", "arm64"):
+        return [("python.machine", _arch(word))]
+    return []
+
+
 def _model_line(value: str) -> Facts:
     """A crash report's 'Model: iMac14,2, BootROM ..., 4 processors, Intel Core i5, 3.2 GHz, 8 GB, SMC ...'."""
     facts: Facts = [("cpu.memory_bytes", b) for b in [gib(m.group()) for m in
@@ -146,7 +176,16 @@ BY_KEY = {
     "cuda umd version": lambda v: [("gpu.cuda_driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "machine": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
     "uname -m": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
-    "processor": lambda v: [("python.machine", "x86_64")] if v.strip() == "i386" else [],
+    "processor": _processor, "processor type": _processor,
+    "macos": _macos_value,
+    "rosetta 2": lambda v: [("process.translated", v.strip().lower() == "true")] if v.strip().lower() in ("true", "false") else [],
+    "arch string raw": lambda v: [("python.machine", a) for a in [_arch(v)] if a],  # py-cpuinfo runs in Python
+    "brand raw": lambda v: [("cpu.brand", v.strip())] if v.strip() else [],
+    "gpu cores": lambda v: [("gpu.cores", int(v.split()[0]))] if v.split() and v.split()[0].isdigit() else [],
+    "uname -r": lambda v: [("os.darwin", v.strip())] if re.fullmatch(r"\d{2}\.\d+\.\d+", v.strip()) else [],
+    "uname -s": lambda v: [("platform", p) for p in [_platform_word(v)] if p],
+    "model identification": lambda v: [("cpu.model", v.strip().replace(".", ","))]
+        if re.fullmatch(r"[A-Za-z]+\d+[.,]\d+", v.strip()) else [],
     "code type": lambda v: ([("process.arch", a) for a in [_arch(v)] if a]
                             + [("platform", "darwin")]
                             + ([("process.translated", True)] if "translated" in v.lower() else [])),
@@ -169,6 +208,9 @@ BY_KEY = {
     "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "physicalmemory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "primary memory available": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "is xpu available": lambda v: [("gpu.present", "Intel")] if v.strip().lower().startswith("true") else [],
     "model": _model_line, "hardware model": _model_line,
     "product name": gpu_value, "description": _os_line, "distributor id": _os_line,
 }
@@ -196,7 +238,14 @@ def conda_virtual_packages(line: str) -> Facts:
     return facts
 
 
+# sysctl keys only an x86 CPU answers: an Intel Mac, or Rosetta 2's translated view on Apple silicon
+_X86_SYSCTL = ("machdep.cpu.features", "machdep.cpu.leaf7 features", "machdep.cpu.family", "machdep.cpu.feature bits",
+               "machdep.cpu.extfeatures", "machdep.cpu.vendor", "machdep.cpu.stepping", "machdep.cpu.signature")
+
+
 def by_key(key: str, value: str) -> Facts:
+    if key in _X86_SYSCTL:
+        return [("platform", "darwin"), ("cpu.x86_features", f"{key}: {value}"[:200])]
     handler = BY_KEY.get(key)
     if handler is not None:
         return handler(value)
@@ -227,6 +276,8 @@ def sysctl_value(name: str, value: str) -> Facts:
         return [("process.translated", value == "1")]
     if name == "uname -m":
         return [("process.arch", a) for a in [_arch(value)] if a]
+    if name in ("machdep.cpu.features", "machdep.cpu.leaf7_features") and re.search(r"\b(SSE2|FPU|AVX)\b", value):
+        return [("cpu.x86_features", value[:200])]
     if name == "hw.model":
         return [("cpu.model", value)] if _MODEL_ID.fullmatch(value) else []
     return []
@@ -277,7 +328,8 @@ def anywhere(line: str) -> Facts:
                   ("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64")]
     julia = re.match(r"^\s*(CUDA|NVIDIA) driver (\d+(?:\.\d+)+)\s*$", line)  # CUDA.jl's versioninfo()
     if julia:
-        facts.append(("gpu.cuda_driver" if julia.group(1) == "CUDA" else "gpu.driver", julia.group(2)))
+        facts += [("gpu.cuda_driver" if julia.group(1) == "CUDA" else "gpu.driver", julia.group(2)),
+                  ("gpu.present", "NVIDIA")]
     if "NVIDIA-SMI" in line or "Driver Version" in line or re.match(r"^\s*CUDA Version\s+:", line):
         driver = re.search(r"(?:Driver|KMD) Version\s*:\s*(\d+(?:\.\d+)+)", line)
         cuda = re.search(r"CUDA (?:UMD )?Version\s*:\s*(\d+\.\d+)", line)
@@ -288,7 +340,12 @@ def anywhere(line: str) -> Facts:
         facts.append(("gpu.driver", amdgpu.group(1)))
     if re.search(r"\bMach-O\b|\bggml_metal|\bMTLGPUFamily|\bMTLCopyAllDevices|\bimport Metal\b", line):
         facts.append(("platform", "darwin"))  # Mach-O binaries and Metal exist only on Apple's systems
-    if re.search(r"\b[\w-]+\.exe\b", line):
+    if _APPLE_CORES.search(line):
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+    rock = re.search(r"\bROCk module version (\S+) is loaded", line)  # rocminfo: the amdgpu driver's version
+    if rock:
+        facts += [("platform", "linux"), ("gpu.driver", rock.group(1))]
+    if re.search(r"\b[\w-]+\.(?:exe|dll)\b", line):
         facts.append(("platform", "win32"))
     nvrm = re.search(r"NVRM version: NVIDIA UNIX (x86_64|aarch64) Kernel Module\s+(\d+(?:\.\d+)+)", line)
     if nvrm:
@@ -333,7 +390,9 @@ def anywhere(line: str) -> Facts:
         facts.append(("torch.arch_list", " ".join(arches.group(1).split())))
     capability = re.search(r"with CUDA capability sm_(\d+)(\d)\b( is not compatible)?", line)
     if capability:
-        facts.append(("gpu.capability", f"{capability.group(1)}.{capability.group(2)}"))
+        named = gpu_names(line[:capability.start()])
+        facts.append(("gpu.capability", {"name": named[-1] if named else None,
+                                         "capability": f"{capability.group(1)}.{capability.group(2)}"}))
         if capability.group(3):  # torch's own verdict on this GPU
             facts.append(("torch.incompatible", f"{capability.group(1)}.{capability.group(2)}"))
     runtime = re.match(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", line)  # torch.__config__.show()
