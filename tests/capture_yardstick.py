@@ -86,8 +86,13 @@ def _gpu_entry_right(entry: Dict[str, Any], facts: MachineFacts) -> Tuple[bool, 
     return True, ""
 
 
-def _os_name_right(wanted: str, facts: MachineFacts) -> Tuple[bool, str]:
+_MACOS_NAMES = ("Mac OS X", "Mac OSX", "OS X")  # earlier names of macOS: the same OS
+
+
+def os_name_right(wanted: str, facts: MachineFacts) -> Tuple[bool, str]:
     name, version = facts.os.name, facts.os.version
+    for old in _MACOS_NAMES:
+        wanted = wanted.replace(old, "macOS")
     right = bool(name) and name in wanted
     if right and any(ch.isdigit() for ch in wanted) and facts.platform != "win32":
         right = bool(version) and version in wanted
@@ -170,7 +175,7 @@ def judge(expect: Dict[str, Any], reading: Reading) -> List[Conclusion]:
         out.extend(Conclusion(n, False, "macml: no platform, nothing concluded") for n in names)
         return out
     if expect.get("os_name"):
-        right, got = _os_name_right(expect["os_name"], facts)
+        right, got = os_name_right(expect["os_name"], facts)
         add("os_name", right, got)
     for name in SCALARS:
         if expect.get(name) is not None:

@@ -16,7 +16,7 @@ import pytest
 
 from macml.probe.paste.text import decode_paste
 
-from capture_yardstick import score_capture
+from capture_yardstick import os_name_right, score_capture
 from macml.facts import GIB, arch_family
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import import_pastes
@@ -126,10 +126,8 @@ def test_capture_import(capture):
             assert vendor_gpus and {getattr(g, key) for g in vendor_gpus} == {expect[key]}
     if given(expect, "macos_version"):
         assert facts.os.version == expect["macos_version"]
-    if given(expect, "os_name"):
-        assert facts.os.name and facts.os.name in expect["os_name"]
-        if any(ch.isdigit() for ch in expect["os_name"]) and facts.platform != "win32":  # "Windows 11" vs 10.0.22621
-            assert facts.os.version and facts.os.version in expect["os_name"]
+    if given(expect, "os_name"):  # the yardstick's rule: 'Mac OS X 10.14' is macOS, "Windows 11" vs 10.0.22621
+        assert os_name_right(expect["os_name"], facts)[0], (facts.os.name, facts.os.version)
     if given(expect, "interpreter_machine") and "collect_env" in meta_shapes:
         assert facts.interpreter and arch_family(facts.interpreter.machine) == arch_family(expect["interpreter_machine"])
     if given(expect, "memory_gb") and re.search(r"Memory:|hw\.memsize|systemMemory", text):
@@ -137,7 +135,8 @@ def test_capture_import(capture):
     torch = given(expect, "torch")
     if torch:
         data = facts.frameworks["torch"].data
-        assert data["version"] == torch["version"]
+        if torch.get("version") is not None:
+            assert data["version"] == torch["version"]
         if "cuda_build" in torch:
             assert (data["cuda_version"] or "").split(".")[:2] == (torch["cuda_build"] or "").split(".")[:2]
         if torch.get("cuda_available") is not None:

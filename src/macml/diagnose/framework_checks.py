@@ -1,6 +1,7 @@
 """Cross-framework checks: does each installed framework actually see the GPU?"""
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional, Sequence
 
 from macml.facts import FrameworkFacts, MachineFacts
@@ -143,6 +144,9 @@ def check_python_wheels(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     python_reasons = [str(s) for s in result.shortfalls_about("python")]
     if result.ok or not python_reasons:
         return None
+    any_python = dataclasses.replace(facts, interpreter=dataclasses.replace(interp, version=""))
+    if not match(preferred, any_python).ok:
+        return None  # something else rules the recipe out too (an old GPU, an old macOS): another check says it
     # Another framework already working here makes this a warning, not a failure.
     level = warn if any(p.ok for p in facts.frameworks.values()) else fail
     return level("Python", f"{preferred.name}: {python_reasons[0]}",

@@ -8,10 +8,9 @@ from macml.knowledge.compat import mps_min_macos
 from macml.diagnose.common import describe_chip, install_recipe, macos_at_least, reinstall_recipe
 from macml.facts import MachineFacts, describe_gpu
 from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
-from macml import versions
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.conditions import is_virtual_machine, unmet_conditions
-from macml.recipes.recommend import preference
+from macml.recipes.recommend import lowest_macos, preference
 
 REPORT_FIX = Fix("Attach a snapshot to a bug report so the parser can be fixed.",
                  ("macml doctor --save-snapshot macml-snapshot.json",))
@@ -53,13 +52,6 @@ def check_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findin
     return ok("GPU", describe_gpu(best), *details)
 
 
-def _lowest_macos(recipe: Recipe) -> str:
-    """The oldest macOS any row of a recipe installs on."""
-    floors = [p.when.min_os or recipe.requires.min_os or "0" for p in recipe.pins
-              if not p.when.platform or "darwin" in p.when.platform]
-    return min(floors, key=versions.release) if floors else (recipe.requires.min_os or "0")
-
-
 def macos_fit(facts: MachineFacts, recipes: Sequence[Recipe]) -> Tuple[List[Recipe], List[Recipe]]:
     """The Metal recipes for this Mac, split by its macOS: (a row fits, too old for every row). The same
     matching `macml recipes` shows, with the interpreter left out (it can be changed, macOS less so)."""
@@ -86,7 +78,7 @@ def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     if not facts.os.version_tuple:
         return info("System", "macOS version unknown (the evidence gives no readable version)")
     fits, too_old = macos_fit(facts, recipes)
-    needs = tuple(f"{r.name} needs macOS {_lowest_macos(r)} or newer" for r in too_old)
+    needs = tuple(f"{r.name} needs macOS {lowest_macos(r)} or newer" for r in too_old)
     upgrade = Fix("Upgrade macOS (System Settings > General > Software Update).")
     torch = facts.package("torch")
     needed = mps_min_macos(torch) if torch else None

@@ -61,7 +61,8 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
     if kind == "rocm" and not data.get("hip_version"):
         return fail("PyTorch", f"torch {ver} has no ROCm support on a machine with an AMD GPU",
                     Fix("Install a ROCm build:", install_recipe(facts, recipes, "torch", "rocm")))
-    backend = {"mps": "MPS", "cuda": f"CUDA {data.get('cuda_version')}", "rocm": f"ROCm {data.get('hip_version')}"}
+    backend = {"mps": "MPS", "cuda": f"CUDA {data.get('cuda_version') or '(version not shown)'}",
+               "rocm": f"ROCm {data.get('hip_version') or '(version not shown)'}"}
     if kind is None:
         return ok("PyTorch", f"torch {ver} imports (no GPU here, so it runs on the CPU)")
     return ok("PyTorch", f"torch {ver} is built with {backend[kind]}")

@@ -61,6 +61,8 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
         return False, None, "the CPU features lack the hypervisor bit (VMM / hypervisor) every x86 guest shows"
     if facts.is_mac and facts.cpu.model:
         return False, None, f"model identifier {facts.cpu.model}"
+    if facts.is_mac and facts.cpu.chip is not None and not facts.cpu.chip.virtual:
+        return False, None, f"chip {facts.cpu.chip.name}: a macOS guest's chip reads '(Virtual)'"
     physical = [g for g in facts.gpus if g.vendor in ("AMD", "Intel", "NVIDIA") or apple_chip_gpu(g)]
     if facts.is_mac and physical:
         return False, None, f"a physical GPU is listed: {physical[0].model}"

@@ -86,13 +86,15 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
 
 def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     stated = (_first(statements, "torch.version") or _first(statements, "torch.arch_list")
-              or _first(statements, "torch.driver_too_old"))
+              or _first(statements, "torch.driver_too_old") or _first(statements, "torch.cuda_available"))
     if not stated:
         return facts
     if "torch" in facts.frameworks:
         return _add_torch_warnings(facts, statements)
     version = _first(statements, "torch.version")
-    data: Dict[str, Any] = {"version": version["value"] if version else "", "cuda_version": None, "hip_version": None}
+    listed = facts.package("torch")  # a pip list beside collect_env's 'PyTorch version' line
+    data: Dict[str, Any] = {"version": version["value"] if version else (listed or ""), "cuda_version": None,
+                            "hip_version": None}
     arches = _first(statements, "torch.arch_list")
     if arches is not None:
         data["arch_list"] = arches["value"].split()
@@ -164,19 +166,28 @@ def _add_torch_warnings(facts: MachineFacts, statements: Sequence[Statement]) ->
     too_old = _first(statements, "torch.driver_too_old")
     if too_old is not None and not data.get("driver_too_old"):
         data["driver_too_old"] = too_old["value"]
+    available = _first(statements, "torch.cuda_available")
+    if available is not None and data.get("cuda_available") is None:
+        data["cuda_available"] = available["value"]
     if data == dict(probe.data):
         return facts
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, torch=dataclasses.replace(probe, data=data)))
 
 
 def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
-    by_index = {s["value"]["index"]: s["value"] for s in statements if s.get("fact") in ("gpu.capability_of", "gpu.memory_of")}
+    by_index: Dict[Any, Dict[str, Any]] = {}
+    for stated in statements:
+        if stated.get("fact") in ("gpu.capability_of", "gpu.memory_of") and stated["value"].get("index") is not None:
+            by_index.setdefault(stated["value"]["index"], {}).update(stated["value"])
     single = [s["value"] for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
     gfx = _first(statements, "gpu.gfx")
     gpus: List[GPU] = []
     for value, stated in _stated_gpus(statements):
         vendor = value.get("vendor") or gpu_vendor(value["name"])
-        extra = by_index.get(value.get("index"), {}) if value.get("index") is not None else {}
+        if value.get("index") is not None:
+            extra = by_index.get(value["index"], {})
+        else:  # one numbered device beside one named GPU: the same GPU
+            extra = next(iter(by_index.values())) if len(by_index) == 1 else {}
         memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
         cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], statements)
         gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
@@ -205,6 +216,10 @@ def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Di
     if not gpus:
         gpus = _gpus_from_statements(statements, sources)
     gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
+    single = [s["value"]["memory_mib"] for s in statements
+              if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
+    if single and len(gpus) == 1 and gpus[0].memory_bytes is None and not gpus[0].unified_memory:
+        gpus = [dataclasses.replace(gpus[0], memory_bytes=single[0] * MIB)]
     cores = _first(statements, "gpu.cores")
     if cores is not None:
         gpus = [dataclasses.replace(g, cores=cores["value"]) if g.vendor == "Apple" and g.cores is None else g for g in gpus]

@@ -8,6 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
+from macml import versions
 from macml.facts import MachineFacts
 from macml.probe.infer import TEGRA
 from macml.recipes.catalog import Recipe, RecipeMatch, load_all, match, match_all
@@ -112,6 +113,13 @@ def _native(facts: MachineFacts) -> MachineFacts:
     interp = facts.interpreter
     native = dataclasses.replace(interp, machine="arm64", translated=False) if interp is not None else None
     return dataclasses.replace(facts, interpreter=native, translated_process=False)
+
+
+def lowest_macos(recipe: Recipe) -> str:
+    """The oldest macOS any row of a recipe installs on."""
+    floors = [p.when.min_os or recipe.requires.min_os or "0" for p in recipe.pins
+              if not p.when.platform or "darwin" in p.when.platform]
+    return min(floors, key=versions.release) if floors else (recipe.requires.min_os or "")
 
 
 def _has_driver_conditions(recipe: Recipe) -> bool:

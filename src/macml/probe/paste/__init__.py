@@ -92,8 +92,8 @@ def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict
         return stated_platform(statements)
     if not votes:
         if any(p.shape.startswith(("nvidia", "rocm")) for p in parts) or any(
-                s.get("fact") in ("gpu.driver", "gpu.cuda_driver") and re.search(r"NVIDIA|CUDA|Driver Version", str(s.get("text")))
-                for s in statements):
+                s.get("fact") in ("gpu.driver", "gpu.cuda_driver") and re.search(r"NVIDIA|CUDA|Driver Version|libcuda", str(s.get("text")))
+                or s.get("fact") == "gpu" and s["value"].get("vendor") == "NVIDIA" for s in statements):
             notes.append("platform: the pastes name no OS; GPU tool output read as Linux")
             return "linux"
         return None

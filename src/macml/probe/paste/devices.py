@@ -11,13 +11,14 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from macml.probe.paste.gpu_names import gpu_names, gpu_vendor
 
 Facts = List[Tuple[str, Any]]
+_INDEX_LIST = re.compile(r"^\s*GPU ((?:\d+,)+\d+)(?::|\s{2,})\s*(.+?)\s*$")  # detectron2: 'GPU 0,1,2  Tesla K80'
 _HEADER = re.compile(r"^\s*(?:Device|GPU)\s*#?\s*(\d+)\s*:?\s*$|Found device (\d+) with properties")
-_BRACKET = re.compile(r"^\s*\[(\d+)\]\s*(.*)$")
-_TF_CREATED = re.compile(r"->\s*device:\s*(\d+),\s*name:\s*([^,]+),.*compute capability:\s*(\d+\.\d+)")
+_BRACKET = re.compile(r"^\s*\[(\d+|GPU-[0-9a-f-]+)\]\s*(.*)$")
+_TF_CREATED = re.compile(r"->\s*(?:physical GPU \()?device:\s*(\d+),\s*name:\s*([^,]+),.*compute capability:\s*(\d+\.\d+)")
 _NAME = re.compile(r"^\s*(?:CUDA device name|device name|name)\s*(?::|\s{2,})\s*(.+?)\s*$", re.IGNORECASE)
 _PROPERTIES = re.compile(r"\bname:\s*(.+?)\s+(?:computeCapability:\s*(\d+\.\d+)|major:\s*(\d+)\s+minor:\s*(\d+))")
 _MAJOR_MINOR = re.compile(r"^\s*(major|minor)\s{2,}(\d+)\s*$")
-_TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*$")
+_TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*(mb|MiB)?\s*$")
 
 
 def _gpu(name: str, index: int, capability: Optional[str] = None, memory: Optional[int] = None) -> Tuple[str, Any]:
@@ -32,6 +33,7 @@ def device_facts(lines: Sequence[str]) -> Dict[int, Facts]:
     found: Dict[int, Facts] = {}
     current: Optional[int] = None
     major: Dict[int, str] = {}
+    uuids: Dict[str, int] = {}  # Ollama numbers devices by UUID: '[GPU-433dad3d-...] CUDA totalMem 16076 mb'
     for index, raw in enumerate(lines):
         line, facts = raw, []
         header = _HEADER.search(line)
@@ -39,9 +41,14 @@ def device_facts(lines: Sequence[str]) -> Dict[int, Facts]:
         if header:
             current = int(header.group(1) or header.group(2))
         elif bracket:
-            current, line = int(bracket.group(1)), bracket.group(2)
+            key = bracket.group(1)
+            current = int(key) if key.isdigit() else uuids.setdefault(key, len(uuids))
+            line = bracket.group(2)
         created = _TF_CREATED.search(line)
-        if created:
+        listed = _INDEX_LIST.match(line)
+        if listed and gpu_names(listed.group(2)):
+            facts += [_gpu(listed.group(2), int(i)) for i in listed.group(1).split(",")]
+        elif created:
             facts.append(_gpu(created.group(2).strip(), int(created.group(1)), created.group(3)))
         elif current is not None:
             facts += _in_device(line, current, major)
@@ -64,6 +71,8 @@ def _in_device(line: str, current: int, major: Dict[int, str]) -> Facts:
     elif part and current in major:
         return [("gpu.capability_of", {"index": current, "capability": f"{major[current]}.{part.group(2)}"})]
     total = _TOTAL.match(line)
+    if total and total.group(2):
+        return [("gpu.memory_of", {"index": current, "memory_mib": int(total.group(1))})]
     if total and int(total.group(1)) >= 1 << 28:
         return [("gpu.memory_of", {"index": current, "memory_mib": int(total.group(1)) // 1024**2})]
     return []

@@ -10,7 +10,7 @@ from macml.probe.paste.base import Part, dedent, runs
 
 QUERY_KEY = " ".join(NVIDIA_QUERY)
 _TABLE_LINE = re.compile(r"^\s*[|+]")
-_SMI_LIST = re.compile(r"^\s*GPU\s+(\d+):\s*(.+?)\s*\(UUID:\s*[^)]*\)\s*$")
+_SMI_LIST = re.compile(r"^\s*GPU\s+(\d+):\s*(.+?)\s*\(UUID:\s*[^)]*\)?\s*$")
 _QUERY_COLUMNS = {"name": 0, "driver_version": 1, "memory.total": 2, "compute_cap": 3}
 _WINDOWS = re.compile(r"\bWDDM\b|\bTCC\b|^\s*PS [A-Z]:\\|^[A-Z]:\\.*>", re.M)
 

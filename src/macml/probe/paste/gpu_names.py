@@ -44,7 +44,8 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
     return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
 
 
-_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?)")
+_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?"
+                        r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
 _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.\d+\s*:\s*(.+)$",
                              re.IGNORECASE)
 

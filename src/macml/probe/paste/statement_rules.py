@@ -37,7 +37,7 @@ _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\[\w .$()-]+\\")
 _PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
-_PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.]+?)-(x86_64|arm64|aarch64|i386|AMD64)\b")
+_PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.-]+?)-(x86_64|arm64|aarch64|i386|AMD64)\b")
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
                 ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"))
@@ -56,7 +56,7 @@ def _platform_word(value: str) -> Optional[str]:
         return "darwin"
     if word.startswith(("linux", "ubuntu", "debian", "centos", "red hat", "fedora", "rocky", "arch linux", "opensuse")):
         return "linux"
-    if word.startswith(("win32", "windows", "microsoft windows")):
+    if word.startswith(("win32", "windows", "microsoft windows")) or word == "nt":  # os.name on Windows
         return "win32"
     return None
 
@@ -90,6 +90,12 @@ def _python_platform(value: str) -> Facts:
     if system == "macOS" and version not in ("10.16",) and re.match(r"^1\d\.\d+", version):
         facts.append(("os.version", version))  # 10.16 is the compatibility answer of old-SDK Pythons
     return facts
+
+
+def _python_version(value: str) -> Facts:
+    """'3.12.9 (main, ...)', 'Python 3.8.2', '3.12.1.final.0 (64 bit)'."""
+    found = re.match(r"(?:Python )?(3\.\d+\.\d+)", value.strip())
+    return [("python.version", found.group(1))] if found else []
 
 
 def _torch_cuda(value: str) -> Facts:
@@ -159,9 +165,10 @@ BY_KEY = {
     "os": _os_line, "operating system": _os_line, "os version": _os_line, "osversion": _os_line,
     "sys.platform": lambda v: [("platform", p) for p in [_platform_word(v)] if p],
     "system": lambda v: [("platform", p) for p in [_platform_word(v)] if p and len(v.split()) <= 3],
-    "python platform": _python_platform, "platform": _python_platform,
-    "python version": lambda v: [("python.version", m.group()) for m in [re.match(r"3\.\d+\.\d+", v.strip())] if m],
-    "python": lambda v: [("python.version", m.group()) for m in [re.match(r"3\.\d+\.\d+", v.strip())] if m],
+    "python platform": _python_platform,
+    "platform": lambda v: _python_platform(v) or [("platform", p) for p in [_platform_word(v)] if p and len(v.split()) == 1],
+    "python version": lambda v: _python_version(v),
+    "python": lambda v: _python_version(v),
     "cuda used to build pytorch": _torch_cuda, "rocm used to build pytorch":
         lambda v: [("torch.hip_version", v.strip())] if re.match(r"^\d", v.strip()) else [],
     "is cuda available": _available, "cuda available": _available, "available": _available,
@@ -204,6 +211,7 @@ BY_KEY = {
     "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
         if v.strip() in ("0", "1") else [],
     "memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "memory (system)": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "total memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
@@ -232,6 +240,8 @@ def conda_virtual_packages(line: str) -> Facts:
         elif kind == "archspec":
             arch = value.split("=")[-1].lower()
             if re.fullmatch(r"m\d", arch):
+                facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+            elif arch == "arm64":  # archspec's name for Apple silicon under macOS
                 facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
             elif arch in ("x86_64", "aarch64") or arch.startswith(("zen", "skylake", "haswell", "icelake")):
                 facts.append(("cpu.hardware_arch", "x86_64" if arch != "aarch64" else "aarch64"))
@@ -398,11 +408,45 @@ def anywhere(line: str) -> Facts:
     runtime = re.match(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", line)  # torch.__config__.show()
     if runtime:
         facts.append(("torch.cuda_version", runtime.group(1)))
-    if re.search(r"\b(?:Device|Type|Name):\**\s*mps\b|Metal device set to:", line):
-        facts.append(("metal.in_use", "mps" if "mps" in line else "metal"))
+    if re.search(r"\b(?:Device|Type|Name):\**\s*mps\b|Metal device set to:|ggml_metal\w*: GPU name:", line):
+        facts += [("metal.in_use", "mps" if "mps" in line else "metal"), ("platform", "darwin")]  # MPS/Metal: macOS only
+    cuda_device = re.search(r"\bcuda:\d+ (.+?) : \w+", line)  # ComfyUI: torch's CUDA device in use
+    if cuda_device and gpu_names(cuda_device.group(1)):
+        facts += [gpu_record(gpu_names(cuda_device.group(1))[0]), ("torch.cuda_available", True)]
+    vram = re.search(r"\bTotal VRAM (\d+) MB\b", line)
+    if vram:
+        facts.append(("gpu.memory_of", {"index": None, "memory_mib": int(vram.group(1))}))
+    torch_inline = re.search(r"\S\s{2,}PyTorch version: (\d\S+)", line)  # collect_env's first line run into the second
+    if torch_inline:
+        facts += _package("torch", torch_inline.group(1))
+    libcuda = re.search(r"\blibcuda\.so\.(\d{3}\.\d+(?:\.\d+)?)\b", line)  # the driver's own library
+    if libcuda:
+        facts += [("gpu.driver", libcuda.group(1)), ("gpu.present", "NVIDIA")]
+    darwin_agent = re.search(r"\bDarwin/(\d{2}\.\d+\.\d+)", line)  # conda's user-agent
+    if darwin_agent:
+        facts += [("platform", "darwin"), ("os.darwin", darwin_agent.group(1))]
+    multiarch = re.search(r"/(x86_64|aarch64)-linux-gnu/", line)  # Debian's multiarch library path
+    if multiarch:
+        facts += [("platform", "linux"), ("cpu.hardware_arch", multiarch.group(1))]
+    if re.search(r"\bINFO:plaidml:|\bimport plaidml\b", line):
+        facts.append(("python.machine", "x86_64"))  # plaidml published x86_64 wheels only
+    plaidml_device = re.search(r"\b(metal|opencl)_(amd|nvidia|intel)_\w+\.\d+\b", line)
+    if plaidml_device:
+        facts.append(("gpu.present", {"amd": "AMD", "nvidia": "NVIDIA", "intel": "Intel"}[plaidml_device.group(2)]))
+        if plaidml_device.group(1) == "metal":
+            facts.append(("platform", "darwin"))
+    julia_triple = re.search(r"\((arm64|x86_64)-apple-darwin", line)  # the Julia binary's own arch
+    if julia_triple:
+        facts += [("platform", "darwin"), ("process.arch", julia_triple.group(1))]
+    if re.search(r'"(?:procPath|procName|bundleInfo|cpuType)"\s*:', line):
+        facts.append(("platform", "darwin"))  # an .ips crash report
+    bundle = re.search(r'"CFBundleShortVersionString":"(3\.\d+\.\d+)".*"CFBundleIdentifier":"org\.python\.python"', line)
+    if bundle:
+        facts.append(("python.version", bundle.group(1)))
     jax = re.search(r"^\s*jax\.devices \(\d+ total, \d+ local\): \[(.*)\]", line)
     if jax:
-        facts.append(("jax.platforms", ",".join(sorted({p.lower() for p in re.findall(r"(\w+?)Device\(", jax.group(1))}))))
+        kinds = re.findall(r"(\w+?)(?:Device)?\(id=", jax.group(1))  # CpuDevice(id=0), gpu(id=0), cuda(id=0)
+        facts.append(("jax.platforms", ",".join(sorted({p.lower() for p in kinds}))))
     uname = re.search(r"uname_result\(system='(\w+)'.*machine='(\w+)'", line)
     if uname:  # platform.uname() from inside Python: the interpreter's own machine
         facts.append(("python.machine", _arch(uname.group(2)) or uname.group(2)))

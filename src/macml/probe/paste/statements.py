@@ -44,7 +44,16 @@ def _key(raw: str) -> str:
     return re.sub(r"[\s_]+", " ", raw.strip().strip("*").strip().lower())
 
 
+_TABLE_ROW = re.compile(r"^\s*\|([^|]+)\|([^|]+)\|?\s*$")  # a Markdown table row: |Memory (System)|16.00GB|
+_XML = re.compile(r"^\s*<(\w+)>([^<]+)</\1>\s*$")  # nvidia-smi -q -x: <driver_version>430.64</driver_version>
+
+
 def key_value(line: str) -> Optional[Tuple[str, str]]:
+    for shape in (_TABLE_ROW, _XML):
+        found = shape.match(line)
+        if found and found.group(2).strip() and not set(found.group(1).strip()) <= set("-: "):
+            key = _key(found.group(1))
+            return ("cuda driver version" if key == "cuda version" and shape is _XML else key), found.group(2).strip()
     match = _KEY_VALUE.match(line)
     if not match:
         return None

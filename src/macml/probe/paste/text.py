@@ -18,6 +18,8 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # A logger's prefix before each line ("07/10 16:07:35 - mmengine - INFO - ", "2026-01-14T14:19:07.42 - ").
 _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?"
                          r"(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?\s*[-|:]\s")
+# syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
+_JOURNAL_PREFIX = re.compile(r"^\s*\S{1,12}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")
 _HTML_WRAPPER = re.compile(r"^\s*</?(?:details|summary|pre|code)\b[^>]*>", re.IGNORECASE)
 
 
@@ -54,9 +56,10 @@ def _quoted(lines: List[str]) -> bool:
 def clean_lines(text: str) -> List[str]:
     """The text's lines without line-end, colour codes, Markdown quoting, fences and HTML wrappers
     (each such line becomes blank, so numbering is unchanged)."""
+    text = text.replace("\uff1a", ":")  # a full-width colon from a CJK input method: 'GPU 0： Tesla P100'
     lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     if _quoted(lines):
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
-    lines = [_LOG_PREFIX.sub("", line, count=1) for line in lines]
+    lines = [_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
             else _HTML_WRAPPER.sub("", line) for line in lines]
