@@ -156,3 +156,13 @@ def interpreters():
     from framework_venvs import Interpreters
 
     return Interpreters()
+
+
+@pytest.fixture
+def numpy_hidden(tmp_path):
+    """A PYTHONPATH under which `import numpy` fails, as in a venv holding torch alone (the cheap
+    stand-in; tests/verify/test_without_numpy.py also runs a real torch-only venv)."""
+    folder = tmp_path / "numpy-hidden"
+    (folder / "numpy").mkdir(parents=True)
+    (folder / "numpy" / "__init__.py").write_text("raise ModuleNotFoundError('numpy is hidden by the test', name='numpy')\n")
+    return os.pathsep.join([str(folder), str(PROJECT / "src")])

@@ -20,13 +20,19 @@ A backend supplies:
   loss_value(loss) -> float
   matmul(device, n) -> run              run() enqueues one n x n FP32 matmul and returns it
   precisions(device) -> [str]           parity modes, the training precision first
-  step_outputs(device, weights, x, y, precision) -> (logits, loss, [grads])  as NumPy arrays,
-                                        gradients in Keras layout, dropout off
+  reference_ops() -> _reference.ArrayOps  the float64 array library the parity reference is
+                                        computed in (raise ImportError where there is none)
+  step_outputs(device, weights, batch, precision) -> (logits, loss, [grads])  from the spec
+                                        weights [(name, shape, array('f'))] and the batch's
+                                        (pixel bytes, label bytes): the framework's own arrays
+                                        (ops.host reads them), gradients in Keras layout,
+                                        dropout off
   evaluate(trainer, x, y) -> int        correct test predictions
 and may set pool_ties = "every" when its max-pool gradient goes to every tied maximum
 (see _reference.every_max).
 """
 import argparse
+import array
 import gzip
 import json
 import os
@@ -38,7 +44,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
-from _model_spec import BATCH, load_weights, training_weights  # noqa: E402
+from _model_spec import BATCH, load_weights, training_weights, write_npz  # noqa: E402
+from _reference import all_finite, host_step, reference_step, rel_error  # noqa: E402
 
 T0 = time.perf_counter()
 SYNTHETIC_IMAGES = 8192
@@ -191,49 +198,58 @@ def matmul_probe(backend, device, kind, n, budget_s=0.5):
     emit("matmul", device=kind, n=n, tflops=2.0 * n ** 3 * reps / (time.perf_counter() - start) / 1e12)
 
 
-def rel_error(np, a, b):
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return float(np.linalg.norm(a - b) / max(float(np.linalg.norm(b)), 1e-30))
-
-
-def parity_batch(np, data_host):
-    """The first batch as float32 NHWC in [0, 1], and its labels."""
+def first_batch(data_host):
+    """The parity batch: the first BATCH images' pixel bytes and label bytes."""
     pixels, labels, _ = data_host
-    x = np.frombuffer(pixels[:BATCH * 784], dtype=np.uint8).reshape(-1, 28, 28, 1).astype(np.float32) / 255.0
-    return x, np.frombuffer(labels[:BATCH], dtype=np.uint8).astype(np.int64)
+    return pixels[:BATCH * 784], labels[:BATCH]
+
+
+def numpy_batch(np, batch):
+    """A parity batch as float32 NHWC in [0, 1] and int64 labels, for the backends built on NumPy."""
+    pixels, labels = batch
+    x = np.frombuffer(pixels, dtype=np.uint8).reshape(-1, 28, 28, 1).astype(np.float32) / 255.0
+    return x, np.frombuffer(labels, dtype=np.uint8).astype(np.int64)
+
+
+def numpy_weights(np, weights):
+    """Spec weights [(name, shape, array('f'))] -> writable float32 NumPy arrays in Keras layout."""
+    return [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s).copy() for _, s, v in weights]
 
 
 def parity(backend, device, kind, data_host, weights):
     """One forward+backward from the same weights and batch, dropout off. On an accelerator:
-    against the framework's own CPU in FP32, in every precision mode it trains with; with
-    --device cpu: the CPU against the float64 NumPy reference of the same step."""
+    against the framework's own CPU in FP32, in every precision mode it trains with; on the CPU:
+    against the float64 reference of the same step, computed in the framework's own array library."""
     try:
-        import numpy as np
+        ops = backend.reference_ops()
     except ImportError as exc:
-        emit("note", message="parity not judged: numpy is needed to compare (%s)" % exc)
+        emit("note", message="parity not judged: no float64 array library to compare in (%s)" % exc)
         return
-    from _reference import reference_step
-    x, y = parity_batch(np, data_host)
-    arrays = [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s) for _, s, v in weights]
+    batch = first_batch(data_host)
     if device == "cpu":
-        ref, reference = reference_step(np, x, y, arrays, getattr(backend, "pool_ties", "first")), "numpy-float64"
+        with ops.context():
+            x, y = ops.batch(*batch)
+            ref = reference_step(ops, x, y, [ops.floats(v, s) for _, s, v in weights],
+                                 getattr(backend, "pool_ties", "first"))
+        reference = ops.name
     else:
-        ref, reference = backend.step_outputs("cpu", arrays, x, y, "fp32"), "cpu-fp32"
+        ref, reference = host_step(ops, backend.step_outputs("cpu", weights, batch, "fp32")), "cpu-fp32"
     for precision in backend.precisions(device):
-        logits, loss, grads = backend.step_outputs(device, arrays, x, y, precision)
-        finite = bool(np.isfinite(logits).all()) and all(bool(np.isfinite(g).all()) for g in grads)
-        emit("parity", device=kind, precision=precision, reference=reference, finite=finite,
-             logits_rel=rel_error(np, logits, ref[0]), loss_rel=abs(loss - ref[1]) / max(abs(ref[1]), 1e-30),
-             grad_rel=max(rel_error(np, g, r) for g, r in zip(grads, ref[2])))
+        logits, loss, grads = backend.step_outputs(device, weights, batch, precision)
+        emit("parity", device=kind, precision=precision, reference=reference, finite=all_finite(ops, [logits] + grads),
+             logits_rel=rel_error(ops, logits, ref[0]), loss_rel=abs(loss - ref[1]) / max(abs(ref[1]), 1e-30),
+             grad_rel=max(rel_error(ops, g, r) for g, r in zip(grads, ref[2])))
 
 
 def dump_step(backend, device, path, data_host, weights):
-    """--dump-step: one step's outputs in Keras layout, for the cross-framework parity test."""
-    import numpy as np
-    x, y = parity_batch(np, data_host)
-    arrays = [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s) for _, s, v in weights]
-    logits, loss, grads = backend.step_outputs(device, arrays, x, y, backend.precisions(device)[-1])
-    np.savez(path, logits=logits, loss=np.float64(loss), **{"grad%d" % i: g for i, g in enumerate(grads)})
+    """--dump-step: one step's outputs in Keras layout, for the cross-framework parity test
+    (a float32 .npz written with the stdlib)."""
+    ops = backend.reference_ops()
+    logits, loss, grads = backend.step_outputs(device, weights, first_batch(data_host), backend.precisions(device)[-1])
+    with ops.context():
+        arrays = [("logits",) + ops.to_float32(logits), ("loss", (), array.array("f", [loss]))]
+        arrays += [("grad%d" % i,) + ops.to_float32(g) for i, g in enumerate(grads)]
+    write_npz(path, arrays)
 
 
 def accuracy(backend, device, data, test, steps):

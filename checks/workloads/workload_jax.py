@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
 from _model_spec import ADADELTA, BATCH, DROPOUT  # noqa: E402
-from _workload_common import UsageError, main  # noqa: E402
+from _workload_common import UsageError, main, numpy_batch, numpy_weights  # noqa: E402
 
 ALIASES = {"cuda": "gpu", "rocm": "gpu", "mps": "METAL", "metal": "METAL", "gpu": "gpu", "tpu": "tpu", "cpu": "cpu"}
 
@@ -57,7 +57,8 @@ class Trainer:
         put = lambda a: jax.device_put(a, device)  # noqa: E731
         self.x = put(jnp.asarray(x_u8, dtype=jnp.float32) / 255.0)
         self.y = put(jnp.asarray(y, dtype=jnp.int32))
-        params = [put(jnp.asarray(w)) for w in numpy_weights(weights)]
+        import numpy as np
+        params = [put(jnp.asarray(w)) for w in numpy_weights(np, weights)]
         zeros = lambda: [put(jnp.zeros_like(p)) for p in params]  # noqa: E731  (donated: distinct buffers)
         self.state = (params, zeros(), zeros(), put(jax.random.PRNGKey(0)))
         self.mode = "jit"
@@ -100,11 +101,6 @@ class Trainer:
 def devices_of(array):
     found = array.devices() if hasattr(array, "devices") else {array.device()}
     return sorted(found, key=str)
-
-
-def numpy_weights(weights):
-    import numpy as np
-    return [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s).copy() for _, s, v in weights]
 
 
 class JaxBackend:
@@ -155,9 +151,15 @@ class JaxBackend:
         """On NVIDIA GPUs JAX's default FP32 matmul/conv precision is TF32: check it and strict FP32."""
         return ["tf32", "fp32"] if device == "gpu" else (["fp32-metal"] if device == "metal" else ["fp32"])
 
-    def step_outputs(self, device, weights, x, y, precision):
+    def reference_ops(self):
+        from _reference import numpy_ops
+        return numpy_ops()  # JAX depends on NumPy
+
+    def step_outputs(self, device, weights, batch, precision):
         import numpy as np
         jax = self.jax
+        x, y = numpy_batch(np, batch)
+        weights = numpy_weights(np, weights)
         mode = "tensorfloat32" if precision == "tf32" else "float32"
         if device in ("cpu", "metal", "tpu") or precision.startswith("fp32-"):
             mode = "default" if precision.startswith("fp32-") else "float32"

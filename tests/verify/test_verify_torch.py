@@ -128,7 +128,7 @@ def test_cli_cpu_only_check_of_a_whole_epoch_passes():
     run = json.loads(proc.stdout)["runs"][0]
     assert proc.returncode == 0, proc.stderr
     assert {c["name"]: c["status"] for c in run["checks"]}["parity"] == "pass"
-    assert run["parity"][0]["reference"] == "numpy-float64"
+    assert run["parity"][0]["reference"] == "torch-float64"  # torch's own float64: no NumPy needed
 
 
 def test_cli_device_the_target_lacks_is_a_user_error():

@@ -31,7 +31,7 @@ class FrameworkVerify:
 
     @property
     def not_judged(self) -> Tuple[str, ...]:
-        """Checks a PASS needs that this run could not judge (too few steps, --synthetic, no numpy)."""
+        """Checks a PASS needs that this run could not judge (too few steps, --synthetic, no float64 library)."""
         return tuple(c.name for c in self.checks if c.name in JUDGED and c.status == "skip")
 
     @property

@@ -77,7 +77,11 @@ class Parity:
     finite: bool
     logits_rel: float
     grad_rel: float
-    reference: str = "cpu-fp32"  # or "numpy-float64" (--device cpu)
+    reference: str = "cpu-fp32"  # or the float64 reference on the CPU: "torch-float64", "numpy-float64", "mlx-float64"
+
+    @property
+    def against_float64(self) -> bool:
+        return self.reference.endswith("-float64")
 
 
 @dataclass(frozen=True)
@@ -145,8 +149,8 @@ def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
 
 
 def parity_tolerance(parity: Parity) -> Tuple[float, str]:
-    if parity.reference == "numpy-float64":
-        return FP64_REF_TOL, "FP32 on the CPU against a float64 reference"
+    if parity.against_float64:
+        return FP64_REF_TOL, f"FP32 on the CPU against a float64 reference ({parity.reference})"
     if parity.precision == "tf32":
         return TF32_TOL, "TF32 on CUDA (10-bit mantissa in convolutions/matmuls)"
     if parity.precision.startswith("fp32-"):  # "fp32-metal", "fp32-opencl": shader back ends
