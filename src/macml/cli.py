@@ -163,7 +163,8 @@ def install(
 def verify(
     python: Optional[str] = PythonOpt,
     framework: Optional[str] = typer.Option(None, "--framework", help=", ".join(f.name for f in frameworks.with_workload()) + "."),
-    device: Optional[str] = typer.Option(None, "--device", help="Force a device (cuda, mps, cpu)."),
+    device: Optional[str] = typer.Option(None, "--device", help="Force a device, as the framework names it: " + "; ".join(
+        f"{f.name} {'|'.join(f.devices)}" for f in frameworks.with_workload()) + " (cpu: a CPU-only check)."),
     steps: Optional[int] = typer.Option(None, "--steps", help="Train this many steps instead of whole epochs."),
     epochs: int = typer.Option(1, "--epochs", help="Epochs of training for the accuracy check."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Use MNIST IDX files (gz or raw) from DIR."),

@@ -17,6 +17,7 @@ from macml import frameworks, paths, progress
 from macml.errors import MacmlError
 from macml.facts import GPU
 from macml.knowledge.gpu_specs import peak_fp32
+from macml.verify.machine import MachineProbe
 from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
 from macml.probe.runner import LiveCommands, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
@@ -78,7 +79,7 @@ def choose_frameworks(requested: Optional[str], installed: Sequence[str]) -> Tup
 
 def workload_args(data: Optional[MnistFiles], device: Optional[str], steps: Optional[int], epochs: int,
                   cpu_seconds: float) -> List[str]:
-    args = ["--device", device or "auto", "--epochs", str(epochs), "--cpu-seconds", f"{cpu_seconds:g}"]
+    args = ["--device", (device or "auto").lower(), "--epochs", str(epochs), "--cpu-seconds", f"{cpu_seconds:g}"]
     if steps:
         args += ["--steps", str(steps)]
     if data is None:
@@ -110,15 +111,35 @@ def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
     return dataclasses.replace(info, name=name, peak_tflops=peak[0], bandwidth_gbs=peak[1])
 
 
+def check_device(device: Optional[str], chosen: Sequence[str]) -> None:
+    """--device must be a device each chosen framework names so (torch: cuda, not gpu)."""
+    for name in chosen if device else ():
+        framework = frameworks.BY_NAME[name]
+        if not framework.accepts_device(device.lower()):
+            raise MacmlError(f"--device {device} is not a {name} device: {name} takes {framework.device_choices}.",
+                             hint="`macml doctor` shows which devices each framework sees here.")
+
+
+def on_cpu_without_asking(event: dict, cpu_requested: bool) -> bool:
+    return event.get("event") == "device" and event.get("device") == "cpu" and not cpu_requested
+
+
 def run_framework(python: str, framework: str, args: List[str], data_text: str, synthetic: bool,
-                  cpu_requested: bool, full: bool,
+                  cpu_requested: bool, full: bool, machine: Optional[MachineProbe] = None,
                   stream: Callable = stream_events) -> FrameworkVerify:
     script = paths.check_script(frameworks.BY_NAME[framework].workload_script)
     if not script.is_file():
         raise MacmlError(f"The {framework} verify workload ({script.name}) is not available in this macml.")
     env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
+    machine = machine or MachineProbe(python)
+
+    def on_event(bar, event):
+        if on_cpu_without_asking(event, cpu_requested):
+            machine.start()  # the doctor's facts, probed beside the CPU training
+        show_progress(bar, event)
+
     with progress.Bar(framework) as bar:
-        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, lambda e: show_progress(bar, e), env)
+        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, lambda e: on_event(bar, e), env)
     if result.missing:
         raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}",
                          hint="Pass --python PATH to an existing python.")
@@ -133,8 +154,10 @@ def run_framework(python: str, framework: str, args: List[str], data_text: str, 
         measured = dataclasses.replace(measured, error=f"the workload exited with status {result.returncode}")
     if measured.info is not None:
         measured = dataclasses.replace(measured, info=with_peak(measured.info))
+    cpu_only_machine = measured.info is not None and not measured.info.accelerated and not cpu_requested
+    no_accel = machine.no_accelerator(framework) if cpu_only_machine else None
     return FrameworkVerify(framework, python, data_text, synthetic, cpu_requested, measured,
-                           judge(measured, cpu_requested, synthetic, full), result.stderr_tail)
+                           judge(measured, cpu_requested, synthetic, full, no_accel), result.stderr_tail)
 
 
 def _download_progress():
@@ -161,12 +184,14 @@ def run_verify(python: Optional[str] = None, framework: Optional[str] = None, de
         raise MacmlError("--cpu-seconds must be positive.")
     python = python or sys.executable
     chosen = choose_frameworks(framework, importable_frameworks(python))
+    check_device(device, chosen)
     data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress())
     if data is not None:
         validate_mnist(data)
     data_text = "generated digit-like stroke images (--synthetic)" if data is None else data.description
     args = workload_args(data, device, steps, epochs, cpu_seconds)
     cpu_requested = (device or "").lower() == "cpu"
-    runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full)
+    machine = MachineProbe(python)
+    runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full, machine)
             for fw in chosen]
     return VerifyReport(tuple(runs))  # every run is shown, accelerated or not

@@ -42,6 +42,16 @@ class FrameworkVerify:
     def verdict(self) -> str:
         return "FAIL" if self.failed else ("PASS" if self.passed else "NOT JUDGED")
 
+    @property
+    def found_no_accelerator(self) -> bool:
+        """The framework found no accelerator although the CPU was not asked for."""
+        info = self.measurements.info
+        return info is not None and not info.accelerated and not self.cpu_requested
+
+    @property
+    def cpu_only(self) -> bool:
+        return self.cpu_requested or self.found_no_accelerator
+
 
 def _timing_json(t: Optional[Timing]) -> Optional[Dict[str, Any]]:
     if t is None:
@@ -66,7 +76,8 @@ def run_json(run: FrameworkVerify) -> Dict[str, Any]:
         "data": run.data,
         "synthetic": run.synthetic,
         "accuracy_claim": not run.synthetic,
-        "cpu_only": run.cpu_requested,
+        "cpu_only": run.cpu_only,
+        "accelerator_found": None if info is None else info.accelerated,
         "device": dataclasses.asdict(info) if info else None,
         "accelerator": _timing_json(m.accel),
         "cpu": _timing_json(m.cpu),
@@ -130,6 +141,9 @@ def _fmt(value: Optional[float]) -> str:
 def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
     m = run.measurements
     console.print(_device_line(run))
+    if run.found_no_accelerator:
+        why = f" ({m.info.detail})" if m.info.detail else ""
+        console.print(f"no accelerator found{why}: judging the CPU run", markup=False)
     console.print(f"data: {run.data}", markup=False)
     if m.accel or m.cpu:
         console.print(_timing_table(m))
@@ -145,8 +159,9 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
         console.print(f"   note: {note}", markup=False)
     if run.synthetic:
         console.print("[yellow]--synthetic: generated images; this run makes no accuracy claim.[/]")
-    if run.cpu_requested:
-        console.print("CPU-only run (--device cpu): a PASS means the workload trains correctly on the CPU; "
+    if run.cpu_only:
+        how = "--device cpu" if run.cpu_requested else "no accelerator found"
+        console.print(f"CPU-only run ({how}): a PASS means the workload trains correctly on the CPU; "
                       "it says nothing about acceleration.")
     if run.stderr_tail and (verbose or not run.passed):
         console.print("[dim]workload stderr (tail):[/]")
@@ -154,6 +169,8 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
     style = "bold green" if run.passed else "bold red"
     failed = ", ".join(c.name for c in run.checks if c.status == "fail")
     why = f" (failed: {failed})" if failed else (f" (not judged: {', '.join(run.not_judged)})" if run.not_judged else "")
+    if run.passed and run.cpu_only:
+        why = " (CPU only: the CPU build works; this proves no acceleration)"
     console.print(f"[{style}]{run.framework}: {run.verdict}[/]" + why)
 
 
@@ -175,6 +192,7 @@ def summary_row(run: FrameworkVerify) -> Dict[str, Any]:
         "accuracy": m.accuracy.accuracy if m.accuracy else None,
         "accuracy_check": checks["accuracy"].status if "accuracy" in checks else None,
         "verdict": run.verdict,
+        "cpu_only": run.cpu_only,
     }
 
 
@@ -190,7 +208,8 @@ def summary_table(runs: Tuple[FrameworkVerify, ...]) -> Table:
         table.add_row(f"{r['framework']} {r['version'] or ''}".strip(), r["device"] or "-",
                       "-" if r["ms_per_step"] is None else f"{r['ms_per_step']:.1f}",
                       "-" if r["images_per_s"] is None else f"{r['images_per_s']:,.0f}",
-                      "-" if r["tflops"] is None else f"{r['tflops']:.3f}", parity, accuracy, r["verdict"],
+                      "-" if r["tflops"] is None else f"{r['tflops']:.3f}", parity, accuracy,
+                      r["verdict"] + (" (CPU only)" if r["cpu_only"] and r["verdict"] == "PASS" else ""),
                       style="green" if r["verdict"] == "PASS" else None)
     return table
 

@@ -9,6 +9,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
+from macml.verify.machine import NoAccelerator
+
 BATCH = 128
 MFLOP_PER_TRAINED_IMAGE = 71.57  # forward 23.98 MFLOP, x~3 for backward (../shared/FACTS.md)
 FULL_EPOCH_STEPS = 60000 // BATCH  # 468: projections are for a full 60k-image epoch
@@ -158,19 +160,37 @@ def parity_tolerance(parity: Parity) -> Tuple[float, str]:
     return STRICT_FP32_TOL, "strict FP32"
 
 
-def check_accelerator(m: Measurements, cpu_requested: bool) -> Check:
+def check_accelerator(m: Measurements, cpu_requested: bool, no_accel: Optional[NoAccelerator] = None) -> Check:
     info = m.info
     used = m.accuracy.device if m.accuracy else (m.accel.device if m.accel else (m.cpu.device if m.cpu else None))
     if cpu_requested:
         if used != "cpu":
             return Check("accelerator", "fail", f"asked for the CPU but the parameters lived on {used}")
         return Check("accelerator", "pass", "CPU-only check (--device cpu): parameters and data lived on the CPU")
-    if info is None or not info.accelerated:
-        why = f" ({info.detail})" if info and info.detail else ""
-        return Check("accelerator", "fail", f"no accelerator found{why}: every number below is the CPU's")
+    if info is None:
+        return Check("accelerator", "fail", "the workload reported no device")
+    if not info.accelerated:
+        return check_cpu_only_machine(info, used, no_accel)
     if used != info.device:
         return Check("accelerator", "fail", f"asked for {info.device} but the parameters lived on {used}")
     return Check("accelerator", "pass", f"parameters and data lived on {info.device} ({info.name})")
+
+
+def check_cpu_only_machine(info: DeviceInfo, used: Optional[str], no_accel: Optional[NoAccelerator]) -> Check:
+    """The framework found no accelerator: a failure where the machine has a GPU it should use,
+    else the CPU run is what there is to judge."""
+    why = f" ({info.detail})" if info.detail else ""
+    if no_accel is None:
+        return Check("accelerator", "fail", f"no accelerator found{why}: every number below is the CPU's")
+    if no_accel.missed is not None:
+        return Check("accelerator", "fail", f"{info.framework} found no accelerator{why}, but this machine has "
+                                            f"{no_accel.missed.gpu}. {no_accel.missed.sentence}")
+    if used != "cpu":
+        return Check("accelerator", "fail", f"no accelerator found, yet the parameters lived on {used}")
+    machine = (f"macml doctor finds no GPU here that a build of {info.framework} uses" if no_accel.gpus_known else
+               "macml could not list this machine's GPUs")
+    return Check("accelerator", "pass", f"no accelerator, and {machine}: parameters and data lived on the CPU "
+                                        "(a CPU-only check: it proves the CPU build works, not acceleration)")
 
 
 def parity_line(p: Parity) -> Tuple[bool, str]:
@@ -230,8 +250,11 @@ def check_accuracy(m: Measurements, synthetic: bool, full: bool) -> Check:
     return Check("accuracy", "pass" if a.accuracy >= threshold else "fail", f"{text}; threshold {threshold:.0%}")
 
 
-def judge(m: Measurements, cpu_requested: bool, synthetic: bool, full: bool) -> Tuple[Check, ...]:
-    checks = [check_accelerator(m, cpu_requested), check_parity(m), check_speed(m), check_matmul(m),
+def judge(m: Measurements, cpu_requested: bool, synthetic: bool, full: bool,
+          no_accel: Optional[NoAccelerator] = None) -> Tuple[Check, ...]:
+    """no_accel: what the doctor's facts say, where the framework found no accelerator and the CPU
+    was not asked for (None: not known, and a run without an accelerator fails)."""
+    checks = [check_accelerator(m, cpu_requested, no_accel), check_parity(m), check_speed(m), check_matmul(m),
               check_accuracy(m, synthetic, full)]
     if m.error or not m.finished:
         checks.insert(0, Check("workload", "fail", m.error or "the workload stopped before it finished"))
