@@ -137,6 +137,9 @@ def install(
     ),
     offline: bool = typer.Option(False, "--offline", help="Skip the PyPI pre-flight check."),
     no_wait: bool = typer.Option(False, "--no-wait", help="Fail at once if another install into the target runs."),
+    from_pypi: bool = typer.Option(False, "--from-pypi", help="Take the recipe's requirements from PyPI (or your pip "
+                                   "index) instead of its own index (e.g. where download.pytorch.org is unreachable; "
+                                   "on Linux x86_64 PyPI's torch is the CUDA build)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Install a recipe into an interpreter or a new venv: plan, pre-flight, apply, roll back on failure."""
@@ -154,6 +157,7 @@ def install(
             allow_system=allow_system,
             offline=offline,
             wait=not no_wait,
+            from_pypi=from_pypi,
         ),
         as_json,
     )

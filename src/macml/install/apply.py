@@ -9,6 +9,7 @@ from macml import progress
 from macml.errors import MacmlError
 from macml.install import interrupts, pip as install_pip, rollback as install_rollback, steps as install_steps
 from macml.install.rollback import Rollback
+from macml.install.sources import Sources
 from macml.install.steps import After, StepResult
 from macml.install.target import Target, create_venv, remove_venv
 from macml.probe.runner import run_command
@@ -29,7 +30,7 @@ class Applied:
 
 
 def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: str,
-          kind: Optional[str]) -> Tuple[Applied, Tuple[str, ...]]:
+          kind: Optional[str], sources: Sources) -> Tuple[Applied, Tuple[str, ...]]:
     """(what happened, warnings). Every way this can stop leaves the target as it was."""
     doing, command, before, done, failure, stopped = "starting", None, None, (), None, None
     warnings: Tuple[str, ...] = ()
@@ -44,13 +45,13 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
             installer, warnings = choose_installer(pip, target.python, installer_name)
             with progress.status("Recording the installed packages and files for a rollback…"):
                 before = install_rollback.record(target.python)
-            argv = installer.install(found.requirements, found.index_url)
+            argv = installer.install(found.requirements, sources)
             command = " ".join(argv)
             doing = f"{installer.name} install"
             with progress.status(f"Installing with {installer.name}… (this can take minutes)"):
                 result = run_command(argv, timeout=install_pip.PIP_TIMEOUT, env=installer.env, new_session=True)
             if not result.ok:
-                failure = f"{installer.name} install failed: {install_pip.tool_error(result, installer.name, found.index_url)}"
+                failure = f"{installer.name} install failed: {install_pip.tool_error(result, installer.name, sources.index_url)}"
             for step in recipe.post_install if result.ok else ():
                 doing = f"post-install step {step.action}"
                 with progress.status(f"Post-install: {step.action}…"):
