@@ -15,7 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
 from _model_spec import ADADELTA, BATCH, initial_weights, training_weights  # noqa: E402
-from _workload_common import emit, read_split, synthetic_split, workload_parser  # noqa: E402
+from _mnist_data import read_split, synthetic_split  # noqa: E402
+from _workload_common import emit, workload_parser  # noqa: E402
 from workload_torch import build_model, set_weights, spec_tensors  # noqa: E402
 
 WARMUP_STEPS = 3

@@ -102,6 +102,9 @@ class Trainer:
 class MlxBackend:
     name = "mlx"
 
+    def preload(self):
+        import mlx.core  # noqa: F401  (no device is touched yet)
+
     def describe(self, args):
         import mlx.core as mx
         import mlx.nn as nn

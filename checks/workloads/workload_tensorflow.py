@@ -85,6 +85,9 @@ class Trainer:
 class TensorFlowBackend:
     name = "tensorflow"
 
+    def preload(self):
+        import tensorflow  # noqa: F401  (no device is touched yet)
+
     def describe(self, args):
         import tensorflow as tf
         self.tf = tf

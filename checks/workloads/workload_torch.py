@@ -124,9 +124,13 @@ class TorchBackend:
     def add_arguments(self, ap):
         ap.add_argument("--no-graphs", action="store_true", help="eager CUDA steps, no graph capture")
 
-    def describe(self, args):
+    def preload(self):
         import warnings
         warnings.filterwarnings("ignore", message="Failed to initialize NumPy")  # torch without NumPy: not needed
+        import torch  # noqa: F401
+
+    def describe(self, args):
+        self.preload()
         import torch
         self.torch, self.graphs = torch, not args.no_graphs
         self.threads = torch.get_num_threads()
