@@ -313,9 +313,41 @@ def fake_stream(events):
     (CPU_RUN, False, True), (CPU_RUN, True, False), (GOOD_RUN, False, False),
 ], ids=["no-accelerator-probes-the-machine", "cpu-asked-for", "accelerated"])
 def test_the_machine_is_probed_only_where_no_accelerator_was_found(events, cpu_requested, probed):
-    from macml.verify.command import run_framework
+    from macml.verify.command import Setting, run_framework
     from macml.verify.machine import NoAccelerator
 
     machine = FakeMachine(NoAccelerator(None))
-    result = run_framework("py", "torch", [], "d", False, cpu_requested, False, machine, stream=fake_stream(events))
+    setting = Setting("py", (), "d", False, cpu_requested, False, machine)
+    result = run_framework(setting, "torch", stream=fake_stream(events))
     assert (machine.started > 0) is probed and result.verdict == "PASS"
+
+
+def test_cpu_timing_from_beside_the_accelerator_run_is_merged_and_said():
+    from io import StringIO
+    from rich.console import Console
+    from macml.verify.command import Setting, finish_run
+    from macml.verify.machine import NoAccelerator
+    from macml.verify.stream import StreamResult
+
+    setting = Setting("py", (), "d", False, False, True, FakeMachine(NoAccelerator(None)))
+    main = StreamResult(("py",), 0, tuple(e for e in GOOD_RUN if e.get("device") != "cpu"))
+    beside = dict(timing("cpu", 40.0), cores=15, beside_accelerator=True)
+    cpu = StreamResult(("py",), 0, (beside, {"event": "matmul", "device": "cpu", "tflops": 1.2}, {"event": "done"}))
+    run = finish_run(setting, "torch", main, cpu)
+    assert run.verdict == "PASS" and run.measurements.cpu_matmul_tflops == 1.2
+    speed = next(c for c in run.checks if c.name == "speed")
+    assert speed.detail == "50.0x faster than the CPU (16 threads on 15 cores, beside the accelerator run)"
+    out = StringIO()
+    VerifyReport((run,)).render_text(Console(file=out, width=300, color_system=None), verbose=False)
+    assert "The CPU was timed in a second process pinned to 15 cores" in out.getvalue()
+    failed = finish_run(setting, "torch", main, StreamResult(("py",), 1, ({"event": "error", "message": "boom"},)))
+    assert failed.verdict == "PASS" and failed.measurements.cpu is None  # the speed goes unjudged, nothing else
+    assert "the CPU timing beside the accelerator run failed: boom" in failed.measurements.notes
+    assert next(c for c in failed.checks if c.name == "speed").detail == "no CPU timing"
+
+
+def test_timeline_says_when_each_measurement_arrived():
+    stamped = [dict(e, t=float(i)) for i, e in enumerate(GOOD_RUN)]
+    line = dict(collect(stamped).timeline)
+    assert line == {"device": 0.0, "timing:cuda": 1.0, "matmul:cuda": 2.0, "parity:cuda": 3.0, "timing:cpu": 5.0,
+                    "accuracy": 6.0, "done": 7.0}  # the first of each: the TF32 parity, not the FP32 one

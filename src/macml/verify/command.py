@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -22,7 +23,8 @@ from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
 from macml.probe.runner import LiveCommands, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
 from macml.verify.result import DeviceInfo, collect, judge
-from macml.verify.stream import show_progress, stream_events
+from macml.verify.schedule import Scheduler, overlap_cores
+from macml.verify.stream import StreamResult, show_progress, stream_events
 
 WORKLOAD_TIMEOUT = 1800.0
 
@@ -124,40 +126,106 @@ def on_cpu_without_asking(event: dict, cpu_requested: bool) -> bool:
     return event.get("event") == "device" and event.get("device") == "cpu" and not cpu_requested
 
 
-def run_framework(python: str, framework: str, args: List[str], data_text: str, synthetic: bool,
-                  cpu_requested: bool, full: bool, machine: Optional[MachineProbe] = None,
-                  stream: Callable = stream_events) -> FrameworkVerify:
+@dataclass(frozen=True)
+class Setting:
+    """What every framework's run in one `macml verify` shares."""
+
+    python: str
+    args: Tuple[str, ...]  # the workload's arguments
+    data_text: str
+    synthetic: bool
+    cpu_requested: bool
+    full: bool  # the full 60k training set (the accuracy threshold)
+    machine: MachineProbe
+
+
+def workload_argv(setting: Setting, framework: str) -> List[str]:
     script = paths.check_script(frameworks.BY_NAME[framework].workload_script)
     if not script.is_file():
         raise MacmlError(f"The {framework} verify workload ({script.name}) is not available in this macml.")
-    env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
-    machine = machine or MachineProbe(python)
+    return [setting.python, str(script), *setting.args]
 
-    def on_event(bar, event):
-        if on_cpu_without_asking(event, cpu_requested):
-            machine.start()  # the doctor's facts, probed beside the CPU training
-        show_progress(bar, event)
 
+def workload_env() -> dict:
+    return dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
+
+
+def watch(setting: Setting, bar, framework: str = ""):
+    """The callback for a workload's events: the progress bar, and the doctor's facts probed beside
+    a CPU run nobody asked for (they decide whether it may pass)."""
+    def on_event(event: dict) -> None:
+        if on_cpu_without_asking(event, setting.cpu_requested):
+            setting.machine.start()
+        show_progress(bar, labelled(framework, event) if framework else event)
+    return on_event
+
+
+def labelled(framework: str, event: dict) -> dict:
+    if event.get("event") == "phase":
+        return dict(event, name=f"{framework}: {event.get('name')}")
+    if event.get("event") == "progress":
+        return dict(event, phase=f"{framework}: {event.get('phase')}")
+    return event
+
+
+def run_framework(setting: Setting, framework: str, stream: Callable = stream_events) -> FrameworkVerify:
+    """One framework, everything in one process, one after another."""
+    argv = workload_argv(setting, framework)
     with progress.Bar(framework) as bar:
-        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, lambda e: on_event(bar, e), env)
+        result = stream(argv, WORKLOAD_TIMEOUT, watch(setting, bar), workload_env())
+    return finish_run(setting, framework, result)
+
+
+def run_overlapped(setting: Setting, chosen: Sequence[str], cores: Tuple[int, ...]) -> List[FrameworkVerify]:
+    """Every framework through the two lanes of verify.schedule: the CPU timed beside the accelerator
+    run on `cores`, the next framework imported while the current one runs."""
+    jobs = [(name, workload_argv(setting, name) + ["--gate", "--cpu-timing", "elsewhere"]) for name in chosen]
+    cpus = ",".join(str(c) for c in cores)
+
+    def cpu_argv(name: str) -> List[str]:
+        return workload_argv(setting, name) + ["--only", "cpu-timing", "--cpus", cpus]
+
+    with progress.Bar("verify") as bar:
+        watchers = {name: watch(setting, bar, name) for name in chosen}
+        finished = Scheduler(jobs, cpu_argv, workload_env(), WORKLOAD_TIMEOUT,
+                             lambda name, event: watchers[name](event)).run()
+    return [finish_run(setting, f.framework, f.main, f.cpu) for f in finished]
+
+
+def cpu_timing_events(result: Optional[StreamResult]) -> List[dict]:
+    """The CPU-timing run's measurements; where it failed, a note saying so (the speed goes unjudged)."""
+    if result is None:
+        return []
+    kept = [e for e in result.events if e.get("event") in ("timing", "matmul")]
+    if not kept:
+        error = next((e.get("message") for e in result.events if e.get("event") == "error"), None)
+        why = error or (result.stderr_tail.strip().splitlines() or [f"exit status {result.returncode}"])[-1]
+        kept.append({"event": "note", "message": f"the CPU timing beside the accelerator run failed: {why}"})
+    return kept
+
+
+def finish_run(setting: Setting, framework: str, result: StreamResult,
+               cpu: Optional[StreamResult] = None) -> FrameworkVerify:
+    """A workload's events (and its CPU timing's) -> the judged run; the user's mistakes raise."""
     if result.missing:
-        raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}",
+        raise MacmlError(f"Cannot run the interpreter {setting.python}: {result.stderr_tail}",
                          hint="Pass --python PATH to an existing python.")
     usage = next((e for e in result.events if e.get("event") == "error" and e.get("kind") in ("usage", "data")), None)
     if usage is not None:  # a device the target lacks, or bad data: the user's to fix, before any training
         raise MacmlError(f"{framework}: {usage.get('message')}",
                          hint="Check --device against `macml doctor`, and --data-dir's files.")
-    measured = collect(result.events)
+    measured = collect(list(result.events) + cpu_timing_events(cpu))
     if result.timed_out:
         measured = dataclasses.replace(measured, error=f"the workload ran past {WORKLOAD_TIMEOUT:g} s and was stopped")
     elif result.returncode not in (0, None) and not measured.error:
         measured = dataclasses.replace(measured, error=f"the workload exited with status {result.returncode}")
     if measured.info is not None:
         measured = dataclasses.replace(measured, info=with_peak(measured.info))
-    cpu_only_machine = measured.info is not None and not measured.info.accelerated and not cpu_requested
-    no_accel = machine.no_accelerator(framework) if cpu_only_machine else None
-    return FrameworkVerify(framework, python, data_text, synthetic, cpu_requested, measured,
-                           judge(measured, cpu_requested, synthetic, full, no_accel), result.stderr_tail)
+    cpu_only_machine = measured.info is not None and not measured.info.accelerated and not setting.cpu_requested
+    no_accel = setting.machine.no_accelerator(framework) if cpu_only_machine else None
+    checks = judge(measured, setting.cpu_requested, setting.synthetic, setting.full, no_accel)
+    return FrameworkVerify(framework, setting.python, setting.data_text, setting.synthetic, setting.cpu_requested,
+                           measured, checks, result.stderr_tail)
 
 
 def _download_progress():
@@ -191,7 +259,11 @@ def run_verify(python: Optional[str] = None, framework: Optional[str] = None, de
     data_text = "generated digit-like stroke images (--synthetic)" if data is None else data.description
     args = workload_args(data, device, steps, epochs, cpu_seconds)
     cpu_requested = (device or "").lower() == "cpu"
-    machine = MachineProbe(python)
-    runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full, machine)
-            for fw in chosen]
+    setting = Setting(python, tuple(args), data_text, synthetic, cpu_requested, data is None or data.full,
+                      MachineProbe(python))
+    cores = None if cpu_requested else overlap_cores()
+    if cores is None:
+        runs = [run_framework(setting, name) for name in chosen]
+    else:
+        runs = run_overlapped(setting, chosen, cores)
     return VerifyReport(tuple(runs))  # every run is shown, accelerated or not

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from macml.report import CHECK_MARK, marked
-from macml.verify.result import Check, Measurements, Timing, parity_tolerance
+from macml.verify.result import Check, Measurements, Timing, cpu_label, parity_tolerance
 
 JUDGED = ("accelerator", "parity", "accuracy")  # a PASS needs each of them passed
 
@@ -89,6 +89,7 @@ def run_json(run: FrameworkVerify) -> Dict[str, Any]:
         "checks": [dataclasses.asdict(c) for c in run.checks],
         "notes": list(m.notes),
         "error": m.error,
+        "timeline": dict(m.timeline),
     }
 
 
@@ -111,7 +112,7 @@ def _timing_table(m: Measurements) -> Table:
     cols = [t for t in (m.accel, m.cpu) if t is not None]
     for t in cols:
         label = "CPU" if t.device == "cpu" else t.device
-        table.add_column(f"{label} ({t.threads} threads)" if t.device == "cpu" and t.threads else label, justify="right")
+        table.add_column(f"{label} ({cpu_label(t)})" if t.device == "cpu" else label, justify="right")
     peak = m.info.peak_tflops if m.info else None
 
     def tflops(t: Timing) -> str:
@@ -149,6 +150,9 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
         console.print(_timing_table(m))
     if m.accel and m.cpu:
         console.print(f"speedup over the CPU: [bold]{m.cpu.median_ms / m.accel.median_ms:.1f}x[/]")
+    if m.cpu and m.cpu.beside_accelerator:
+        console.print(f"The CPU was timed in a second process pinned to {m.cpu.cores or 'all but one of the'} cores "
+                      "while the accelerator run went on beside it (one core kept free for it).", markup=False)
     if m.accuracy:
         a = m.accuracy
         console.print(f"training: {a.steps} steps on {a.device} in {a.train_s:.2f} s "

@@ -58,6 +58,8 @@ class Timing:
     max_ms: float
     threads: Optional[int] = None
     setup_s: Optional[float] = None  # inside warmup_s: data to the device, graph capture
+    cores: Optional[int] = None  # the cores it was pinned to, where it was
+    beside_accelerator: bool = False  # timed in a process of its own while the accelerator run went on
 
     @property
     def images_per_s(self) -> float:
@@ -109,6 +111,9 @@ class Measurements:
     notes: Tuple[str, ...] = ()
     error: Optional[str] = None
     finished: bool = False
+    # When each measurement arrived, in seconds since its workload process started ("device",
+    # "timing:cuda", "timing:cpu", ..., "done"): where verify's time goes.
+    timeline: Tuple[Tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,9 @@ class Check:
     detail: str
 
 
+TIMELINE = ("device", "timing", "matmul", "parity", "accuracy", "done")
+
+
 def _fields(cls, event: Mapping[str, Any]) -> dict:
     names = cls.__dataclass_fields__
     return {k: v for k, v in event.items() if k in names}
@@ -125,9 +133,12 @@ def _fields(cls, event: Mapping[str, Any]) -> dict:
 
 def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
     """Events from a workload (see checks/verify_torch.py) -> Measurements."""
-    found: dict = {"notes": [], "parity": []}
+    found: dict = {"notes": [], "parity": [], "timeline": {}}
     for ev in events:
         kind = ev.get("event")
+        if kind in TIMELINE and isinstance(ev.get("t"), (int, float)):
+            key = f"{kind}:{ev['device']}" if kind in ("timing", "matmul", "parity") and ev.get("device") else kind
+            found["timeline"].setdefault(key, float(ev["t"]))
         if kind == "device":
             found["info"] = DeviceInfo(**_fields(DeviceInfo, ev))
         elif kind == "timing":
@@ -147,6 +158,7 @@ def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
         elif kind == "done":
             found["finished"] = True
     found["notes"], found["parity"] = tuple(found["notes"]), tuple(found["parity"])
+    found["timeline"] = tuple(found["timeline"].items())
     return Measurements(**found)
 
 
@@ -212,14 +224,20 @@ def check_parity(m: Measurements) -> Check:
 
 def check_speed(m: Measurements) -> Check:
     if m.accel is None or m.cpu is None:
-        return Check("speed", "skip", "no accelerator timing")
+        return Check("speed", "skip", "no accelerator timing" if m.accel is None else "no CPU timing")
     ratio = m.cpu.median_ms / m.accel.median_ms
     if ratio < 1.0:
         return Check("speed", "warn", (
             f"the {m.accel.device} is {1 / ratio:.1f}x SLOWER than the CPU: this model is small, so each step is "
             "bound by kernel-launch and dispatch overhead, not arithmetic; a weak or power-saving GPU loses to "
             "many CPU cores here. A finding, not a failure: larger models and batches favour the GPU."))
-    return Check("speed", "pass", f"{ratio:.1f}x faster than the CPU ({m.cpu.threads or '?'} threads)")
+    return Check("speed", "pass", f"{ratio:.1f}x faster than the CPU ({cpu_label(m.cpu)})")
+
+
+def cpu_label(t: Timing) -> str:
+    """'15 threads on 15 cores, beside the accelerator run' / '16 threads'."""
+    text = f"{t.threads or '?'} threads" + (f" on {t.cores} cores" if t.cores else "")
+    return text + (", beside the accelerator run" if t.beside_accelerator else "")
 
 
 def check_matmul(m: Measurements) -> Check:

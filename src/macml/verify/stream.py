@@ -46,13 +46,19 @@ def _drain(stream, keep: List[str], limit: int = 200) -> None:
 
 
 def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event], None],
-                  env: Optional[Dict[str, str]] = None) -> StreamResult:
+                  env: Optional[Dict[str, str]] = None,
+                  on_start: Optional[Callable[[subprocess.Popen], None]] = None) -> StreamResult:
+    """on_start: given the process as soon as it runs, its stdin a pipe (the workload's --gate reads
+    "go" lines from it); without it, stdin is closed."""
     argv = tuple(str(a) for a in argv)
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE if on_start else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, encoding="utf-8", errors="replace", bufsize=1, env=env)
     except OSError as exc:
         return StreamResult(argv, None, (), str(exc), missing=True)
+    if on_start:
+        on_start(proc)
     expired = threading.Event()
 
     def kill_at_deadline() -> None:
