@@ -223,6 +223,7 @@ def main(argv=None):
         job.emit("phase", name="all-reduce bandwidth")
         bus_bandwidth(job, args.bus_reps)
         job.emit("done")
+        job.dist.barrier()  # no rank tears its connections down while another still uses them
     finally:
         dist.destroy_process_group()
     return 0
