@@ -8,6 +8,7 @@ needs NumPy installed just for this.
 
 Weights and gradients are in Keras' layout (see _model_spec); dropout is off.
 """
+import array
 import contextlib
 import math
 
@@ -17,7 +18,10 @@ class ArrayOps:
 
     def __init__(self, xp, name):
         self.xp, self.name = xp, name  # name: what the reference was computed in, e.g. "numpy-float64"
-        self.f64 = xp.float64
+        self.f32, self.f64 = xp.float32, xp.float64
+
+    def cast(self, x, dtype=None):
+        return x.astype(self.f64 if dtype is None else dtype)
 
     def context(self):
         return contextlib.ExitStack()  # an empty one: nullcontext is Python 3.7+, PlaidML runs on 3.6
@@ -46,10 +50,10 @@ class ArrayOps:
         return self.xp.maximum(x, 0.0)
 
     def positive(self, x):
-        return (x > 0).astype(self.f64)
+        return self.cast(x > 0)
 
     def equal(self, a, b):
-        return (a == b).astype(self.f64)
+        return self.cast(a == b)
 
     def maximum(self, a, b):
         return self.xp.maximum(a, b)
@@ -71,18 +75,15 @@ class ArrayOps:
         return self.xp.pad(x, pads)
 
     def one_hot(self, labels, n):
-        return (labels.reshape(-1, 1) == self.xp.arange(n).reshape(1, n)).astype(self.f64)
+        return self.cast(labels.reshape(-1, 1) == self.xp.arange(n).reshape(1, n))
 
     def norm(self, x):
         return self.sum(x * x).item() ** 0.5
 
     def to_float32(self, value):
         """A framework's output -> (shape, array('f')) for a stdlib .npz."""
-        import array
-        flat = self.host(value).astype(self.xp.float32)
-        out = array.array("f")
-        out.frombytes(bytes(memoryview(flat)))
-        return tuple(flat.shape), out
+        single = self.cast(self.host(value), self.f32)
+        return tuple(single.shape), array.array("f", single.reshape(-1).tolist())
 
 
 class MlxOps(ArrayOps):
@@ -102,24 +103,22 @@ class MlxOps(ArrayOps):
     def host(self, value):
         return self.xp.array(value).astype(self.f64)
 
-    def to_float32(self, value):
-        import array
-        flat = self.host(value).astype(self.xp.float32)
-        return tuple(flat.shape), array.array("f", flat.reshape(-1).tolist())
-
 
 class TorchOps(ArrayOps):
     """torch's own float64 on the CPU (torch does not need NumPy)."""
 
     def __init__(self, torch):
-        self.torch, self.name, self.f64 = torch, "torch-float64", torch.float64
+        super().__init__(torch, "torch-float64")
+
+    def cast(self, x, dtype=None):
+        return x.to(self.f64 if dtype is None else dtype)
 
     def floats(self, values, shape):
-        torch = self.torch
+        torch = self.xp
         return torch.frombuffer(bytearray(values), dtype=torch.float32).to(self.f64).reshape(shape)
 
     def batch(self, pixels, labels):
-        torch = self.torch
+        torch = self.xp
         x = (torch.frombuffer(bytearray(pixels), dtype=torch.uint8).float() / 255.0).to(self.f64)
         return x.reshape(-1, 28, 28, 1), torch.frombuffer(bytearray(labels), dtype=torch.uint8).long()
 
@@ -127,46 +126,23 @@ class TorchOps(ArrayOps):
         return value.detach().to("cpu", self.f64)
 
     def stack(self, items, axis):
-        return self.torch.stack(items, dim=axis)
+        return self.xp.stack(items, dim=axis)
 
     def tensordot(self, a, b, axes):
-        return self.torch.tensordot(a, b, dims=axes)
+        return self.xp.tensordot(a, b, dims=axes)
 
     def relu(self, x):
         return x.clamp(min=0.0)
 
-    def positive(self, x):
-        return (x > 0).to(self.f64)
-
-    def equal(self, a, b):
-        return (a == b).to(self.f64)
-
-    def maximum(self, a, b):
-        return self.torch.maximum(a, b)
-
     def amax(self, x, axes):
-        return self.torch.amax(x, dim=axes, keepdim=True)
+        return self.xp.amax(x, dim=axes, keepdim=True)
 
     def sum(self, x, axes=None):
         return x.sum() if axes is None else x.sum(dim=axes)
 
-    def exp(self, x):
-        return x.exp()
-
-    def log(self, x):
-        return x.log()
-
     def pad(self, x, pads):
         flat = [side for before_after in reversed(pads) for side in before_after]  # torch: last axis first
-        return self.torch.nn.functional.pad(x, flat)
-
-    def one_hot(self, labels, n):
-        return self.torch.nn.functional.one_hot(labels.long(), n).to(self.f64)
-
-    def to_float32(self, value):
-        import array
-        flat = self.host(value).float()
-        return tuple(flat.shape), array.array("f", flat.reshape(-1).tolist())
+        return self.xp.nn.functional.pad(x, flat)
 
 
 def numpy_ops():

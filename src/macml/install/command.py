@@ -49,9 +49,10 @@ def run_install(recipe: Optional[str] = None, recipe_file: Optional[Path] = None
     facts, found, guard = _match(chosen, target, allow_system, dry_run)
     label = found.pin_label + (", from PyPI instead of its own index (--from-pypi)" if from_pypi and found.index_url
                                else "")
-    report = functools.partial(_report, config, found.index_url, from_pypi, recipe=chosen.name, pin_label=label, target=target.python,
-                               venv=str(target.venv_dir) if target.venv_dir else None, dry_run=dry_run,
-                               requirements=found.requirements, guard=guard, verify_workload=chosen.verify)
+    report = functools.partial(_report, config, found.index_url, from_pypi, recipe=chosen.name, pin_label=label,
+                               target=target.python, venv=str(target.venv_dir) if target.venv_dir else None,
+                               dry_run=dry_run, requirements=found.requirements, guard=guard,
+                               verify_workload=chosen.verify)
     warnings = _source_warnings(found, from_pypi, offline)
     installer = "uv" if use_uv else "pip"
     # pip reads the user's configuration itself: with --offline it is not waited for before the plan.
