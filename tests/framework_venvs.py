@@ -40,7 +40,7 @@ VENVS = (
     FrameworkVenv("tensorflow", "tensorflow", ("tensorflow==2.21.0",)),
     FrameworkVenv("tensorflow-keras2", "tensorflow", ("tensorflow==2.15.1",), max_python=(3, 11)),
     FrameworkVenv("jax", "jax", ("jax==0.10.2",)),
-    FrameworkVenv("mlx", "mlx", (MLX_REQUIREMENT, "numpy")),  # mlx does not pull numpy; parity needs it
+    FrameworkVenv("mlx", "mlx", (MLX_REQUIREMENT,)),  # no NumPy (mlx does not pull it): parity is MLX's own float64
 )
 
 def _torch_version() -> str:
@@ -64,6 +64,11 @@ FRAMEWORK = dict({"torch": "torch"}, **{v.key: v.framework for v in VENVS})
 def venv_root() -> Path:
     chosen = os.environ.get("MACML_TEST_VENVS")
     return Path(chosen) if chosen else user_cache_dir("test-venvs")
+
+
+# Read once, when the tests are collected: each test points MACML_CACHE_DIR at a temporary folder
+# (conftest.isolated_cache), which made every session build the venvs again.
+VENV_ROOT = venv_root()
 
 
 def bin_python(venv: Path) -> Path:
@@ -101,7 +106,7 @@ def python_for(key: str) -> str:
     spec = BY_KEY[key]
     if sys.version_info[:2] > spec.max_python:
         pytest.skip(f"{' '.join(spec.requirements)} has no wheels for Python {sys.version_info[0]}.{sys.version_info[1]}")
-    root = venv_root()
+    root = VENV_ROOT
     root.mkdir(parents=True, exist_ok=True)
     venv = root / f"{key}-py{sys.version_info[0]}{sys.version_info[1]}"
     marker = venv.with_name(venv.name + ".built")
