@@ -7,6 +7,7 @@ import os
 import threading
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,26 @@ def interpreters():
     from framework_venvs import Interpreters
 
     return Interpreters()
+
+
+@pytest.fixture
+def numpy_hidden(tmp_path):
+    """A PYTHONPATH under which `import numpy` fails, as in a venv holding torch alone (the cheap
+    stand-in; tests/verify/test_without_numpy.py also runs a real torch-only venv)."""
+    folder = tmp_path / "numpy-hidden"
+    (folder / "numpy").mkdir(parents=True)
+    (folder / "numpy" / "__init__.py").write_text("raise ModuleNotFoundError('numpy is hidden by the test', name='numpy')\n")
+    return os.pathsep.join([str(folder), str(PROJECT / "src")])
+
+
+def build_wheel(wheelhouse: Path, name: str, version: str, files: dict) -> Path:
+    """A minimal valid wheel (pure Python) with the given {path in wheel: bytes}."""
+    dist = f"{name.replace('-', '_')}-{version}"
+    path = wheelhouse / f"{dist}-py3-none-any.whl"
+    meta = {f"{dist}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+            f"{dist}.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: macml-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as whl:
+        for inner, data in {**files, **meta}.items():
+            whl.writestr(inner, data)
+        whl.writestr(f"{dist}.dist-info/RECORD", "".join(f"{p},,\n" for p in [*files, *meta, f"{dist}.dist-info/RECORD"]))
+    return path

@@ -6,6 +6,8 @@ points at a fresh temporary folder, so the venvs survive from one run to the nex
 once its marker is written after pip succeeded, so an interrupted build is redone. Offline, a
 venv that is not built yet skips its tests with the reason; a failing pip on line fails them.
 
+`torch-only` is a venv with torch alone (no NumPy), for the tests that verify without NumPy.
+
 Measured here (2 cores, with pip's download cache warm): TF 2.21 47 s, TF 2.15 47 s, JAX 19 s,
 mlx[cpu] 5 s; with a cold cache TF 2.21 took 61 s and TF 2.15 110 s.
 """
@@ -33,6 +35,7 @@ class FrameworkVenv:
     framework: str  # macml's name, for --framework and workload_<name>.py
     requirements: Tuple[str, ...]
     max_python: Tuple[int, int] = (3, 99)  # the newest CPython the pinned wheels exist for
+    pip_args: Tuple[str, ...] = ()
 
 
 MLX_REQUIREMENT = "mlx==0.32.4" if sys.platform == "darwin" else "mlx[cpu]==0.32.4"
@@ -40,10 +43,24 @@ VENVS = (
     FrameworkVenv("tensorflow", "tensorflow", ("tensorflow==2.21.0",)),
     FrameworkVenv("tensorflow-keras2", "tensorflow", ("tensorflow==2.15.1",), max_python=(3, 11)),
     FrameworkVenv("jax", "jax", ("jax==0.10.2",)),
-    FrameworkVenv("mlx", "mlx", (MLX_REQUIREMENT, "numpy")),  # mlx does not pull numpy; parity needs it
+    FrameworkVenv("mlx", "mlx", (MLX_REQUIREMENT,)),  # no NumPy (mlx does not pull it): parity is MLX's own float64
 )
-BY_KEY = {v.key: v for v in VENVS}
-KEYS = ("torch",) + tuple(BY_KEY)  # every interpreter the cross-framework tests compare
+
+def _torch_version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("torch").split("+")[0]
+    except Exception:  # no torch in the test interpreter: its tests skip before asking
+        return "2.13.0"
+
+
+# torch alone, as `pip install torch` leaves it: no NumPy (torch does not depend on it). The CPU
+# build, from PyTorch's CPU index (where that is unreachable, pip's own find-links still answer).
+TORCH_ONLY = FrameworkVenv("torch-only", "torch", (f"torch=={_torch_version()}",),
+                           pip_args=("--index-url", "https://download.pytorch.org/whl/cpu", "--retries", "0",
+                                     "--timeout", "10"))
+BY_KEY = {v.key: v for v in VENVS + (TORCH_ONLY,)}
+KEYS = ("torch",) + tuple(v.key for v in VENVS)  # every interpreter the cross-framework tests compare
 FRAMEWORK = dict({"torch": "torch"}, **{v.key: v.framework for v in VENVS})
 
 
@@ -57,6 +74,11 @@ def venv_name(spec: FrameworkVenv) -> str:
     python = f"{sys.version_info[0]}{sys.version_info[1]}"
     digest = hashlib.sha256("\n".join((sys.version, *spec.requirements)).encode()).hexdigest()[:8]
     return f"{spec.key}-py{python}-{digest}"
+
+
+# Read once, when the tests are collected: each test points MACML_CACHE_DIR at a temporary folder
+# (conftest.isolated_cache), which made every session build the venvs again.
+VENV_ROOT = venv_root()
 
 
 def bin_python(venv: Path) -> Path:
@@ -80,7 +102,7 @@ def build(spec: FrameworkVenv, venv: Path, marker: Path) -> float:
     made = run_command([sys.executable, "-m", "venv", str(venv)], timeout=300)
     assert made.ok, f"python -m venv {venv} failed: {made.stderr[-2000:]}"
     pip = run_command([str(bin_python(venv)), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-                       *spec.requirements], timeout=1800)
+                       *spec.pip_args, *spec.requirements], timeout=1800)
     assert pip.ok, f"pip install {' '.join(spec.requirements)} failed:\n{pip.stdout[-2000:]}\n{pip.stderr[-3000:]}"
     marker.write_text("\n".join(spec.requirements) + "\n", encoding="utf-8")
     return time.perf_counter() - start

@@ -6,8 +6,12 @@ src/macml/verify/result.py reads them):
 
   device -> accelerator timing -> matmul -> parity -> CPU timing -> CPU matmul -> accuracy -> done
 
+With an accelerator, macml may time the CPU in a second process instead (--cpu-timing elsewhere
+here, --only cpu-timing there), pinned to all cores but one, while this one uses the accelerator.
+
 A backend supplies:
   name                                  the framework's key
+  preload()                             (optional) import the framework without touching a device
   describe(args) -> dict                import the framework, pick the device, return the
                                         "device" event's fields ("device" is the accelerator's
                                         kind, or "cpu"); raise UsageError for a device the
@@ -20,28 +24,32 @@ A backend supplies:
   loss_value(loss) -> float
   matmul(device, n) -> run              run() enqueues one n x n FP32 matmul and returns it
   precisions(device) -> [str]           parity modes, the training precision first
-  step_outputs(device, weights, x, y, precision) -> (logits, loss, [grads])  as NumPy arrays,
-                                        gradients in Keras layout, dropout off
+  reference_ops() -> _reference.ArrayOps  the float64 array library the parity reference is
+                                        computed in (raise ImportError where there is none)
+  step_outputs(device, weights, batch, precision) -> (logits, loss, [grads])  from the spec
+                                        weights [(name, shape, array('f'))] and the batch's
+                                        (pixel bytes, label bytes): the framework's own arrays
+                                        (ops.host reads them), gradients in Keras layout,
+                                        dropout off
   evaluate(trainer, x, y) -> int        correct test predictions
 and may set pool_ties = "every" when its max-pool gradient goes to every tied maximum
 (see _reference.every_max).
 """
 import argparse
-import gzip
+import array
 import json
 import os
-import random
-import struct
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
-from _model_spec import BATCH, load_weights, training_weights  # noqa: E402
+from _mnist_data import idx_payload, read_split, synthetic_split  # noqa: E402,F401  (idx_payload: for the tests)
+from _model_spec import BATCH, load_weights, training_weights, write_npz  # noqa: E402
+from _reference import all_finite, host_step, reference_step, rel_error  # noqa: E402
 
 T0 = time.perf_counter()
-SYNTHETIC_IMAGES = 8192
 
 
 class UsageError(Exception):
@@ -53,83 +61,6 @@ def emit(event, **fields):
     fields["t"] = round(time.perf_counter() - T0, 3)  # seconds since the workload started
     sys.stdout.write(json.dumps(fields) + "\n")
     sys.stdout.flush()
-
-
-def idx_payload(path):
-    """IDX file (gz or raw) -> (dims, payload bytes); a bad or truncated file names itself."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, ValueError) as exc:
-            raise ValueError("%s is not a complete gzip file: %s" % (path, exc))
-    if len(data) < 4 or data[:3] != b"\x00\x00\x08":
-        raise ValueError("%s is not an unsigned-byte IDX file" % path)
-    ndim = data[3]
-    if len(data) < 4 + 4 * ndim:
-        raise ValueError("%s is truncated: its header is cut short" % path)
-    dims = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
-    payload = data[4 + 4 * ndim:]
-    expected = 1
-    for dim in dims:
-        expected *= dim
-    if len(payload) != expected:
-        raise ValueError("%s is truncated: %d bytes for dims %s" % (path, len(payload), dims))
-    return dims, payload
-
-
-def parse_slice(text, length):
-    """"START:STOP" (either part may be empty) -> slice over `length` items."""
-    start, _, stop = (text or ":").partition(":")
-    return slice(int(start) if start else 0, int(stop) if stop else length)
-
-
-def read_split(images, labels, where):
-    """Two IDX files -> (pixels, labels, n) of the slice; mismatches name the files."""
-    dims, pixels = idx_payload(images)
-    ldims, labs = idx_payload(labels)
-    if len(dims) != 3 or dims[1:] != (28, 28):
-        raise ValueError("%s holds images of shape %s, not 28x28" % (images, dims[1:]))
-    if len(ldims) != 1 or ldims[0] != dims[0]:
-        raise ValueError("%s has %s labels for the %d images of %s" % (labels, ldims, dims[0], images))
-    if labs and max(labs) > 9:
-        raise ValueError("%s has a label %d: MNIST labels are 0-9" % (labels, max(labs)))
-    part = parse_slice(where, dims[0])
-    n = len(range(*part.indices(dims[0])))
-    start = part.indices(dims[0])[0]
-    return pixels[start * 784:(start + n) * 784], labs[start:start + n], n
-
-
-def stroke_digit(rng):
-    """One 28x28 uint8 image like an MNIST digit: 2-3 thick strokes in the centre 20x20 box,
-    blank borders. Random pixels are no stand-in: they saturate the softmax and turn one FP32
-    step's gradients into a sum of cancelling terms (seen: 1.2e-3 against float64, MNIST 3e-5)."""
-    canvas = bytearray(784)
-    for _ in range(rng.randint(2, 3)):
-        x0, y0, x1, y1 = (rng.uniform(5, 22) for _ in range(4))
-        bend_x, bend_y = rng.uniform(-6, 6), rng.uniform(-6, 6)
-        for i in range(15):
-            t = i / 14.0
-            px = x0 + (x1 - x0) * t + bend_x * 4 * t * (1 - t)
-            py = y0 + (y1 - y0) * t + bend_y * 4 * t * (1 - t)
-            cx, cy = int(px), int(py)
-            for dy in (-1, 0, 1):
-                for dx in (-1, 0, 1):
-                    value = 255 if dx == dy == 0 else (170 if dx == 0 or dy == 0 else 80)
-                    at = (cy + dy) * 28 + cx + dx
-                    canvas[at] = max(canvas[at], value)
-    return bytes(canvas)
-
-
-def synthetic_split(n=SYNTHETIC_IMAGES, seed=0):
-    """--synthetic: BATCH generated digit-like images with random labels, repeated to n images.
-    The first batch (the parity batch) is the generated one: deterministic on every machine."""
-    rng = random.Random(seed)
-    pixels = b"".join(stroke_digit(rng) for _ in range(BATCH))
-    labels = bytes(rng.randrange(10) for _ in range(BATCH))
-    reps = n // BATCH
-    return pixels * reps, labels * reps, reps * BATCH
 
 
 def workload_parser(name):
@@ -145,10 +76,15 @@ def workload_parser(name):
     ap.add_argument("--cpu-seconds", type=float, default=2.0)
     ap.add_argument("--weights", help="initial weights (.npz, Keras layout); default: the spec's draw")
     ap.add_argument("--dump-step", metavar="NPZ", help="write one step's logits, loss and gradients and stop")
+    ap.add_argument("--gate", action="store_true", help="wait for 'go' on stdin before using a device")
+    ap.add_argument("--cpu-timing", choices=("here", "elsewhere"), default="here",
+                    help="elsewhere: beside an accelerator, macml times the CPU in another process")
+    ap.add_argument("--only", choices=("cpu-timing",), help="run only the CPU timing (that other process)")
+    ap.add_argument("--cpus", help="comma-separated cores for --only cpu-timing")
     return ap
 
 
-def time_training(backend, device, data, weights, label, budget_s, max_steps, chunk, warmup_steps):
+def time_training(backend, device, data, weights, label, budget_s, max_steps, chunk, warmup_steps, **extra):
     """Set-up (data to the device, model, graph capture) and warm-up steps timed apart, then
     synchronised chunks of `chunk` steps until the budget or max_steps runs out (at least 3)."""
     start = time.perf_counter()
@@ -174,7 +110,7 @@ def time_training(backend, device, data, weights, label, budget_s, max_steps, ch
     emit("timing", device=kind, placement=placement, mode=trainer.mode, warmup_steps=warmup_steps,
          warmup_s=warmup_s, setup_s=setup_s, steps=len(per_step) * chunk, median_ms=1000 * per_step[len(per_step) // 2],
          min_ms=1000 * per_step[0], max_ms=1000 * per_step[-1], final_loss=backend.loss_value(loss),
-         threads=getattr(backend, "threads", None))
+         threads=getattr(backend, "threads", None), **extra)
 
 
 def matmul_probe(backend, device, kind, n, budget_s=0.5):
@@ -191,49 +127,58 @@ def matmul_probe(backend, device, kind, n, budget_s=0.5):
     emit("matmul", device=kind, n=n, tflops=2.0 * n ** 3 * reps / (time.perf_counter() - start) / 1e12)
 
 
-def rel_error(np, a, b):
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return float(np.linalg.norm(a - b) / max(float(np.linalg.norm(b)), 1e-30))
-
-
-def parity_batch(np, data_host):
-    """The first batch as float32 NHWC in [0, 1], and its labels."""
+def first_batch(data_host):
+    """The parity batch: the first BATCH images' pixel bytes and label bytes."""
     pixels, labels, _ = data_host
-    x = np.frombuffer(pixels[:BATCH * 784], dtype=np.uint8).reshape(-1, 28, 28, 1).astype(np.float32) / 255.0
-    return x, np.frombuffer(labels[:BATCH], dtype=np.uint8).astype(np.int64)
+    return pixels[:BATCH * 784], labels[:BATCH]
+
+
+def numpy_batch(np, batch):
+    """A parity batch as float32 NHWC in [0, 1] and int64 labels, for the backends built on NumPy."""
+    pixels, labels = batch
+    x = np.frombuffer(pixels, dtype=np.uint8).reshape(-1, 28, 28, 1).astype(np.float32) / 255.0
+    return x, np.frombuffer(labels, dtype=np.uint8).astype(np.int64)
+
+
+def numpy_weights(np, weights):
+    """Spec weights [(name, shape, array('f'))] -> writable float32 NumPy arrays in Keras layout."""
+    return [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s).copy() for _, s, v in weights]
 
 
 def parity(backend, device, kind, data_host, weights):
     """One forward+backward from the same weights and batch, dropout off. On an accelerator:
-    against the framework's own CPU in FP32, in every precision mode it trains with; with
-    --device cpu: the CPU against the float64 NumPy reference of the same step."""
+    against the framework's own CPU in FP32, in every precision mode it trains with; on the CPU:
+    against the float64 reference of the same step, computed in the framework's own array library."""
     try:
-        import numpy as np
+        ops = backend.reference_ops()
     except ImportError as exc:
-        emit("note", message="parity not judged: numpy is needed to compare (%s)" % exc)
+        emit("note", message="parity not judged: no float64 array library to compare in (%s)" % exc)
         return
-    from _reference import reference_step
-    x, y = parity_batch(np, data_host)
-    arrays = [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s) for _, s, v in weights]
+    batch = first_batch(data_host)
     if device == "cpu":
-        ref, reference = reference_step(np, x, y, arrays, getattr(backend, "pool_ties", "first")), "numpy-float64"
+        with ops.context():
+            x, y = ops.batch(*batch)
+            ref = reference_step(ops, x, y, [ops.floats(v, s) for _, s, v in weights],
+                                 getattr(backend, "pool_ties", "first"))
+        reference = ops.name
     else:
-        ref, reference = backend.step_outputs("cpu", arrays, x, y, "fp32"), "cpu-fp32"
+        ref, reference = host_step(ops, backend.step_outputs("cpu", weights, batch, "fp32")), "cpu-fp32"
     for precision in backend.precisions(device):
-        logits, loss, grads = backend.step_outputs(device, arrays, x, y, precision)
-        finite = bool(np.isfinite(logits).all()) and all(bool(np.isfinite(g).all()) for g in grads)
-        emit("parity", device=kind, precision=precision, reference=reference, finite=finite,
-             logits_rel=rel_error(np, logits, ref[0]), loss_rel=abs(loss - ref[1]) / max(abs(ref[1]), 1e-30),
-             grad_rel=max(rel_error(np, g, r) for g, r in zip(grads, ref[2])))
+        logits, loss, grads = backend.step_outputs(device, weights, batch, precision)
+        emit("parity", device=kind, precision=precision, reference=reference, finite=all_finite(ops, [logits] + grads),
+             logits_rel=rel_error(ops, logits, ref[0]), loss_rel=abs(loss - ref[1]) / max(abs(ref[1]), 1e-30),
+             grad_rel=max(rel_error(ops, g, r) for g, r in zip(grads, ref[2])))
 
 
 def dump_step(backend, device, path, data_host, weights):
-    """--dump-step: one step's outputs in Keras layout, for the cross-framework parity test."""
-    import numpy as np
-    x, y = parity_batch(np, data_host)
-    arrays = [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s) for _, s, v in weights]
-    logits, loss, grads = backend.step_outputs(device, arrays, x, y, backend.precisions(device)[-1])
-    np.savez(path, logits=logits, loss=np.float64(loss), **{"grad%d" % i: g for i, g in enumerate(grads)})
+    """--dump-step: one step's outputs in Keras layout, for the cross-framework parity test
+    (a float32 .npz written with the stdlib)."""
+    ops = backend.reference_ops()
+    logits, loss, grads = backend.step_outputs(device, weights, first_batch(data_host), backend.precisions(device)[-1])
+    with ops.context():
+        arrays = [("logits",) + ops.to_float32(logits), ("loss", (), array.array("f", [loss]))]
+        arrays += [("grad%d" % i,) + ops.to_float32(g) for i, g in enumerate(grads)]
+    write_npz(path, arrays)
 
 
 def accuracy(backend, device, data, test, steps):
@@ -252,12 +197,41 @@ def accuracy(backend, device, data, test, steps):
          test_images=test[2], train_s=train_s, accuracy=correct / test[2], final_loss=final_loss)
 
 
+def read_data(args):
+    """(train, test or None, weights): host bytes of the split (or --synthetic) and the spec's weights."""
+    host = synthetic_split() if args.synthetic else read_split(args.train[0], args.train[1], args.train_slice)
+    test_host = None if args.synthetic else read_split(args.test[0], args.test[1], args.test_slice)
+    return host, test_host, load_weights(args.weights)
+
+
+def gate(args, name):
+    """With --gate, say "ready" and wait for macml's "go" (it runs one accelerator job at a time and
+    a CPU-only run alone); EOF means macml went away."""
+    if not args.gate:
+        return
+    emit("ready", gate=name)
+    if sys.stdin.readline().strip() != "go":
+        raise SystemExit(4)
+
+
 def run_mnist(backend, argv=None):
     """The protocol, in its one order; returns the exit status."""
     ap = workload_parser(backend.name)
     if hasattr(backend, "add_arguments"):
         backend.add_arguments(ap)
     args = ap.parse_args(argv)
+    if args.only == "cpu-timing":
+        return cpu_timing_only(backend, args)
+    try:
+        getattr(backend, "preload", lambda: None)()  # imported before the gate: beside another framework's run
+        host, test_host, weights = read_data(args)
+    except ImportError as exc:
+        emit("error", kind="missing-framework", message="cannot import %s: %s" % (backend.name, exc))
+        return 3
+    except (OSError, ValueError) as exc:
+        emit("error", kind="data", message=str(exc))
+        return 2
+    gate(args, "device")
     try:
         info = backend.describe(args)
     except ImportError as exc:
@@ -267,17 +241,12 @@ def run_mnist(backend, argv=None):
         emit("error", kind="usage", message=str(exc))
         return 2
     accel = info["device"]
-    try:
-        host = synthetic_split() if args.synthetic else read_split(args.train[0], args.train[1], args.train_slice)
-        test_host = None if args.synthetic else read_split(args.test[0], args.test[1], args.test_slice)
-        weights = load_weights(args.weights)
-    except (OSError, ValueError) as exc:
-        emit("error", kind="data", message=str(exc))
-        return 2
     if args.dump_step:
         dump_step(backend, accel, args.dump_step, host, weights)
         return 0
     emit("device", parameters=sum(len(v) for _, _, v in weights), **info)
+    if accel == "cpu":
+        gate(args, "cpu")
     train = backend.load(*host) + (training_weights(weights), host[2])
     if accel != "cpu":
         emit("phase", name="warm-up and timing on %s" % accel)
@@ -285,14 +254,40 @@ def run_mnist(backend, argv=None):
         matmul_probe(backend, accel, accel, 4096)
     emit("phase", name="parity: %s against %s" % (accel, "the CPU" if accel != "cpu" else "float64"))
     parity(backend, accel, accel, host, weights)
-    emit("phase", name="timing on CPU")
-    time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, 10000, 1, 2)
-    matmul_probe(backend, "cpu", "cpu", 1024)
+    if accel == "cpu" or args.cpu_timing == "here":
+        emit("phase", name="timing on CPU")
+        time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, 10000, 1, 2)
+        matmul_probe(backend, "cpu", "cpu", 1024)
     if not args.synthetic:
         emit("phase", name="training on %s" % accel)
         test = backend.load(*test_host) + (test_host[2],)
         steps = args.steps or args.epochs * (host[2] // BATCH)
         accuracy(backend, accel, train, test, steps)
+    emit("done")
+    return 0
+
+
+def cpu_timing_only(backend, args):
+    """--only cpu-timing: the CPU timing and matmul alone, in a process of their own that macml starts
+    with the accelerator run: pinned to the cores --cpus names (the accelerator run keeps the others),
+    it imports and prepares, then (with --gate) waits until that run has found its accelerator."""
+    cores = [int(c) for c in args.cpus.split(",")] if args.cpus else []
+    if cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)  # before the framework sizes its thread pools
+    args.device = "cpu"
+    try:
+        backend.describe(args)
+        host, _, weights = read_data(args)
+    except (ImportError, UsageError, OSError, ValueError) as exc:
+        emit("error", kind="cpu-timing", message=str(exc))
+        return 1
+    train = backend.load(*host) + (training_weights(weights), host[2])
+    gate(args, "cpu-timing")
+    emit("phase", name="timing on CPU (beside the accelerator run)")
+    used = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, 10000, 1, 2,
+                  cores=used, beside_accelerator=True)
+    matmul_probe(backend, "cpu", "cpu", 1024)
     emit("done")
     return 0
 

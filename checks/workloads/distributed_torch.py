@@ -1,10 +1,11 @@
 """macml verify --nproc: the mnist_cnn trained data-parallel with torch.distributed (DDP).
 
 Started once per rank by torchrun (its c10d rendezvous; env:// variables), inside the TARGET
-interpreter: stdlib + torch only, no macml imports. NCCL on CUDA, gloo on the CPU. Global rank 0
-writes the JSON-line events; the other ranks report to it through collectives, so one stream
-describes the whole job.
+interpreter: stdlib + torch only (no NumPy, so none of torch's object collectives, which need it),
+no macml imports. NCCL on CUDA, gloo on the CPU. Global rank 0 writes the JSON-line events; the
+other ranks report to it through collectives, so one stream describes the whole job.
 """
+import json
 import os
 import socket
 import sys
@@ -14,7 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
 from _model_spec import ADADELTA, BATCH, initial_weights, training_weights  # noqa: E402
-from _workload_common import emit, read_split, synthetic_split, workload_parser  # noqa: E402
+from _mnist_data import read_split, synthetic_split  # noqa: E402
+from _workload_common import emit, workload_parser  # noqa: E402
 from workload_torch import build_model, set_weights, spec_tensors  # noqa: E402
 
 WARMUP_STEPS = 3
@@ -55,14 +57,28 @@ class Job:
             emit(event, **fields)
 
 
+def gather_json(job, value):
+    """Every rank's JSON-able value, on every rank. torch's all_gather_object needs NumPy to
+    unpickle; this sends the JSON bytes as a padded uint8 tensor instead."""
+    torch = job.torch
+    data = json.dumps(value).encode("utf-8")
+    sizes = [torch.zeros(1, dtype=torch.long, device=job.device) for _ in range(job.world)]
+    job.dist.all_gather(sizes, torch.tensor([len(data)], dtype=torch.long, device=job.device))
+    longest = max(int(size) for size in sizes)
+    mine = torch.zeros(longest, dtype=torch.uint8, device=job.device)
+    mine[:len(data)] = torch.frombuffer(bytearray(data), dtype=torch.uint8).to(job.device)
+    everyone = [torch.empty_like(mine) for _ in range(job.world)]
+    job.dist.all_gather(everyone, mine)
+    return [json.loads(bytes(t[:int(n)].tolist()).decode("utf-8")) for t, n in zip(everyone, sizes)]
+
+
 def report_ranks(job):
     """Every rank's host and device, gathered on all ranks; rank 0 reports them."""
     torch = job.torch
     name = torch.cuda.get_device_name(job.device) if job.device.type == "cuda" else "CPU"
     mine = {"rank": job.rank, "local_rank": job.local_rank, "host": socket.gethostname(),
             "device": str(job.device), "name": name, "pid": os.getpid()}
-    everyone = [None] * job.world
-    job.dist.all_gather_object(everyone, mine)
+    everyone = gather_json(job, mine)
     nccl = torch.cuda.nccl.version() if job.backend == "nccl" else None
     job.emit("ranks", backend=job.backend, world_size=job.world, ranks=everyone, torch=torch.__version__,
              nccl=".".join(str(v) for v in nccl) if isinstance(nccl, tuple) else nccl)
@@ -76,8 +92,7 @@ def check_allreduce(job):
     job.dist.all_reduce(mine)
     expected = pattern * (job.world * (job.world + 1) / 2)
     error = float((mine - expected).abs().max())
-    errors = [None] * job.world
-    job.dist.all_gather_object(errors, error)
+    errors = gather_json(job, error)
     job.emit("allreduce", world_size=job.world, elements=int(pattern.numel()), max_error=max(errors),
              exact=all(e == 0.0 for e in errors))
 
@@ -214,7 +229,10 @@ def main(argv=None):
 
 
 def run():
-    """Any exception becomes an "error" event (from rank 0) and status 1."""
+    """Any exception becomes an "error" event (from rank 0) and status 1. The process ends with
+    os._exit once its output is flushed: at interpreter teardown, a thread torch's gloo backend
+    leaves behind aborts the process now and then ("terminate called without an active exception",
+    seen in about 1 run in 5 under load), after every event was written."""
     try:
         code = main()
     except Exception as exc:  # the orchestrator turns this into a failed check with the message

@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
 from _model_spec import ADADELTA, BATCH, DROPOUT  # noqa: E402
-from _workload_common import UsageError, main  # noqa: E402
+from _workload_common import UsageError, main, numpy_batch, numpy_weights  # noqa: E402
 
 ALIASES = {"cuda": "gpu", "rocm": "gpu", "mps": "METAL", "metal": "METAL", "gpu": "gpu", "tpu": "tpu", "cpu": "cpu"}
 
@@ -51,29 +51,54 @@ def adadelta(jax, params, grads, acc_g, acc_d):
     return [p - lr * u for p, u in zip(params, delta)], acc_g, acc_d
 
 
+_JITTED = {}
+
+
+def jitted(jax, name, build):
+    """One jitted function per purpose and process. jit caches its compilations per function object,
+    so the timing and accuracy trainers and every parity step share them: one compile per shape,
+    device and matmul precision (jax.default_matmul_precision is part of the cache key)."""
+    if name not in _JITTED:
+        _JITTED[name] = build(jax)
+    return _JITTED[name]
+
+
+def train_step(jax):
+    """(state, x, y, idx) -> (state, loss); the data are arguments, not constants baked into the
+    program (that made XLA compile a 25 MB constant), and the state's buffers are donated."""
+    def step(state, x, y, idx):
+        params, acc_g, acc_d, key = state
+        key, sub = jax.random.split(key)
+        (loss, _), grads = jax.value_and_grad(lambda p: loss_of(jax, p, x[idx], y[idx], sub), has_aux=True)(params)
+        params, acc_g, acc_d = adadelta(jax, params, grads, acc_g, acc_d)
+        return (params, acc_g, acc_d, key), loss
+    return jax.jit(step, donate_argnums=0)
+
+
+def loss_and_grads(jax):
+    return jax.jit(jax.value_and_grad(lambda p, xb, yb: loss_of(jax, p, xb, yb), has_aux=True))
+
+
+def predict(jax):
+    return jax.jit(lambda p, xb: jax.numpy.argmax(forward(jax, p, xb), axis=1))
+
+
 class Trainer:
     def __init__(self, jax, device, x_u8, y, weights):
+        import numpy as np
         self.jax, self.device, jnp = jax, device, jax.numpy
         put = lambda a: jax.device_put(a, device)  # noqa: E731
-        self.x = put(jnp.asarray(x_u8, dtype=jnp.float32) / 255.0)
-        self.y = put(jnp.asarray(y, dtype=jnp.int32))
-        params = [put(jnp.asarray(w)) for w in numpy_weights(weights)]
-        zeros = lambda: [put(jnp.zeros_like(p)) for p in params]  # noqa: E731  (donated: distinct buffers)
+        self.x = put(x_u8).astype(jnp.float32) / 255.0  # converted where it lives
+        self.y = put(y).astype(jnp.int32)
+        params = [put(w) for w in numpy_weights(np, weights)]
+        zeros = lambda: [put(np.zeros(p.shape, np.float32)) for p in params]  # noqa: E731  (donated: distinct buffers)
         self.state = (params, zeros(), zeros(), put(jax.random.PRNGKey(0)))
         self.mode = "jit"
-
-        def step(state, idx):
-            params, acc_g, acc_d, key = state
-            key, sub = jax.random.split(key)
-            (loss, _), grads = jax.value_and_grad(
-                lambda p: loss_of(jax, p, self.x[idx], self.y[idx], sub), has_aux=True)(params)
-            params, acc_g, acc_d = adadelta(jax, params, grads, acc_g, acc_d)
-            return (params, acc_g, acc_d, key), loss
-        self._step = jax.jit(step, donate_argnums=0)
+        self._step = jitted(jax, "train", train_step)
         self.key = jax.random.PRNGKey(1)
 
     def step(self, idx):
-        self.state, loss = self._step(self.state, idx)
+        self.state, loss = self._step(self.state, self.x, self.y, idx)
         return loss
 
     def batches(self, count):
@@ -102,13 +127,11 @@ def devices_of(array):
     return sorted(found, key=str)
 
 
-def numpy_weights(weights):
-    import numpy as np
-    return [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s).copy() for _, s, v in weights]
-
-
 class JaxBackend:
     name = "jax"
+
+    def preload(self):
+        import jax  # noqa: F401  (no device is touched yet)
 
     def describe(self, args):
         import jax
@@ -148,33 +171,38 @@ class JaxBackend:
         key = jax.device_put(jax.random.PRNGKey(0), self.devices[device])
         a = jax.random.normal(key, (n, n))
         b = jax.random.normal(jax.random.split(key)[0], (n, n))
-        mm = jax.jit(lambda p, q: p @ q)
+        mm = jitted(jax, "matmul", lambda jax: jax.jit(lambda p, q: p @ q))
         return lambda: mm(a, b)
 
     def precisions(self, device):
         """On NVIDIA GPUs JAX's default FP32 matmul/conv precision is TF32: check it and strict FP32."""
         return ["tf32", "fp32"] if device == "gpu" else (["fp32-metal"] if device == "metal" else ["fp32"])
 
-    def step_outputs(self, device, weights, x, y, precision):
+    def reference_ops(self):
+        from _reference import numpy_ops
+        return numpy_ops()  # JAX depends on NumPy
+
+    def step_outputs(self, device, weights, batch, precision):
         import numpy as np
         jax = self.jax
+        x, y = numpy_batch(np, batch)
+        weights = numpy_weights(np, weights)
         mode = "tensorfloat32" if precision == "tf32" else "float32"
         if device in ("cpu", "metal", "tpu") or precision.startswith("fp32-"):
             mode = "default" if precision.startswith("fp32-") else "float32"
         put = lambda a: jax.device_put(a, self.devices[device])  # noqa: E731
         params = [put(w) for w in weights]
         with jax.default_matmul_precision(mode):
-            fn = jax.jit(jax.value_and_grad(lambda p, xb, yb: loss_of(jax, p, xb, yb), has_aux=True))
-            (loss, logits), grads = fn(params, put(x), put(y.astype(np.int32)))
+            (loss, logits), grads = jitted(jax, "loss_and_grads", loss_and_grads)(params, put(x), put(y.astype(np.int32)))
         return np.asarray(logits), float(loss), [np.asarray(g) for g in grads]
 
     def evaluate(self, trainer, x, y):
         jax, jnp = self.jax, self.jax.numpy
-        predict = jax.jit(lambda p, xb: jnp.argmax(forward(jax, p, xb), axis=1))
+        labels = jitted(jax, "predict", predict)
         correct = 0
         for i in range(0, x.shape[0], 1000):
-            xb = jax.device_put(jnp.asarray(x[i:i + 1000], dtype=jnp.float32) / 255.0, trainer.device)
-            correct += int(jnp.sum(predict(trainer.params, xb) == jax.device_put(jnp.asarray(y[i:i + 1000]), trainer.device)))
+            xb = jax.device_put(x[i:i + 1000], trainer.device).astype(jnp.float32) / 255.0
+            correct += int(jnp.sum(labels(trainer.params, xb) == jax.device_put(y[i:i + 1000], trainer.device)))
         return correct
 
 

@@ -1,7 +1,7 @@
 """macml verify workload for MLX (Metal on Apple silicon, CUDA with mlx[cuda], or the CPU):
 the spec'd mnist_cnn.
 
-Runs inside the TARGET interpreter: stdlib + mlx (+ numpy for parity). The order and the
+Runs inside the TARGET interpreter: stdlib + mlx (NumPy only where MLX has no float64). The order and the
 events are _workload_common.run_mnist's. MLX arrays live in memory both devices share; what
 decides where the arithmetic runs is the stream, so placement reports the device of the
 stream each trainer's work was put on, read back from MLX.
@@ -102,6 +102,9 @@ class Trainer:
 class MlxBackend:
     name = "mlx"
 
+    def preload(self):
+        import mlx.core  # noqa: F401  (no device is touched yet)
+
     def describe(self, args):
         import mlx.core as mx
         import mlx.nn as nn
@@ -164,14 +167,19 @@ class MlxBackend:
     def precisions(self, device):
         return ["fp32"] if device == "cpu" else ["fp32-%s" % gpu_backend(self.mx)]
 
-    def step_outputs(self, device, weights, x, y, precision):
-        import numpy as np
+    def reference_ops(self):
+        """MLX's own float64 (CPU stream; MLX 0.2x and later), else NumPy where it is installed."""
+        from _reference import MlxOps, numpy_ops
+        return MlxOps(self.mx, "mlx-float64") if hasattr(self.mx, "float64") else numpy_ops()
+
+    def step_outputs(self, device, weights, batch, precision):
         mx, nn = self.mx, self.nn
         with mx.stream(self.devices[device]):
             model = build_model(nn)
-            set_weights(mx, model, [mx.array(w) for w in weights])
+            set_weights(mx, model, spec_arrays(mx, weights))
             model.eval()  # dropout off
-            xb, yb = mx.array(x), mx.array(y.astype(np.int32))
+            x, y = self.load(batch[0], batch[1], len(batch[1]))
+            xb, yb = x.astype(mx.float32) / 255.0, y.astype(mx.int32)
 
             def loss_fn(m):
                 logits = m(xb)
@@ -181,7 +189,7 @@ class MlxBackend:
         from mlx.utils import tree_flatten
         flat = dict(tree_flatten(grads))
         names = [n for n, _ in model_parameters(model)]
-        return (np.array(logits), loss.item(), [np.array(to_keras_layout(mx, flat[n])) for n in names])
+        return logits, loss.item(), [to_keras_layout(mx, flat[n]) for n in names]
 
     def evaluate(self, trainer, x, y):
         mx = self.mx

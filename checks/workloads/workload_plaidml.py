@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
 from _model_spec import ADADELTA, BATCH, DROPOUT  # noqa: E402
-from _workload_common import main  # noqa: E402
+from _workload_common import main, numpy_batch, numpy_weights  # noqa: E402
 
 CPU_DEVICE = "llvm_cpu.0"
 
@@ -53,10 +53,6 @@ def build_model(keras, weights):
                                           epsilon=ADADELTA["epsilon"])
     model.compile(loss="categorical_crossentropy", optimizer=optimizer)
     return model
-
-
-def numpy_weights(np, weights):
-    return [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s).copy() for _, s, v in weights]
 
 
 class Trainer:
@@ -148,10 +144,15 @@ class PlaidMLBackend:
         backend = device_backend(self.devices[device])
         return ["fp32"] if backend == "cpu" else ["fp32-" + backend]
 
-    def step_outputs(self, device, weights, x, y, precision):
+    def reference_ops(self):
+        from _reference import numpy_ops
+        return numpy_ops()  # Keras 2.2.4 depends on NumPy
+
+    def step_outputs(self, device, weights, batch, precision):
         np, K = self.np, self.keras.backend
         self.use(device)
-        model = build_model(self.keras, weights)
+        x, y = numpy_batch(np, batch)
+        model = build_model(self.keras, numpy_weights(np, weights))
         target = K.placeholder(shape=(None, 10))
         loss = K.mean(K.categorical_crossentropy(target, model.output))
         grads = K.gradients(loss, model.trainable_weights)

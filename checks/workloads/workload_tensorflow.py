@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:  # loaded by file path (tests), not run as a script
     sys.path.insert(0, HERE)
 from _model_spec import ADADELTA, BATCH, DROPOUT  # noqa: E402
-from _workload_common import UsageError, main  # noqa: E402
+from _workload_common import UsageError, main, numpy_batch, numpy_weights  # noqa: E402
 
 ACCEL_NAMES = ("gpu", "cuda", "mps", "metal")  # what --device may call TensorFlow's GPU
 
@@ -37,22 +37,18 @@ def kind_of(device_string):
     return "gpu" if ":GPU:" in text else ("cpu" if ":CPU:" in text else "unknown")
 
 
-def numpy_weights(weights):
-    import numpy as np
-    return [np.frombuffer(v.tobytes(), dtype=np.float32).reshape(s).copy() for _, s, v in weights]
-
-
 class Trainer:
     """Model, Adadelta and the data on one device; step(idx) is one tf.function call."""
 
     def __init__(self, tf, device, x_u8, y, weights):
+        import numpy as np
         self.tf, self.device = tf, device
         tf.random.set_seed(0)
         with tf.device(device):
             self.x = tf.identity(tf.cast(x_u8, tf.float32) / 255.0)
             self.y = tf.identity(y)
             self.model = build_model(tf.keras)
-            self.model.set_weights(numpy_weights(weights))
+            self.model.set_weights(numpy_weights(np, weights))
             self.opt = tf.keras.optimizers.Adadelta(**ADADELTA)
         loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
@@ -88,6 +84,9 @@ class Trainer:
 
 class TensorFlowBackend:
     name = "tensorflow"
+
+    def preload(self):
+        import tensorflow  # noqa: F401  (no device is touched yet)
 
     def describe(self, args):
         import tensorflow as tf
@@ -151,14 +150,20 @@ class TensorFlowBackend:
         tf32 = self.tf.config.experimental.tensor_float_32_execution_enabled()
         return ["tf32", "fp32"] if tf32 else ["fp32"]
 
-    def step_outputs(self, device, weights, x, y, precision):
+    def reference_ops(self):
+        from _reference import numpy_ops
+        return numpy_ops()  # TensorFlow depends on NumPy
+
+    def step_outputs(self, device, weights, batch, precision):
+        import numpy as np
         tf = self.tf
+        x, y = numpy_batch(np, batch)
         saved = tf.config.experimental.tensor_float_32_execution_enabled()
         tf.config.experimental.enable_tensor_float_32_execution(precision == "tf32")
         try:
             with tf.device(self.devices[device]):
                 model = build_model(tf.keras)
-                model.set_weights([w.copy() for w in weights])
+                model.set_weights(numpy_weights(np, weights))
                 loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
                 xb = tf.identity(tf.constant(x))
                 with tf.GradientTape() as tape:

@@ -1,6 +1,6 @@
 """macml verify workload for PyTorch (CUDA, ROCm, MPS or the CPU): the spec'd mnist_cnn.
 
-Runs inside the TARGET interpreter: stdlib + torch (+ numpy for parity), no macml imports.
+Runs inside the TARGET interpreter: stdlib + torch (NumPy is never needed), no macml imports.
 The order and the events are _workload_common.run_mnist's; this file is the torch half.
 On CUDA the whole training step (gather, forward, backward, Adadelta) is one captured
 CUDA graph when that works (--no-graphs: eager steps).
@@ -124,7 +124,13 @@ class TorchBackend:
     def add_arguments(self, ap):
         ap.add_argument("--no-graphs", action="store_true", help="eager CUDA steps, no graph capture")
 
+    def preload(self):
+        import warnings
+        warnings.filterwarnings("ignore", message="Failed to initialize NumPy")  # torch without NumPy: not needed
+        import torch  # noqa: F401
+
     def describe(self, args):
+        self.preload()
         import torch
         self.torch, self.graphs = torch, not args.no_graphs
         self.threads = torch.get_num_threads()
@@ -194,7 +200,11 @@ class TorchBackend:
         b = self.torch.backends
         return ["tf32", "fp32"] if (b.cuda.matmul.allow_tf32 or b.cudnn.allow_tf32) else ["fp32"]
 
-    def step_outputs(self, device, weights, x, y, precision):
+    def reference_ops(self):
+        from _reference import TorchOps
+        return TorchOps(self.torch)
+
+    def step_outputs(self, device, weights, batch, precision):
         torch = self.torch
         b = torch.backends
         saved = (b.cuda.matmul.allow_tf32, b.cudnn.allow_tf32)
@@ -202,15 +212,18 @@ class TorchBackend:
         try:
             dev = self.devices[device]
             model = build_model(torch.nn).eval()  # dropout off
-            set_weights(torch, model, [torch.from_numpy(w.copy()) for w in weights])
+            set_weights(torch, model, spec_tensors(torch, weights))
             model = model.to(dev)
-            xb = torch.from_numpy(x.copy()).permute(0, 3, 1, 2).contiguous().to(dev)
-            logits = model(xb)
-            loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(y).to(dev))
+            x, y = self.load(batch[0], batch[1], len(batch[1]))
+            # NHWC memory seen as NCHW (the layout this step has always been measured in): on the CPU,
+            # oneDNN sums conv1's weight gradient in blocks there (5e-6 from float64 on --synthetic's
+            # batch), in plain NCHW in one long chain (6e-4).
+            x = x.reshape(-1, 28, 28, 1).permute(0, 3, 1, 2)
+            logits = model(x.to(dev).float().div_(255.0))
+            loss = torch.nn.functional.cross_entropy(logits, y.to(dev))
             loss.backward()
-            grads = [to_keras_layout(torch, name, p.grad.detach().cpu()).contiguous().numpy()
-                     for (name, _), p in zip(SHAPES, model.parameters())]
-            return logits.detach().cpu().numpy(), float(loss.detach()), grads
+            grads = [to_keras_layout(torch, name, p.grad.detach()) for (name, _), p in zip(SHAPES, model.parameters())]
+            return logits.detach(), float(loss.detach()), grads
         finally:
             b.cuda.matmul.allow_tf32, b.cudnn.allow_tf32 = saved
 

@@ -13,7 +13,7 @@ from typing import Callable, List, Optional
 import typer
 from rich.text import Text
 
-from macml import frameworks, interrupts, progress
+from macml import errors, frameworks, progress
 from macml.errors import MacmlError
 from macml.report import Report, console as terminal
 
@@ -37,14 +37,14 @@ def _emit(produce: Callable[[], Report], as_json: bool, verbose: bool = False, c
     exit status is 128 + the signal."""
     progress.set_quiet(as_json)
     try:
-        with interrupts.raised() if children else contextlib.nullcontext():
+        with errors.signals_raised() if children else contextlib.nullcontext():
             report = produce()
     except MacmlError as exc:
         _error(exc.message, exc.hint, as_json)
         raise typer.Exit(exc.exit_code)
-    except interrupts.Interrupted as exc:
+    except errors.Interrupted as exc:
         _error(f"interrupted by {exc.name}; its child processes were stopped", "", as_json)
-        raise typer.Exit(interrupts.exit_code(exc.signum))
+        raise typer.Exit(errors.signal_exit_code(exc.signum))
     except KeyboardInterrupt:
         terminal(stderr=True).print("interrupted")
         raise typer.Exit(130)
@@ -146,6 +146,9 @@ def install(
     ),
     offline: bool = typer.Option(False, "--offline", help="Skip the PyPI pre-flight check."),
     no_wait: bool = typer.Option(False, "--no-wait", help="Fail at once if another install into the target runs."),
+    from_pypi: bool = typer.Option(False, "--from-pypi", help="Take the recipe's requirements from PyPI (or your pip "
+                                   "index) instead of its own index (e.g. where download.pytorch.org is unreachable; "
+                                   "on Linux x86_64 PyPI's torch is the CUDA build)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Install a recipe into an interpreter or a new venv: plan, pre-flight, apply, roll back on failure."""
@@ -163,6 +166,7 @@ def install(
             allow_system=allow_system,
             offline=offline,
             wait=not no_wait,
+            from_pypi=from_pypi,
         ),
         as_json,
         children=True,
@@ -173,7 +177,8 @@ def install(
 def verify(
     python: Optional[str] = PythonOpt,
     framework: Optional[str] = typer.Option(None, "--framework", help=", ".join(f.name for f in frameworks.with_workload()) + "."),
-    device: Optional[str] = typer.Option(None, "--device", help="Force a device (cuda, mps, cpu)."),
+    device: Optional[str] = typer.Option(None, "--device", help="Force a device, as the framework names it: " + "; ".join(
+        f"{f.name} {'|'.join(f.devices)}" for f in frameworks.with_workload()) + " (cpu: a CPU-only check)."),
     steps: Optional[int] = typer.Option(None, "--steps", help="Train this many steps instead of whole epochs."),
     epochs: int = typer.Option(1, "--epochs", help="Epochs of training for the accuracy check."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Use MNIST IDX files (gz or raw) from DIR."),

@@ -66,6 +66,11 @@ class Framework:
     aliases: Tuple[str, ...] = ()
     has_workload: bool = True
     verify_by_default: bool = True  # auto mode of `macml verify` runs it
+    devices: Tuple[str, ...] = ("gpu", "cpu")  # what `macml verify --device` takes, as the framework names them
+    device_ids: bool = False  # --device may also be one of the framework's device ids (PlaidML's)
+    # The machine's accelerator kinds (MachineFacts.accelerator_kind) some build of it uses: where the
+    # hardware offers one, a verify run that found no accelerator is a failure, not a CPU-only pass.
+    gpu_kinds: Tuple[str, ...] = ()
 
     @property
     def probe_script(self) -> str:
@@ -78,16 +83,28 @@ class Framework:
     def judge(self, data: Mapping, kind: str) -> GpuUse:
         return self.gpu_use(dict(data), kind)
 
+    def accepts_device(self, device: str) -> bool:
+        return device in self.devices or (self.device_ids and "." in device)
+
+    @property
+    def device_choices(self) -> str:
+        """'cuda, mps or cpu' (and PlaidML's ids)."""
+        text = ", ".join(self.devices[:-1]) + f" or {self.devices[-1]}"
+        return text + (" (or a device id such as metal_amd_radeon_pro_560x.0)" if self.device_ids else "")
+
 
 FRAMEWORKS: Tuple[Framework, ...] = (
-    Framework("torch", "PyTorch", ("torch",), "torch", _torch, aliases=("pytorch",)),
+    Framework("torch", "PyTorch", ("torch",), "torch", _torch, aliases=("pytorch",), devices=("cuda", "mps", "cpu"),
+              gpu_kinds=("cuda", "rocm", "mps")),
     Framework("tensorflow", "TensorFlow", ("tensorflow", "tensorflow-macos", "tensorflow-cpu"), "tensorflow",
-              _tensorflow, aliases=("tf", "keras")),
+              _tensorflow, aliases=("tf", "keras"), gpu_kinds=("cuda", "mps")),
     # plaidml needs its own set-up and an old Keras: verified only when asked for.
     Framework("plaidml", "PlaidML", ("plaidml",), "plaidml", _plaidml, aliases=("plaidml-keras",),
-              verify_by_default=False),
-    Framework("mlx", "MLX", ("mlx",), "mlx", _mlx),
-    Framework("jax", "JAX", ("jax",), "jax", _jax),
+              verify_by_default=False, device_ids=True, gpu_kinds=("mps",)),
+    # A CPU-only MLX on an NVIDIA machine is no failure (mlx[cuda] is a choice); jax-metal is unmaintained.
+    Framework("mlx", "MLX", ("mlx",), "mlx", _mlx, gpu_kinds=("mps",)),
+    Framework("jax", "JAX", ("jax",), "jax", _jax, devices=("gpu", "cuda", "rocm", "metal", "tpu", "cpu"),
+              gpu_kinds=("cuda", "rocm")),
 )
 BY_NAME: Mapping[str, Framework] = {f.name: f for f in FRAMEWORKS}
 

@@ -1,8 +1,6 @@
 """The doctor and the recipes agree on every macOS minimum: on each macOS from 10.15 to 26, a Metal
 recipe is named as needing a newer macOS by `macml doctor` exactly when `macml recipes` refuses it for
 its macOS (the doctor once said MLX was too old on macOS 13.6 while the mlx recipe offered 13.5+)."""
-import dataclasses
-
 import pytest
 
 from macml.diagnose import run_checks

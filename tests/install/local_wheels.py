@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import time
-import zipfile
 from pathlib import Path
 
 import psutil
@@ -14,22 +13,9 @@ import pytest
 
 from macml.install import pip as install_pip, rollback as install_rollback
 
-from conftest import PROJECT
+from conftest import PROJECT, build_wheel
 
 SLOW_FILES = 12000  # small files: pip takes seconds to unpack them, long enough to be interrupted
-
-
-def build_wheel(wheelhouse: Path, name: str, version: str, files: dict) -> Path:
-    """A minimal valid wheel (pure Python) with the given {path in wheel: bytes}."""
-    dist = f"{name.replace('-', '_')}-{version}"
-    path = wheelhouse / f"{dist}-py3-none-any.whl"
-    meta = {f"{dist}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
-            f"{dist}.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: macml-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as whl:
-        for inner, data in {**files, **meta}.items():
-            whl.writestr(inner, data)
-        whl.writestr(f"{dist}.dist-info/RECORD", "".join(f"{p},,\n" for p in [*files, *meta, f"{dist}.dist-info/RECORD"]))
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,8 @@ import pytest
 from macml.install import command as install, pip as install_pip, rollback as install_rollback
 from macml.errors import MacmlError
 from macml.facts import CPUFacts, InterpreterFacts, MachineFacts, OSFacts
+from macml.install.downloads import parse_report
+from macml.install.sources import PipConfig, install_sources
 from macml.install.target import Target, confirm, guard_problems, resolve_target
 from macml.recipes.catalog import find_recipe, load_all, match
 
@@ -32,13 +34,15 @@ local-thing @ file:///tmp/local_thing-1.0-py3-none-any.whl
 """
 
 
-def test_parse_report_lists_what_pip_would_install():
-    assert install_pip.parse_report("WARNING: noise\n" + REPORT) == (("torch", "2.13.0+cpu"), ("Jinja2", "3.1.6"))
+def test_parse_report_lists_what_pip_would_install_and_from_where():
+    picked = parse_report("WARNING: noise\n" + REPORT)
+    assert [(d.name, d.version) for d in picked] == [("torch", "2.13.0+cpu"), ("Jinja2", "3.1.6")]
+    assert picked[0].local and picked[1].url == "https://files/x.whl" and not picked[1].local
 
 
 def test_parse_report_without_json_is_an_error():
     with pytest.raises(ValueError):
-        install_pip.parse_report("ERROR: nothing")
+        parse_report("ERROR: nothing")
 
 
 def test_parse_freeze_keys_by_canonical_name_and_skips_editables():
@@ -96,7 +100,7 @@ def test_pip_argv_without_any_usable_pip_says_what_to_do():
 
 def test_plan_argv_is_a_dry_run_with_a_report_and_bounded_retries():
     pip = install_pip.Installer("pip", ("py", "-m", "pip"))
-    argv = pip.plan(["torch==2.13.0"], "https://download.pytorch.org/whl/cpu", True)
+    argv = pip.plan(["torch==2.13.0"], install_sources("https://download.pytorch.org/whl/cpu", PipConfig()), True)
     assert argv == ["py", "-m", "pip", "install", "--retries", "1", "--timeout", "15", "--dry-run", "--report", "-",
                     "--quiet", "--ignore-installed", "--index-url", "https://download.pytorch.org/whl/cpu",
                     "torch==2.13.0"]
@@ -107,8 +111,8 @@ def test_plan_argv_is_a_dry_run_with_a_report_and_bounded_retries():
     (True, ["uv", "pip", "compile", "--python", "/t/python", "--quiet", "-"]),
 ], ids=["existing-env", "new-venv"])
 def test_uv_plan_argv(ignore_installed, expected):
-    assert install_pip.Installer("uv", ("uv", "--python", "/t/python")).plan(["six==1.17.0"], None,
-                                                                             ignore_installed) == expected
+    assert install_pip.Installer("uv", ("uv", "--python", "/t/python")).plan(
+        ["six==1.17.0"], install_sources(None, PipConfig()), ignore_installed) == expected
 
 
 def test_uninstall_argv_per_tool():
@@ -167,9 +171,11 @@ def test_tool_error_names_a_signal_and_an_unreachable_host():
     from macml.probe.runner import CommandResult
 
     assert install_pip.tool_error(CommandResult(("pip",), -9), "pip") == "pip was killed by SIGKILL"
-    said = install_pip.tool_error(CommandResult(("pip",), 1, stderr=PIP_UNREACHABLE), "pip",
-                                  "https://download.pytorch.org/whl/cpu")
+    failed = CommandResult(("pip",), 1, stderr=PIP_UNREACHABLE)
+    said = install_pip.tool_error(failed, "pip", "https://download.pytorch.org/whl/cpu", suggest_offline=True)
     assert said.startswith("cannot reach download.pytorch.org") and "--offline" in said
+    given = install_pip.tool_error(failed, "pip", "https://download.pytorch.org/whl/cpu")  # --offline was passed
+    assert given.startswith("cannot reach download.pytorch.org") and "--offline" not in given
 
 
 def _mac(machine="arm64", apple=True, kind="venv", managed=False):

@@ -105,15 +105,15 @@ def test_all_means_every_gpu():
 torch = pytest.importorskip("torch", reason="needs torch in the test interpreter: pip install -e '.[test]'")
 
 
-def run_cli(*args, timeout=240):
-    env = dict(os.environ, PYTHONPATH=str(PROJECT / "src"))
+def run_cli(*args, timeout=240, pythonpath=str(PROJECT / "src")):
+    env = dict(os.environ, PYTHONPATH=pythonpath)
     return subprocess.run([sys.executable, "-m", "macml", "verify", *args], capture_output=True, text=True,
                           env=env, timeout=timeout, cwd=PROJECT)
 
 
 @needs_mnist
-def test_two_processes_on_the_cpu_pass():
-    proc = run_cli("--nproc", "2", "--data-dir", str(SHARED_MNIST), "--steps", "6", "--json")
+def test_two_processes_on_the_cpu_pass_without_numpy(numpy_hidden):
+    proc = run_cli("--nproc", "2", "--data-dir", str(SHARED_MNIST), "--steps", "6", "--json", pythonpath=numpy_hidden)
     report = json.loads(proc.stdout)
     assert proc.returncode == 0, (report["checks"], report["stderr_tail"])
     assert report["verdict"] == "PASS" and report["measurements"]["backend"] == "gloo"

@@ -209,3 +209,145 @@ def test_one_framework_has_no_side_by_side_table():
     out = StringIO()
     VerifyReport((verified("torch", GOOD_RUN),)).render_text(Console(file=out, width=160), verbose=False)
     assert "side by side" not in out.getvalue()
+
+
+# ---- a machine without an accelerator: judged by what the doctor's facts say --------------------
+
+CPU_RUN = [CPU_ONLY, CPU_PARITY, timing("cpu", 44.0), accuracy(device="cpu", acc=0.94, steps=62, images=8000),
+           {"event": "done"}]
+
+
+def test_no_accelerator_on_a_machine_without_gpu_is_a_cpu_only_pass():
+    from io import StringIO
+    from rich.console import Console
+    from macml.verify.machine import NoAccelerator
+
+    run = collect(CPU_RUN)
+    result = FrameworkVerify("torch", "py", "d", False, False, run, judge(run, False, False, False, NoAccelerator(None)))
+    accelerator = next(c for c in result.checks if c.name == "accelerator")
+    assert result.verdict == "PASS" and VerifyReport((result,)).exit_code == 0
+    assert accelerator.status == "pass" and "proves the CPU build works, not acceleration" in accelerator.detail
+    out = StringIO()
+    VerifyReport((result,)).render_text(Console(file=out, width=300, color_system=None), verbose=False)
+    assert "no accelerator found (CPU-only build): judging the CPU run" in out.getvalue()
+    assert "torch: PASS (CPU only: the CPU build works; this proves no acceleration)" in out.getvalue()
+    as_json = VerifyReport((result,)).to_json()["runs"][0]
+    assert as_json["cpu_only"] is True and as_json["accelerator_found"] is False
+
+
+def test_no_accelerator_where_the_machine_has_a_gpu_fails_with_the_fix():
+    from macml.verify.machine import MissedGpu, NoAccelerator
+
+    missed = MissedGpu("NVIDIA H200", "Install the torch build that uses it:", ("macml install --recipe pytorch-cuda",))
+    run = collect(CPU_RUN)
+    checks = {c.name: c for c in judge(run, False, False, False, NoAccelerator(missed))}
+    assert checks["accelerator"].status == "fail"
+    assert "this machine has NVIDIA H200" in checks["accelerator"].detail
+    assert "macml install --recipe pytorch-cuda" in checks["accelerator"].detail
+
+
+@pytest.mark.parametrize("machine, framework, gpu, fix", [
+    ("linux-nvidia-cpu-torch", "torch", "NVIDIA", "macml install --recipe pytorch-cuda"),
+    ("linux-nvidia-cpu-torch", "tensorflow", "NVIDIA", "tensorflow[and-cuda]"),
+    ("linux-nvidia-cpu-torch", "jax", "NVIDIA", "jax[cuda12]"),
+    ("linux-nvidia-cpu-torch", "mlx", None, None),
+    ("linux-amd-rocm", "torch", "AMD", "macml install --recipe pytorch-rocm"),
+    ("mac-m2-max", "torch", "Apple", "macml install --recipe pytorch-mps"),
+    ("mac-vm-m4-max", "torch", None, None),
+    ("linux-no-gpu", "torch", None, None),
+    ("linux-no-gpu", "tensorflow", None, None),
+], ids=lambda v: str(v))
+def test_a_gpu_the_framework_should_use_comes_from_the_doctors_facts(machine_variant, machine, framework, gpu, fix):
+    from macml.recipes.catalog import load_all
+    from macml.verify.machine import missed_gpu
+
+    found = missed_gpu(framework, machine_variant(machine).facts, load_all())
+    if gpu is None:
+        assert found is None
+    else:
+        assert found.gpu.startswith(gpu) and fix in found.sentence
+
+
+@pytest.mark.parametrize("framework, device", [("torch", "gpu"), ("tensorflow", "cuda"), ("mlx", "mps"),
+                                               ("jax", "mps")])
+def test_device_a_framework_does_not_name_is_a_usage_error(framework, device):
+    from macml import frameworks
+    from macml.verify.command import check_device
+
+    with pytest.raises(MacmlError) as err:
+        check_device(device, (framework,))
+    assert err.value.exit_code == 2 and frameworks.BY_NAME[framework].device_choices in err.value.message
+
+
+@pytest.mark.parametrize("device, chosen", [("cuda", ("torch", "jax")), ("GPU", ("tensorflow", "mlx")),
+                                            ("cpu", ("torch", "tensorflow", "plaidml", "mlx", "jax")),
+                                            ("metal_amd_radeon_pro_560x.0", ("plaidml",)), (None, ("torch",))])
+def test_devices_each_framework_names(device, chosen):
+    from macml.verify.command import check_device
+
+    check_device(device, chosen)
+
+
+class FakeMachine:
+    def __init__(self, answer):
+        self.answer, self.started = answer, 0
+
+    def start(self):
+        self.started += 1
+
+    def no_accelerator(self, framework):
+        return self.answer
+
+
+def fake_stream(events):
+    from macml.verify.stream import StreamResult
+
+    def stream(argv, timeout, on_event, env):
+        for event in events:
+            on_event(event)
+        return StreamResult(tuple(argv), 0, tuple(events))
+    return stream
+
+
+@pytest.mark.parametrize("events, cpu_requested, probed", [
+    (CPU_RUN, False, True), (CPU_RUN, True, False), (GOOD_RUN, False, False),
+], ids=["no-accelerator-probes-the-machine", "cpu-asked-for", "accelerated"])
+def test_the_machine_is_probed_only_where_no_accelerator_was_found(events, cpu_requested, probed):
+    from macml.verify.command import Setting, run_framework
+    from macml.verify.machine import NoAccelerator
+
+    machine = FakeMachine(NoAccelerator(None))
+    setting = Setting("py", (), "d", False, cpu_requested, False, machine)
+    result = run_framework(setting, "torch", stream=fake_stream(events))
+    assert (machine.started > 0) is probed and result.verdict == "PASS"
+
+
+def test_cpu_timing_from_beside_the_accelerator_run_is_merged_and_said():
+    from io import StringIO
+    from rich.console import Console
+    from macml.verify.command import Setting, finish_run
+    from macml.verify.machine import NoAccelerator
+    from macml.verify.stream import StreamResult
+
+    setting = Setting("py", (), "d", False, False, True, FakeMachine(NoAccelerator(None)))
+    main = StreamResult(("py",), 0, tuple(e for e in GOOD_RUN if e.get("device") != "cpu"))
+    beside = dict(timing("cpu", 40.0), cores=15, beside_accelerator=True)
+    cpu = StreamResult(("py",), 0, (beside, {"event": "matmul", "device": "cpu", "tflops": 1.2}, {"event": "done"}))
+    run = finish_run(setting, "torch", main, cpu)
+    assert run.verdict == "PASS" and run.measurements.cpu_matmul_tflops == 1.2
+    speed = next(c for c in run.checks if c.name == "speed")
+    assert speed.detail == "50.0x faster than the CPU (16 threads on 15 cores, beside the accelerator run)"
+    out = StringIO()
+    VerifyReport((run,)).render_text(Console(file=out, width=300, color_system=None), verbose=False)
+    assert "The CPU was timed in a second process pinned to 15 cores" in out.getvalue()
+    failed = finish_run(setting, "torch", main, StreamResult(("py",), 1, ({"event": "error", "message": "boom"},)))
+    assert failed.verdict == "PASS" and failed.measurements.cpu is None  # the speed goes unjudged, nothing else
+    assert "the CPU timing beside the accelerator run failed: boom" in failed.measurements.notes
+    assert next(c for c in failed.checks if c.name == "speed").detail == "no CPU timing"
+
+
+def test_timeline_says_when_each_measurement_arrived():
+    stamped = [dict(e, t=float(i)) for i, e in enumerate(GOOD_RUN)]
+    line = dict(collect(stamped).timeline)
+    assert line == {"device": 0.0, "timing:cuda": 1.0, "matmul:cuda": 2.0, "parity:cuda": 3.0, "timing:cpu": 5.0,
+                    "accuracy": 6.0, "done": 7.0}  # the first of each: the TF32 parity, not the FP32 one

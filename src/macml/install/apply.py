@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from macml import interrupts, progress
+from macml import errors, progress
 from macml.errors import MacmlError
 from macml.install import journal, pip as install_pip, rollback as install_rollback, steps as install_steps
 from macml.install.rollback import Rollback
+from macml.install.sources import Sources
 from macml.install.steps import After, StepResult
 from macml.install.target import Target, create_venv, remove_venv
 from macml.probe.runner import run_command
@@ -30,14 +31,14 @@ class Applied:
 
 
 def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: str, kind: Optional[str],
-          env_dir: str) -> Tuple[Applied, Tuple[str, ...]]:
+          env_dir: str, sources: Sources) -> Tuple[Applied, Tuple[str, ...]]:
     """(what happened, warnings). Every way this can stop leaves the target as it was; even kill -9,
     through the journal (written before each step, removed at the end) that the next install reads."""
     doing, command, before, done, failure, stopped = "starting", None, None, (), None, None
     venv_made = False
     warnings: Tuple[str, ...] = ()
     entry = journal.start(env_dir, target, installer_name)
-    with interrupts.raised():
+    with errors.signals_raised():
         try:
             if target.create_venv:
                 doing = f"creating the venv {target.venv_dir}"
@@ -50,7 +51,7 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
             installer, warnings = choose_installer(pip, target.python, installer_name)
             with progress.status("Recording the installed packages and files for a rollback…"):
                 before = install_rollback.record(target.python)
-            argv = installer.install(found.requirements, found.index_url)
+            argv = installer.install(found.requirements, sources)
             command = " ".join(argv)
             doing = f"{installer.name} install"
             entry = journal.write(entry, doing=doing, installer=installer.name, command=command,
@@ -58,7 +59,7 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
             with progress.status(f"Installing with {installer.name}… (this can take minutes)"):
                 result = run_command(argv, timeout=install_pip.PIP_TIMEOUT, env=installer.env, new_session=True)
             if not result.ok:
-                failure = f"{installer.name} install failed: {install_pip.tool_error(result, installer.name, found.index_url)}"
+                failure = f"{installer.name} install failed: {install_pip.tool_error(result, installer.name, sources.index_url)}"
             for step in recipe.post_install if result.ok else ():
                 doing = f"post-install step {step.action}"
                 entry = journal.write(entry, doing=doing)
@@ -67,7 +68,7 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
                 if not done[-1].ok:
                     failure = f"post-install step {step.action} failed: {done[-1].message}"
                     break
-        except interrupts.Interrupted as exc:
+        except errors.Interrupted as exc:
             stopped = exc.signum
             failure = f"interrupted by {exc.name} during {doing}"
         except MacmlError as exc:
@@ -78,13 +79,13 @@ def apply(recipe: Recipe, found: RecipeMatch, target: Target, installer_name: st
         journal.remove(entry)
         after = install_steps.probe_after(target.python, recipe.framework, kind, bool(recipe.requires.gpu_vendor))
         return Applied(command, done, after=after, venv_created=target.create_venv), warnings
-    with interrupts.held(), progress.status("Rolling back: restoring the recorded packages and files…"):
+    with errors.signals_held(), progress.status("Rolling back: restoring the recorded packages and files…"):
         removed = remove_venv(target) if target.create_venv else False
         restored = (install_rollback.roll_back(installer, target.python, before)
                     if before is not None and not target.create_venv else None)
         journal.remove(entry)
-    code = interrupts.exit_code(stopped) if stopped else 1
-    return Applied(command, done, restored, None, failure, interrupts.signal_name(stopped), code,
+    code = errors.signal_exit_code(stopped) if stopped else 1
+    return Applied(command, done, restored, None, failure, errors.signal_name(stopped), code,
                    venv_made, removed, target.dir_existed), warnings
 
 

@@ -7,7 +7,6 @@ tested on literal strings.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import shutil
@@ -22,6 +21,8 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from macml.errors import MacmlError
+from macml.install.downloads import Download, parse_report, with_sizes
+from macml.install.sources import Sources
 from macml.probe.runner import CommandResult, run_command
 
 PIP_TIMEOUT = 3600.0  # torch wheels are gigabytes on slow links
@@ -104,8 +105,8 @@ class Installer:
             return dict(os.environ, UV_HTTP_TIMEOUT=str(NET_TIMEOUT), UV_HTTP_RETRIES=str(NET_RETRIES))
         return dict(os.environ)
 
-    def install(self, requirements: Sequence[str], index_url: Optional[str]) -> List[str]:
-        return self._run("install", *index_options(index_url), *requirements)
+    def install(self, requirements: Sequence[str], sources: Sources) -> List[str]:
+        return self._run("install", *self.source_options(sources), *requirements)
 
     def uninstall(self, names: Sequence[str]) -> List[str]:
         return self._run("uninstall", *(() if self.name == "uv" else ("--yes",)), *names)
@@ -113,40 +114,36 @@ class Installer:
     def reinstall(self, lines: Sequence[str]) -> List[str]:
         return self._run("install", "--no-deps", *lines)
 
-    def plan(self, requirements: Sequence[str], index_url: Optional[str], ignore_installed: bool = False) -> List[str]:
+    def plan(self, requirements: Sequence[str], sources: Sources, ignore_installed: bool = False) -> List[str]:
+        where = self.source_options(sources)
         if self.name == "uv":  # a new venv: the whole resolution; else what would change in the target
             if ignore_installed:
-                return self._run("compile", "--quiet", *index_options(index_url), "-")
-            return self._run("install", "--dry-run", *index_options(index_url), *requirements)
+                return self._run("compile", "--quiet", *where, "-")
+            return self._run("install", "--dry-run", *where, *requirements)
         extra = ("--ignore-installed",) if ignore_installed else ()  # for a venv that does not exist yet
-        return self._run("install", "--dry-run", "--report", "-", "--quiet", *extra, *index_options(index_url),
-                         *requirements)
+        return self._run("install", "--dry-run", "--report", "-", "--quiet", *extra, *where, *requirements)
+
+    def source_options(self, sources: Sources) -> List[str]:
+        """pip reads the user's configuration itself: it is told only the row's own index. uv reads
+        none of it, so it is given every place pip would look."""
+        if self.name != "uv":
+            return ["--index-url", sources.index_url] if sources.row_index else []
+        options = ["--index-url", sources.index_url] if sources.index_url else []
+        for url in sources.extra_index_urls:
+            options += ["--extra-index-url", url]
+        for place in sources.find_links:
+            options += ["--find-links", place]
+        return options
 
 
-def pip_installer(python: str) -> Installer:
-    return Installer("pip", pip_argv(python, target_pip_version(python)))
+def pip_installer(python: str, pip_version: Optional[str] = None) -> Installer:
+    """pip for `python`; pip_version: its pip's version where the probe said it (saves asking pip)."""
+    return Installer("pip", pip_argv(python, pip_version or target_pip_version(python)))
 
 
 def uv_installer(python: str) -> Optional[Installer]:
     uv = find_uv()
     return Installer("uv", (uv, "--python", python)) if uv else None
-
-
-def index_options(index_url: Optional[str]) -> List[str]:
-    return ["--index-url", index_url] if index_url else []
-
-
-def parse_report(stdout: str) -> Tuple[Tuple[str, str], ...]:
-    """pip's --report JSON -> ((name, version), ...) it would install."""
-    start = stdout.find("{")
-    if start < 0:
-        raise ValueError("no JSON report in pip's output")
-    report = json.loads(stdout[start:])
-    picked = []
-    for item in report.get("install") or []:
-        meta = item.get("metadata") or {}
-        picked.append((str(meta.get("name", "?")), str(meta.get("version", "?"))))
-    return tuple(picked)
 
 
 _PINNED_LINE = re.compile(r"^\s*(?:\+\s*)?([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)")
@@ -182,8 +179,10 @@ def unreachable_host(stderr: str, index_url: Optional[str]) -> Optional[str]:
     return urlparse(index_url or os.environ.get("PIP_INDEX_URL") or DEFAULT_INDEX).netloc or None
 
 
-def tool_error(result: CommandResult, tool: str = "pip", index_url: Optional[str] = None) -> str:
-    """Why pip or uv failed, in one sentence or a few of its ERROR lines."""
+def tool_error(result: CommandResult, tool: str = "pip", index_url: Optional[str] = None,
+               suggest_offline: bool = False) -> str:
+    """Why pip or uv failed, in one sentence or a few of its ERROR lines. suggest_offline: name
+    --offline for an unreachable host (the plan, where it was not given)."""
     if result.timed_out:
         return f"{tool} timed out: {result.stderr.strip()}"
     if result.missing:
@@ -192,8 +191,8 @@ def tool_error(result: CommandResult, tool: str = "pip", index_url: Optional[str
         return f"{tool} was killed by {signal.Signals(-result.returncode).name}"
     host = unreachable_host(result.stderr, index_url)
     if host:
-        return (f"cannot reach {host} (no network, a proxy, or the index is down). "
-                f"Check the connection; --offline skips macml's own PyPI check")
+        hint = "; --offline skips macml's own PyPI check" if suggest_offline else ""
+        return f"cannot reach {host} (no network, a proxy, or the index is down). Check the connection{hint}"
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
     errors = [ln for ln in lines if ln.startswith(("ERROR", "error:", "  ×", "  ╰"))]
     return "\n".join(errors or lines[-8:]) or f"{tool} exited with status {result.returncode}"
@@ -203,9 +202,10 @@ def tool_error(result: CommandResult, tool: str = "pip", index_url: Optional[str
 @dataclass(frozen=True)
 class Plan:
     argv: Tuple[str, ...]
-    packages: Tuple[Tuple[str, str], ...] = ()
+    downloads: Tuple[Download, ...] = ()  # what it would install (uv's plan names no files)
     error: Optional[str] = None
     tool: str = "pip"
+    unreachable: Optional[str] = None  # the host pip or uv could not reach
 
     @property
     def ok(self) -> bool:
@@ -215,19 +215,25 @@ class Plan:
     def command(self) -> str:
         return " ".join(self.argv)
 
+    @property
+    def packages(self) -> Tuple[Tuple[str, str], ...]:
+        return tuple((d.name, d.version) for d in self.downloads)
 
-def make_plan(installer: Installer, requirements: Sequence[str], index_url: Optional[str],
-              ignore_installed: bool = False) -> Plan:
-    argv = installer.plan(requirements, index_url, ignore_installed)
+
+def make_plan(installer: Installer, requirements: Sequence[str], sources: Sources, ignore_installed: bool = False,
+              offline: bool = False) -> Plan:
+    argv = installer.plan(requirements, sources, ignore_installed)
     stdin = "\n".join(requirements) + "\n" if argv[-1] == "-" and installer.name == "uv" else None
     result = run_command(argv, timeout=PIP_TIMEOUT, env=installer.env, input_text=stdin, new_session=True)
     shown = tuple(argv) if stdin is None else tuple(argv) + ("<<", *requirements)
     if not result.ok:
-        return Plan(shown, error=tool_error(result, installer.name, index_url), tool=installer.name)
+        return Plan(shown, error=tool_error(result, installer.name, sources.index_url, not offline), tool=installer.name,
+                    unreachable=unreachable_host(result.stderr, sources.index_url))
     if installer.name == "uv":
-        return Plan(shown, parse_uv_plan(result.stdout + "\n" + result.stderr), tool="uv")
+        picked = parse_uv_plan(result.stdout + "\n" + result.stderr)
+        return Plan(shown, tuple(Download(n, v) for n, v in picked), tool="uv")
     try:
-        return Plan(shown, parse_report(result.stdout))
+        return Plan(shown, with_sizes(parse_report(result.stdout), network=not offline))
     except ValueError as exc:
         return Plan(shown, error=f"could not read pip's report: {exc}")
 

@@ -9,7 +9,9 @@ from rich.text import Text
 
 from macml.report import bold, marked
 from macml.facts import to_jsonable
+from macml.install.alternative import Alternative
 from macml.install.apply import Applied
+from macml.install.downloads import format_size, summary, total
 from macml.install.pip import Plan
 from macml.recipes.index import Preflight
 
@@ -31,6 +33,8 @@ class InstallReport:
     failure: Optional[str] = None  # why it stopped before applying (pre-flight, plan)
     verify_workload: Optional[str] = None  # the recipe's
     recovered: Tuple[str, ...] = ()  # what was restored first, after a killed install
+    sources: Tuple[str, ...] = ()  # where pip looks, one line per kind of place (install.sources)
+    alternative: Optional[Alternative] = None  # offered where the row's own index cannot be reached
 
     @property
     def reason(self) -> Optional[str]:
@@ -66,8 +70,12 @@ class InstallReport:
             "recovered": list(self.recovered),
             "warnings": list(self.warnings),
             "preflight": to_jsonable(self.preflight) if self.preflight else None,
+            "sources": list(self.sources),
             "plan": {"command": plan.command, "tool": plan.tool, "error": plan.error,
-                     "packages": [{"name": n, "version": v} for n, v in plan.packages]} if plan else None,
+                     "packages": [{"name": d.name, "version": d.version, "url": d.url or None, "size": d.size}
+                                  for d in plan.downloads],
+                     "download_bytes": total(plan.downloads)[0], "download": summary(plan.downloads)} if plan else None,
+            "alternative": self.alternative.to_json() if self.alternative else None,
             "guard": list(self.guard),
             "install_command": applied.command,
             "installed": self.installed,
@@ -89,6 +97,8 @@ class InstallReport:
         console.print(f"  target: {self.target}" + (f" (venv {self.venv})" if self.venv else ""), markup=False)
         for line in self.recovered:
             console.print(marked("warn", line, "  "))
+        for line in self.sources:
+            console.print(f"  {line}", markup=False, highlight=False)
         for warning in self.warnings:
             console.print(marked("warn", warning, "  "))
         self._render_preflight(console, verbose)
@@ -112,7 +122,8 @@ class InstallReport:
             console.print(marked("ok", f"pre-flight: {len(self.preflight.checked)} pinned package(s) have a "
                                        "fitting wheel", "  "))
         for check in self.preflight.unchecked:
-            console.print(marked("warn", f"pre-flight did not check {check.requirement}: {check.detail}", "  "))
+            if check.blocker != "unreachable":  # the warning about the unreachable index says it
+                console.print(marked("warn", f"pre-flight did not check {check.requirement}: {check.detail}", "  "))
 
     def _render_plan(self, console: Console) -> None:
         if not self.plan:
@@ -121,13 +132,18 @@ class InstallReport:
         if self.plan.error:
             console.print(marked("fail", self.plan.error, "  "))
             return
-        picked = ", ".join(f"{n} {v}" for n, v in self.plan.packages) or "nothing new (already satisfied)"
+        picked = ", ".join(f"{d.name} {d.version}" + (f" ({format_size(d.size)})" if d.size else "")
+                           for d in self.plan.downloads) or "nothing new (already satisfied)"
         console.print(f"  {self.plan.tool} would install: {picked}", markup=False, highlight=False)
+        if summary(self.plan.downloads):
+            console.print(f"  download: {summary(self.plan.downloads)}", markup=False, highlight=False)
 
     def _render_outcome(self, console: Console) -> None:
         applied = self.applied or Applied()
         if self.reason:
             console.print(Text.assemble(Text("Failed:", style="bold red"), f" {self.reason}"))
+        if self.alternative:
+            console.print(f"  {self.alternative.sentence}", markup=False, highlight=False)
         if applied.rollback:
             rb = applied.rollback
             state = ("the previous package set and files are restored" if rb.restored else "NOT fully restored")

@@ -1,16 +1,20 @@
 """One client for package indexes: PyPI's JSON API, or a recipe's own index through the simple API.
 
 The simple API is asked for PEP 691 JSON and read as PEP 503 HTML when that is what comes back
-(download.pytorch.org serves HTML). Answers are cached for the life of the client, so an audit
+(download.pytorch.org serves HTML); a file:// index is read from disk. pip's find-links places
+(a directory, or a page of links) are read too. Answers are cached for the life of the client, so an audit
 of every recipe asks for each project once; `prefetch` asks for many at once, in threads.
 """
 from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import requests
 from packaging.specifiers import SpecifierSet
@@ -94,11 +98,19 @@ class IndexClient:
 
         Raises IndexUnreachable (also cached: one dead index is not asked again)."""
         key = (self.where(index_url), canonicalize_name(name))
+        return self._cached(key, lambda: self._fetch(index_url, key[1]))
+
+    def links_files(self, location: str, name: str) -> Optional[Files]:
+        """The project's files in a find-links place (a directory, or a page of links), or None."""
+        key = ("links:" + location, canonicalize_name(name))
+        return self._cached(key, lambda: _links(location, key[1], self._get))
+
+    def _cached(self, key: Tuple[str, str], fetch) -> Optional[Files]:
         with self._lock:
             known = self._cache.get(key)
         if known is None:
             try:
-                known = ("ok", self._fetch(index_url, key[1]))
+                known = ("ok", fetch())
             except IndexUnreachable as exc:
                 known = ("unreachable", str(exc))
             with self._lock:
@@ -107,9 +119,11 @@ class IndexClient:
             raise IndexUnreachable(known[1])
         return known[1]
 
-    def release_files(self, name: str, version: str, index_url: Optional[str] = None) -> Optional[Files]:
-        """The files of name==version (any local label, e.g. +cu128), or None when there are none."""
-        files = self.project_files(name, index_url)
+    def release_files(self, name: str, version: str, index_url: Optional[str] = None,
+                      links: Optional[str] = None) -> Optional[Files]:
+        """The files of name==version (any local label, e.g. +cu128) on the index, or in the find-links
+        place `links` when given; None when there are none."""
+        files = self.links_files(links, name) if links else self.project_files(name, index_url)
         if files is None:
             return None
         wanted = SpecifierSet(f"=={version}")
@@ -129,6 +143,8 @@ class IndexClient:
             pass
 
     def _fetch(self, index_url: Optional[str], name: str) -> Optional[Files]:
+        if index_url is not None and index_url.startswith("file:"):
+            return _local_simple(local_path(index_url) / name)
         if index_url is None:
             response = self._get(f"{self.pypi}/pypi/{name}/json", "application/json")
             return None if response is None else parse_pypi_json(_json(response))
@@ -149,6 +165,47 @@ class IndexClient:
         if response.status_code != 200:
             raise IndexUnreachable(f"HTTP {response.status_code} from {url}")
         return response
+
+
+def local_path(location: str) -> Path:
+    """A find-links or index location on this machine: a path, or a file:// URL."""
+    return Path(url2pathname(urlparse(location).path)) if location.startswith("file:") else Path(location)
+
+
+def _local_simple(project: Path) -> Optional[Files]:
+    """A simple index on disk (file://): the project's index.html, or its directory's files."""
+    page = project / "index.html"
+    if page.is_file():
+        return parse_simple_html(page.read_text(encoding="utf-8", errors="replace"))
+    if project.is_dir():
+        return [{"filename": p.name, "yanked": False} for p in sorted(project.iterdir()) if p.is_file()]
+    return None
+
+
+def _named(files: Files, name: str) -> Optional[Files]:
+    """The files of one project among a find-links listing (wheel and sdist names carry it)."""
+    found = [f for f in files if _project_of(str(f.get("filename", ""))) == name]
+    return found or None
+
+
+def _project_of(filename: str) -> Optional[str]:
+    try:
+        if filename.endswith(".whl"):
+            return canonicalize_name(parse_wheel_filename(filename)[0])
+        return canonicalize_name(parse_sdist_filename(filename)[0])
+    except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
+        return None
+
+
+def _links(location: str, name: str, get) -> Optional[Files]:
+    """pip's --find-links: a local directory (or file:// URL) of files, or an HTML page of links."""
+    if not location.startswith(("http://", "https://")):
+        folder = local_path(location)
+        if not folder.is_dir():
+            return None
+        return _named([{"filename": p.name, "yanked": False} for p in folder.iterdir() if p.is_file()], name)
+    response = get(location, "text/html")
+    return None if response is None else _named(parse_simple_html(response.text), name)
 
 
 def _json(response: requests.Response) -> Mapping[str, Any]:

@@ -7,6 +7,7 @@ When no wheel fits, the blocking constraint is named: Python, OS, arch, macOS or
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from urllib.parse import urlparse
 from typing import Any, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
@@ -19,7 +20,7 @@ from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from macml.recipes.client import DEFAULT_PYPI_URL, IndexClient, IndexUnreachable, pypi_url
 from macml.recipes.tags import TargetPlatform, parse_pair, target_tags
 
-__all__ = ["DEFAULT_PYPI_URL", "IndexClient", "IndexUnreachable", "PackageCheck", "Preflight", "check_files",
+__all__ = ["DEFAULT_PYPI_URL", "IndexClient", "IndexUnreachable", "PackageCheck", "Place", "Preflight", "check_files",
            "explain_no_wheel", "pinned_version", "preflight", "pypi_url"]
 
 # ---------------------------------------------------------------- why no wheel fits
@@ -105,9 +106,26 @@ class PackageCheck:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Another place pip looks for packages: the user's extra index, or a find-links location."""
+
+    index_url: Optional[str] = None
+    links: Optional[str] = None
+
+    def __str__(self) -> str:
+        return f"find-links {self.links}" if self.links else f"index {self.index_url}"
+
+
+@dataclass(frozen=True)
 class Preflight:
     checks: Tuple[PackageCheck, ...] = ()
-    skipped: Optional[str] = None  # why nothing was checked
+    skipped: Optional[str] = None  # why not everything was checked
+    unreachable: Optional[str] = None  # the host of the index pip uses first, when it could not be reached
+
+    @property
+    def blocked_by_unreachable(self) -> Tuple[str, ...]:
+        """Requirements found nowhere else while their index could not be reached."""
+        return tuple(c.requirement for c in self.checks if c.blocker == "unreachable")
 
     @property
     def ok(self) -> bool:
@@ -179,7 +197,8 @@ def not_applying(requirements: Sequence[str], markers: Mapping[str, str]) -> Tup
 
 
 def check_requirement(client: IndexClient, text: str, target: TargetPlatform, index_url: Optional[str],
-                      compatible: FrozenSet[tags.Tag], sdist_ok: bool = True) -> Optional[PackageCheck]:
+                      compatible: FrozenSet[tags.Tag], sdist_ok: bool = True,
+                      links: Optional[str] = None) -> Optional[PackageCheck]:
     """One requirement on one target; None when its marker excludes the target. May raise IndexUnreachable."""
     try:
         req = Requirement(text)
@@ -192,26 +211,49 @@ def check_requirement(client: IndexClient, text: str, target: TargetPlatform, in
     version = pinned_version(req)
     if version is None:
         return PackageCheck(text, True, "not pinned: not checked", checked=False)
-    files = client.release_files(req.name, version, index_url)
+    files = client.release_files(req.name, version, index_url, links)
     if files is None:
-        return PackageCheck(text, False, f"{req.name} {version} is not on {client.where(index_url)}", blocker="index")
+        where = f"find-links {links}" if links else client.where(index_url)
+        return PackageCheck(text, False, f"{req.name} {version} is not on {where}", blocker="index")
     return check_files(text, files, target, compatible, sdist_ok)
 
 
+def elsewhere(client: IndexClient, text: str, target: TargetPlatform, compatible: FrozenSet[tags.Tag],
+              places: Sequence[Place]) -> Optional[PackageCheck]:
+    """A fitting file of the requirement in one of the other places pip looks, or None."""
+    for place in places:
+        try:
+            found = check_requirement(client, text, target, place.index_url, compatible, links=place.links)
+        except IndexUnreachable:
+            continue
+        if found is not None and found.ok:
+            return PackageCheck(text, True, f"{found.detail} from {place}", wheel=found.wheel)
+    return None
+
+
 def preflight(requirements: Sequence[str], target: TargetPlatform, base_url: Optional[str] = None,
-              index_url: Optional[str] = None, client: Optional[IndexClient] = None) -> Preflight:
+              index_url: Optional[str] = None, client: Optional[IndexClient] = None,
+              also: Sequence[Place] = ()) -> Preflight:
     """Check each pinned requirement (markers evaluated for the target) against the index pip will use:
-    index_url (the recipe row's own) when given, else PyPI at base_url."""
+    index_url (the recipe row's own, or the user's) when given, else PyPI at base_url; where that has
+    no fitting file (or cannot be reached), in the other places pip looks too (`also`)."""
     client = client or IndexClient(base_url)
     compatible = target_tags(target)
+    host = urlparse(client.where(index_url)).netloc or client.where(index_url)
     checks: List[PackageCheck] = []
+    unreachable = None
     for text in requirements:
         try:
             found = check_requirement(client, text, target, index_url, compatible)
         except IndexUnreachable as exc:
-            host = urlparse(client.where(index_url)).netloc or client.where(index_url)
-            return Preflight(tuple(checks), skipped=f"cannot reach {host} ({exc}); pre-flight "
-                                                    "skipped (pass --offline to skip it without trying)")
+            unreachable = unreachable or f"cannot reach {host} ({exc})"
+            found = PackageCheck(text, True, f"not checked: cannot reach {host}", blocker="unreachable", checked=False)
+        if found is not None and (not found.ok or found.blocker == "unreachable"):
+            found = elsewhere(client, text, target, compatible, also) or found
         if found is not None:
             checks.append(found)
-    return Preflight(tuple(checks))
+    result = Preflight(tuple(checks), unreachable=host if unreachable else None)
+    if result.blocked_by_unreachable:
+        return dataclasses.replace(result, skipped=f"{unreachable}; pre-flight skipped for "
+                                                   f"{', '.join(result.blocked_by_unreachable)}")
+    return result

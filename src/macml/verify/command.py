@@ -11,6 +11,7 @@ import functools
 import os
 import signal
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
@@ -18,11 +19,13 @@ from macml import frameworks, paths, progress
 from macml.errors import MOST_COUNT, MOST_SECONDS, MacmlError, require_positive
 from macml.facts import GPU
 from macml.knowledge.gpu_specs import peak_fp32
+from macml.verify.machine import MachineProbe
 from macml.verify.mnist import MnistFiles, resolve_mnist, validate_mnist
 from macml.probe.runner import LiveCommands, children_tied, run_command
 from macml.verify.report import FrameworkVerify, VerifyReport
 from macml.verify.result import DeviceInfo, collect, judge
-from macml.verify.stream import show_progress, stream_events
+from macml.verify.schedule import Scheduler, overlap_cores
+from macml.verify.stream import StreamResult, show_progress, stream_events
 
 WORKLOAD_TIMEOUT = 1800.0
 
@@ -79,7 +82,7 @@ def choose_frameworks(requested: Optional[str], installed: Sequence[str]) -> Tup
 
 def workload_args(data: Optional[MnistFiles], device: Optional[str], steps: Optional[int], epochs: int,
                   cpu_seconds: float) -> List[str]:
-    args = ["--device", device or "auto", "--epochs", str(epochs), "--cpu-seconds", f"{cpu_seconds:g}"]
+    args = ["--device", (device or "auto").lower(), "--epochs", str(epochs), "--cpu-seconds", f"{cpu_seconds:g}"]
     if steps:
         args += ["--steps", str(steps)]
     if data is None:
@@ -111,31 +114,119 @@ def with_peak(info: DeviceInfo, gpu: Optional[GPU] = None) -> DeviceInfo:
     return dataclasses.replace(info, name=name, peak_tflops=peak[0], bandwidth_gbs=peak[1])
 
 
-def run_framework(python: str, framework: str, args: List[str], data_text: str, synthetic: bool,
-                  cpu_requested: bool, full: bool,
-                  stream: Callable = stream_events) -> FrameworkVerify:
+def check_device(device: Optional[str], chosen: Sequence[str]) -> None:
+    """--device must be a device each chosen framework names so (torch: cuda, not gpu)."""
+    for name in chosen if device else ():
+        framework = frameworks.BY_NAME[name]
+        if not framework.accepts_device(device.lower()):
+            raise MacmlError(f"--device {device} is not a {name} device: {name} takes {framework.device_choices}.",
+                             hint="`macml doctor` shows which devices each framework sees here.")
+
+
+def on_cpu_without_asking(event: dict, cpu_requested: bool) -> bool:
+    return event.get("event") == "device" and event.get("device") == "cpu" and not cpu_requested
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What every framework's run in one `macml verify` shares."""
+
+    python: str
+    args: Tuple[str, ...]  # the workload's arguments
+    data_text: str
+    synthetic: bool
+    cpu_requested: bool
+    full: bool  # the full 60k training set (the accuracy threshold)
+    machine: MachineProbe
+
+
+def workload_argv(setting: Setting, framework: str) -> List[str]:
     script = paths.check_script(frameworks.BY_NAME[framework].workload_script)
     if not script.is_file():
         raise MacmlError(f"The {framework} verify workload ({script.name}) is not available in this macml.")
-    env = dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
+    return [setting.python, str(script), *setting.args]
+
+
+def workload_env() -> dict:
+    return dict(os.environ, PYTHONUNBUFFERED="1", TF_CPP_MIN_LOG_LEVEL="2")
+
+
+def watch(setting: Setting, bar, framework: str = ""):
+    """The callback for a workload's events: the progress bar, and the doctor's facts probed beside
+    a CPU run nobody asked for (they decide whether it may pass)."""
+    def on_event(event: dict) -> None:
+        if on_cpu_without_asking(event, setting.cpu_requested):
+            setting.machine.start()
+        show_progress(bar, labelled(framework, event) if framework else event)
+    return on_event
+
+
+def labelled(framework: str, event: dict) -> dict:
+    if event.get("event") == "phase":
+        return dict(event, name=f"{framework}: {event.get('name')}")
+    if event.get("event") == "progress":
+        return dict(event, phase=f"{framework}: {event.get('phase')}")
+    return event
+
+
+def run_framework(setting: Setting, framework: str, stream: Callable = stream_events) -> FrameworkVerify:
+    """One framework, everything in one process, one after another."""
+    argv = workload_argv(setting, framework)
     with progress.Bar(framework) as bar:
-        result = stream([python, str(script), *args], WORKLOAD_TIMEOUT, lambda e: show_progress(bar, e), env)
+        result = stream(argv, WORKLOAD_TIMEOUT, watch(setting, bar), workload_env())
+    return finish_run(setting, framework, result)
+
+
+def run_overlapped(setting: Setting, chosen: Sequence[str], cores: Tuple[int, ...]) -> List[FrameworkVerify]:
+    """Every framework through the two lanes of verify.schedule: the CPU timed beside the accelerator
+    run on `cores`, the next framework imported while the current one runs."""
+    jobs = [(name, workload_argv(setting, name) + ["--gate", "--cpu-timing", "elsewhere"]) for name in chosen]
+    cpus = ",".join(str(c) for c in cores)
+
+    def cpu_argv(name: str) -> List[str]:
+        return workload_argv(setting, name) + ["--only", "cpu-timing", "--cpus", cpus]
+
+    with progress.Bar("verify") as bar:
+        watchers = {name: watch(setting, bar, name) for name in chosen}
+        finished = Scheduler(jobs, cpu_argv, workload_env(), WORKLOAD_TIMEOUT,
+                             lambda name, event: watchers[name](event)).run()
+    return [finish_run(setting, f.framework, f.main, f.cpu) for f in finished]
+
+
+def cpu_timing_events(result: Optional[StreamResult]) -> List[dict]:
+    """The CPU-timing run's measurements; where it failed, a note saying so (the speed goes unjudged)."""
+    if result is None:
+        return []
+    kept = [e for e in result.events if e.get("event") in ("timing", "matmul")]
+    if not kept:
+        error = next((e.get("message") for e in result.events if e.get("event") == "error"), None)
+        why = error or (result.stderr_tail.strip().splitlines() or [f"exit status {result.returncode}"])[-1]
+        kept.append({"event": "note", "message": f"the CPU timing beside the accelerator run failed: {why}"})
+    return kept
+
+
+def finish_run(setting: Setting, framework: str, result: StreamResult,
+               cpu: Optional[StreamResult] = None) -> FrameworkVerify:
+    """A workload's events (and its CPU timing's) -> the judged run; the user's mistakes raise."""
     if result.missing:
-        raise MacmlError(f"Cannot run the interpreter {python}: {result.stderr_tail}",
+        raise MacmlError(f"Cannot run the interpreter {setting.python}: {result.stderr_tail}",
                          hint="Pass --python PATH to an existing python.")
     usage = next((e for e in result.events if e.get("event") == "error" and e.get("kind") in ("usage", "data")), None)
     if usage is not None:  # a device the target lacks, or bad data: the user's to fix, before any training
         raise MacmlError(f"{framework}: {usage.get('message')}",
                          hint="Check --device against `macml doctor`, and --data-dir's files.")
-    measured = collect(result.events)
+    measured = collect(list(result.events) + cpu_timing_events(cpu))
     if result.timed_out:
         measured = dataclasses.replace(measured, error=f"the workload ran past {WORKLOAD_TIMEOUT:g} s and was stopped")
     elif result.returncode not in (0, None) and not measured.error:
         measured = dataclasses.replace(measured, error=f"the workload exited with status {result.returncode}")
     if measured.info is not None:
         measured = dataclasses.replace(measured, info=with_peak(measured.info))
-    return FrameworkVerify(framework, python, data_text, synthetic, cpu_requested, measured,
-                           judge(measured, cpu_requested, synthetic, full), result.stderr_tail)
+    cpu_only_machine = measured.info is not None and not measured.info.accelerated and not setting.cpu_requested
+    no_accel = setting.machine.no_accelerator(framework) if cpu_only_machine else None
+    checks = judge(measured, setting.cpu_requested, setting.synthetic, setting.full, no_accel)
+    return FrameworkVerify(framework, setting.python, setting.data_text, setting.synthetic, setting.cpu_requested,
+                           measured, checks, result.stderr_tail)
 
 
 def _download_progress():
@@ -161,12 +252,18 @@ def run_verify(python: Optional[str] = None, framework: Optional[str] = None, de
     require_positive("--cpu-seconds", cpu_seconds, MOST_SECONDS, "number of seconds")
     python = python or sys.executable
     chosen = choose_frameworks(framework, importable_frameworks(python))
+    check_device(device, chosen)
     data = None if synthetic else resolve_mnist(data_dir, progress=_download_progress())
     if data is not None:
         validate_mnist(data)
     data_text = "generated digit-like stroke images (--synthetic)" if data is None else data.description
     args = workload_args(data, device, steps, epochs, cpu_seconds)
     cpu_requested = (device or "").lower() == "cpu"
-    runs = [run_framework(python, fw, args, data_text, synthetic, cpu_requested, data is None or data.full)
-            for fw in chosen]
+    setting = Setting(python, tuple(args), data_text, synthetic, cpu_requested, data is None or data.full,
+                      MachineProbe(python))
+    cores = None if cpu_requested else overlap_cores()
+    if cores is None:
+        runs = [run_framework(setting, name) for name in chosen]
+    else:
+        runs = run_overlapped(setting, chosen, cores)
     return VerifyReport(tuple(runs))  # every run is shown, accelerated or not

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from macml.report import CHECK_MARK, marked
-from macml.verify.result import Check, Measurements, Timing, parity_tolerance
+from macml.verify.result import Check, Measurements, Timing, cpu_label, parity_tolerance
 
 JUDGED = ("accelerator", "parity", "accuracy")  # a PASS needs each of them passed
 
@@ -31,7 +31,7 @@ class FrameworkVerify:
 
     @property
     def not_judged(self) -> Tuple[str, ...]:
-        """Checks a PASS needs that this run could not judge (too few steps, --synthetic, no numpy)."""
+        """Checks a PASS needs that this run could not judge (too few steps, --synthetic, no float64 library)."""
         return tuple(c.name for c in self.checks if c.name in JUDGED and c.status == "skip")
 
     @property
@@ -41,6 +41,16 @@ class FrameworkVerify:
     @property
     def verdict(self) -> str:
         return "FAIL" if self.failed else ("PASS" if self.passed else "NOT JUDGED")
+
+    @property
+    def found_no_accelerator(self) -> bool:
+        """The framework found no accelerator although the CPU was not asked for."""
+        info = self.measurements.info
+        return info is not None and not info.accelerated and not self.cpu_requested
+
+    @property
+    def cpu_only(self) -> bool:
+        return self.cpu_requested or self.found_no_accelerator
 
 
 def _timing_json(t: Optional[Timing]) -> Optional[Dict[str, Any]]:
@@ -66,7 +76,8 @@ def run_json(run: FrameworkVerify) -> Dict[str, Any]:
         "data": run.data,
         "synthetic": run.synthetic,
         "accuracy_claim": not run.synthetic,
-        "cpu_only": run.cpu_requested,
+        "cpu_only": run.cpu_only,
+        "accelerator_found": None if info is None else info.accelerated,
         "device": dataclasses.asdict(info) if info else None,
         "accelerator": _timing_json(m.accel),
         "cpu": _timing_json(m.cpu),
@@ -78,6 +89,7 @@ def run_json(run: FrameworkVerify) -> Dict[str, Any]:
         "checks": [dataclasses.asdict(c) for c in run.checks],
         "notes": list(m.notes),
         "error": m.error,
+        "timeline": dict(m.timeline),
     }
 
 
@@ -100,7 +112,7 @@ def _timing_table(m: Measurements) -> Table:
     cols = [t for t in (m.accel, m.cpu) if t is not None]
     for t in cols:
         label = "CPU" if t.device == "cpu" else t.device
-        table.add_column(f"{label} ({t.threads} threads)" if t.device == "cpu" and t.threads else label, justify="right")
+        table.add_column(f"{label} ({cpu_label(t)})" if t.device == "cpu" else label, justify="right")
     peak = m.info.peak_tflops if m.info else None
 
     def tflops(t: Timing) -> str:
@@ -130,11 +142,17 @@ def _fmt(value: Optional[float]) -> str:
 def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
     m = run.measurements
     console.print(_device_line(run))
+    if run.found_no_accelerator:
+        why = f" ({m.info.detail})" if m.info.detail else ""
+        console.print(f"no accelerator found{why}: judging the CPU run", markup=False)
     console.print(f"data: {run.data}", markup=False)
     if m.accel or m.cpu:
         console.print(_timing_table(m))
     if m.accel and m.cpu:
         console.print(f"speedup over the CPU: [bold]{m.cpu.median_ms / m.accel.median_ms:.1f}x[/]")
+    if m.cpu and m.cpu.beside_accelerator:
+        console.print(f"The CPU was timed in a second process pinned to {m.cpu.cores or 'all but one of the'} cores "
+                      "while the accelerator run went on beside it (one core kept free for it).", markup=False)
     if m.accuracy:
         a = m.accuracy
         console.print(f"training: {a.steps} steps on {a.device} in {a.train_s:.2f} s "
@@ -145,8 +163,9 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
         console.print(f"   note: {note}", markup=False)
     if run.synthetic:
         console.print("[yellow]--synthetic: generated images; this run makes no accuracy claim.[/]")
-    if run.cpu_requested:
-        console.print("CPU-only run (--device cpu): a PASS means the workload trains correctly on the CPU; "
+    if run.cpu_only:
+        how = "--device cpu" if run.cpu_requested else "no accelerator found"
+        console.print(f"CPU-only run ({how}): a PASS means the workload trains correctly on the CPU; "
                       "it says nothing about acceleration.")
     if run.stderr_tail and (verbose or not run.passed):
         console.print("[dim]workload stderr (tail):[/]")
@@ -154,6 +173,8 @@ def render_run(run: FrameworkVerify, console: Console, verbose: bool) -> None:
     style = "bold green" if run.passed else "bold red"
     failed = ", ".join(c.name for c in run.checks if c.status == "fail")
     why = f" (failed: {failed})" if failed else (f" (not judged: {', '.join(run.not_judged)})" if run.not_judged else "")
+    if run.passed and run.cpu_only:
+        why = " (CPU only: the CPU build works; this proves no acceleration)"
     console.print(f"[{style}]{run.framework}: {run.verdict}[/]" + why)
 
 
@@ -175,6 +196,7 @@ def summary_row(run: FrameworkVerify) -> Dict[str, Any]:
         "accuracy": m.accuracy.accuracy if m.accuracy else None,
         "accuracy_check": checks["accuracy"].status if "accuracy" in checks else None,
         "verdict": run.verdict,
+        "cpu_only": run.cpu_only,
     }
 
 
@@ -190,7 +212,8 @@ def summary_table(runs: Tuple[FrameworkVerify, ...]) -> Table:
         table.add_row(f"{r['framework']} {r['version'] or ''}".strip(), r["device"] or "-",
                       "-" if r["ms_per_step"] is None else f"{r['ms_per_step']:.1f}",
                       "-" if r["images_per_s"] is None else f"{r['images_per_s']:,.0f}",
-                      "-" if r["tflops"] is None else f"{r['tflops']:.3f}", parity, accuracy, r["verdict"],
+                      "-" if r["tflops"] is None else f"{r['tflops']:.3f}", parity, accuracy,
+                      r["verdict"] + (" (CPU only)" if r["cpu_only"] and r["verdict"] == "PASS" else ""),
                       style="green" if r["verdict"] == "PASS" else None)
     return table
 

@@ -9,6 +9,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
+from macml.verify.machine import NoAccelerator
+
 BATCH = 128
 MFLOP_PER_TRAINED_IMAGE = 71.57  # forward 23.98 MFLOP, x~3 for backward (../shared/FACTS.md)
 FULL_EPOCH_STEPS = 60000 // BATCH  # 468: projections are for a full 60k-image epoch
@@ -56,6 +58,8 @@ class Timing:
     max_ms: float
     threads: Optional[int] = None
     setup_s: Optional[float] = None  # inside warmup_s: data to the device, graph capture
+    cores: Optional[int] = None  # the cores it was pinned to, where it was
+    beside_accelerator: bool = False  # timed in a process of its own while the accelerator run went on
 
     @property
     def images_per_s(self) -> float:
@@ -77,7 +81,11 @@ class Parity:
     finite: bool
     logits_rel: float
     grad_rel: float
-    reference: str = "cpu-fp32"  # or "numpy-float64" (--device cpu)
+    reference: str = "cpu-fp32"  # or the float64 reference on the CPU: "torch-float64", "numpy-float64", "mlx-float64"
+
+    @property
+    def against_float64(self) -> bool:
+        return self.reference.endswith("-float64")
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,9 @@ class Measurements:
     notes: Tuple[str, ...] = ()
     error: Optional[str] = None
     finished: bool = False
+    # When each measurement arrived, in seconds since its workload process started ("device",
+    # "timing:cuda", "timing:cpu", ..., "done"): where verify's time goes.
+    timeline: Tuple[Tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,9 @@ class Check:
     detail: str
 
 
+TIMELINE = ("device", "timing", "matmul", "parity", "accuracy", "done")
+
+
 def _fields(cls, event: Mapping[str, Any]) -> dict:
     names = cls.__dataclass_fields__
     return {k: v for k, v in event.items() if k in names}
@@ -119,9 +133,12 @@ def _fields(cls, event: Mapping[str, Any]) -> dict:
 
 def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
     """Events from a workload (see checks/workloads/_workload_common.py) -> Measurements."""
-    found: dict = {"notes": [], "parity": []}
+    found: dict = {"notes": [], "parity": [], "timeline": {}}
     for ev in events:
         kind = ev.get("event")
+        if kind in TIMELINE and isinstance(ev.get("t"), (int, float)):
+            key = f"{kind}:{ev['device']}" if kind in ("timing", "matmul", "parity") and ev.get("device") else kind
+            found["timeline"].setdefault(key, float(ev["t"]))
         if kind == "device":
             found["info"] = DeviceInfo(**_fields(DeviceInfo, ev))
         elif kind == "timing":
@@ -141,12 +158,13 @@ def collect(events: Iterable[Mapping[str, Any]]) -> Measurements:
         elif kind == "done":
             found["finished"] = True
     found["notes"], found["parity"] = tuple(found["notes"]), tuple(found["parity"])
+    found["timeline"] = tuple(found["timeline"].items())
     return Measurements(**found)
 
 
 def parity_tolerance(parity: Parity) -> Tuple[float, str]:
-    if parity.reference == "numpy-float64":
-        return FP64_REF_TOL, "FP32 on the CPU against a float64 reference"
+    if parity.against_float64:
+        return FP64_REF_TOL, f"FP32 on the CPU against a float64 reference ({parity.reference})"
     if parity.precision == "tf32":
         return TF32_TOL, "TF32 on CUDA (10-bit mantissa in convolutions/matmuls)"
     if parity.precision.startswith("fp32-"):  # "fp32-metal", "fp32-opencl": shader back ends
@@ -154,19 +172,37 @@ def parity_tolerance(parity: Parity) -> Tuple[float, str]:
     return STRICT_FP32_TOL, "strict FP32"
 
 
-def check_accelerator(m: Measurements, cpu_requested: bool) -> Check:
+def check_accelerator(m: Measurements, cpu_requested: bool, no_accel: Optional[NoAccelerator] = None) -> Check:
     info = m.info
     used = m.accuracy.device if m.accuracy else (m.accel.device if m.accel else (m.cpu.device if m.cpu else None))
     if cpu_requested:
         if used != "cpu":
             return Check("accelerator", "fail", f"asked for the CPU but the parameters lived on {used}")
         return Check("accelerator", "pass", "CPU-only check (--device cpu): parameters and data lived on the CPU")
-    if info is None or not info.accelerated:
-        why = f" ({info.detail})" if info and info.detail else ""
-        return Check("accelerator", "fail", f"no accelerator found{why}: every number below is the CPU's")
+    if info is None:
+        return Check("accelerator", "fail", "the workload reported no device")
+    if not info.accelerated:
+        return check_cpu_only_machine(info, used, no_accel)
     if used != info.device:
         return Check("accelerator", "fail", f"asked for {info.device} but the parameters lived on {used}")
     return Check("accelerator", "pass", f"parameters and data lived on {info.device} ({info.name})")
+
+
+def check_cpu_only_machine(info: DeviceInfo, used: Optional[str], no_accel: Optional[NoAccelerator]) -> Check:
+    """The framework found no accelerator: a failure where the machine has a GPU it should use,
+    else the CPU run is what there is to judge."""
+    why = f" ({info.detail})" if info.detail else ""
+    if no_accel is None:
+        return Check("accelerator", "fail", f"no accelerator found{why}: every number below is the CPU's")
+    if no_accel.missed is not None:
+        return Check("accelerator", "fail", f"{info.framework} found no accelerator{why}, but this machine has "
+                                            f"{no_accel.missed.gpu}. {no_accel.missed.sentence}")
+    if used != "cpu":
+        return Check("accelerator", "fail", f"no accelerator found, yet the parameters lived on {used}")
+    machine = (f"macml doctor finds no GPU here that a build of {info.framework} uses" if no_accel.gpus_known else
+               "macml could not list this machine's GPUs")
+    return Check("accelerator", "pass", f"no accelerator, and {machine}: parameters and data lived on the CPU "
+                                        "(a CPU-only check: it proves the CPU build works, not acceleration)")
 
 
 def parity_line(p: Parity) -> Tuple[bool, str]:
@@ -188,14 +224,20 @@ def check_parity(m: Measurements) -> Check:
 
 def check_speed(m: Measurements) -> Check:
     if m.accel is None or m.cpu is None:
-        return Check("speed", "skip", "no accelerator timing")
+        return Check("speed", "skip", "no accelerator timing" if m.accel is None else "no CPU timing")
     ratio = m.cpu.median_ms / m.accel.median_ms
     if ratio < 1.0:
         return Check("speed", "warn", (
             f"the {m.accel.device} is {1 / ratio:.1f}x SLOWER than the CPU: this model is small, so each step is "
             "bound by kernel-launch and dispatch overhead, not arithmetic; a weak or power-saving GPU loses to "
             "many CPU cores here. A finding, not a failure: larger models and batches favour the GPU."))
-    return Check("speed", "pass", f"{ratio:.1f}x faster than the CPU ({m.cpu.threads or '?'} threads)")
+    return Check("speed", "pass", f"{ratio:.1f}x faster than the CPU ({cpu_label(m.cpu)})")
+
+
+def cpu_label(t: Timing) -> str:
+    """'15 threads on 15 cores, beside the accelerator run' / '16 threads'."""
+    text = f"{t.threads or '?'} threads" + (f" on {t.cores} cores" if t.cores else "")
+    return text + (", beside the accelerator run" if t.beside_accelerator else "")
 
 
 def check_matmul(m: Measurements) -> Check:
@@ -226,8 +268,11 @@ def check_accuracy(m: Measurements, synthetic: bool, full: bool) -> Check:
     return Check("accuracy", "pass" if a.accuracy >= threshold else "fail", f"{text}; threshold {threshold:.0%}")
 
 
-def judge(m: Measurements, cpu_requested: bool, synthetic: bool, full: bool) -> Tuple[Check, ...]:
-    checks = [check_accelerator(m, cpu_requested), check_parity(m), check_speed(m), check_matmul(m),
+def judge(m: Measurements, cpu_requested: bool, synthetic: bool, full: bool,
+          no_accel: Optional[NoAccelerator] = None) -> Tuple[Check, ...]:
+    """no_accel: what the doctor's facts say, where the framework found no accelerator and the CPU
+    was not asked for (None: not known, and a run without an accelerator fails)."""
+    checks = [check_accelerator(m, cpu_requested, no_accel), check_parity(m), check_speed(m), check_matmul(m),
               check_accuracy(m, synthetic, full)]
     if m.error or not m.finished:
         checks.insert(0, Check("workload", "fail", m.error or "the workload stopped before it finished"))

@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from macml import interrupts
+from macml import errors
 from macml.probe.runner import kill_tree, tie_options
 
 Event = Dict[str, Any]
@@ -47,15 +47,21 @@ def _drain(stream, keep: List[str], limit: int = 200) -> None:
 
 
 def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event], None],
-                  env: Optional[Dict[str, str]] = None) -> StreamResult:
+                  env: Optional[Dict[str, str]] = None,
+                  on_start: Optional[Callable[[subprocess.Popen], None]] = None) -> StreamResult:
+    """on_start: given the process as soon as it runs, its stdin a pipe (the workload's --gate reads
+    "go" lines from it); without it, stdin is closed."""
     argv = tuple(str(a) for a in argv)
     try:
         # Its own session: a Ctrl-C on the terminal reaches macml alone, which stops the whole tree.
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE if on_start else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, encoding="utf-8", errors="replace", bufsize=1, env=env,
                                 start_new_session=True, **tie_options())
     except OSError as exc:
         return StreamResult(argv, None, (), str(exc), missing=True)
+    if on_start:
+        on_start(proc)
     expired = threading.Event()
 
     def kill_at_deadline() -> None:
@@ -77,7 +83,7 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
         proc.wait()
     finally:
         timer.cancel()
-        with interrupts.held():  # a signal (or an exception in on_event) ends the whole tree, never part of it
+        with errors.signals_held():  # a signal (or an exception in on_event) ends the whole tree, never part of it
             kill_tree(proc, own_group=True)
             proc.wait()
         drainer.join(timeout=5)

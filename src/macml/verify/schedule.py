@@ -1,0 +1,152 @@
+"""Several workload processes at once, where that leaves every number honest: `macml verify` on a
+machine with cores to spare (Linux: the CPU timing is pinned with sched_setaffinity).
+
+Every process starts at once and stops at a gate once it has imported its framework and read the
+data, so imports overlap each other and the runs. Two lanes then decide who goes:
+- the accelerator lane: one framework's main workload at a time, in order;
+- the CPU lane: for each framework whose main found an accelerator, its CPU timing in a process of
+  its own (--only cpu-timing), pinned to every core but one (the accelerator lane keeps that one),
+  one at a time, never while a process is still importing.
+A main that finds no accelerator is a CPU run: its CPU-timing process is sent away, and it waits at
+its second gate to run alone, after everything else. Each framework's result is its main run plus
+its CPU-timing run.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from macml.probe.runner import kill_tree
+from macml.verify.stream import Event, StreamResult, stream_events
+
+MIN_CORES = 4  # below this, one core for the accelerator run leaves too few to time the CPU on
+# The CPU-timing process must not touch an accelerator (nor take JAX's share of its memory).
+CPU_ONLY_ENV = {"CUDA_VISIBLE_DEVICES": "", "HIP_VISIBLE_DEVICES": "", "JAX_PLATFORMS": "cpu"}
+
+
+def overlap_cores(available: Optional[Sequence[int]] = None) -> Optional[Tuple[int, ...]]:
+    """The cores a CPU timing may have beside an accelerator run (all but the lowest), or None where
+    the CPU cannot be pinned or there are too few cores: then everything runs one after another."""
+    if available is None:
+        if not hasattr(os, "sched_getaffinity"):
+            return None
+        available = os.sched_getaffinity(0)
+    cores = sorted(available)
+    return tuple(cores[1:]) if len(cores) >= MIN_CORES else None
+
+
+@dataclass(frozen=True)
+class Finished:
+    framework: str
+    main: StreamResult
+    cpu: Optional[StreamResult] = None  # the CPU timing run beside it, where there was one
+
+
+class _Process:
+    """One workload process as the scheduler (one thread) sees it."""
+
+    def __init__(self, argv: List[str], env: Dict[str, str]):
+        self.argv, self.env = argv, env
+        self.phase = "starting"  # -> ready -> running -> done; a main may go cpu-wait -> alone
+        self.proc = None
+        self.result: Optional[StreamResult] = None
+
+    def go(self, phase: str) -> None:
+        self.phase = phase
+        self._write("go\n")
+
+    def send_away(self) -> None:
+        """Stop it now (it may still be importing, which would take a core from a CPU run)."""
+        if self.phase != "done":
+            self.phase = "sent away"
+            if self.proc is not None:
+                kill_tree(self.proc)
+
+    def _write(self, text: str) -> None:
+        try:
+            self.proc.stdin.write(text)
+            self.proc.stdin.flush()
+        except (OSError, ValueError):  # it has gone; its exit is on the way
+            pass
+
+
+class _Job:
+    def __init__(self, framework: str, main: _Process, cpu: Optional[_Process]):
+        self.framework, self.main, self.cpu = framework, main, cpu
+        self.accelerated: Optional[bool] = None  # what the main's device event said
+
+
+class Scheduler:
+    def __init__(self, jobs: Sequence[Tuple[str, List[str]]], cpu_argv: Callable[[str], List[str]],
+                 env: Dict[str, str], timeout: float, on_event: Callable[[str, Event], None]):
+        cpu_env = dict(env, **CPU_ONLY_ENV)
+        self.jobs = [_Job(name, _Process(argv, env), _Process(cpu_argv(name), cpu_env)) for name, argv in jobs]
+        self.timeout, self.on_event = timeout * len(self.jobs), on_event  # a gated process may wait for the others
+        self.inbox: "queue.Queue" = queue.Queue()
+
+    def run(self) -> List[Finished]:
+        try:
+            for job in self.jobs:
+                self._start(job, job.main)
+                self._start(job, job.cpu)
+            while not all(p.phase == "done" for p in self._processes()):
+                self._handle(*self.inbox.get())
+                self._dispatch()
+        finally:
+            for process in self._processes():
+                if process.proc is not None and process.proc.poll() is None:
+                    kill_tree(process.proc)
+        return [Finished(j.framework, j.main.result, j.cpu.result if j.accelerated else None) for j in self.jobs]
+
+    def _processes(self) -> List[_Process]:
+        return [p for j in self.jobs for p in (j.main, j.cpu)]
+
+    def _start(self, job: _Job, process: _Process) -> None:
+        def work():
+            result = stream_events(process.argv, self.timeout, lambda e: self.inbox.put(("event", job, process, e)),
+                                   process.env, on_start=lambda proc: self.inbox.put(("started", job, process, proc)))
+            self.inbox.put(("exit", job, process, result))
+        threading.Thread(target=work, daemon=True).start()
+
+    def _handle(self, kind: str, job: _Job, process: _Process, payload) -> None:
+        if kind == "started":
+            process.proc = payload
+            if process.phase == "sent away":  # sent away before it had even started
+                kill_tree(payload)
+        elif kind == "exit":
+            process.result, process.phase = payload, "done"
+            if process is job.main and not job.accelerated:
+                job.cpu.send_away()  # no accelerator run to time the CPU beside
+        elif kind == "event":
+            self.on_event(job.framework, payload)
+            self._event(job, process, payload)
+
+    def _event(self, job: _Job, process: _Process, event: Event) -> None:
+        if event.get("event") == "ready":
+            process.phase = "cpu-wait" if event.get("gate") == "cpu" else "ready"
+        elif event.get("event") == "device" and process is job.main:
+            job.accelerated = event.get("device") != "cpu"
+            if not job.accelerated:
+                process.phase = "cpu-pending"  # the accelerator lane is free again
+                job.cpu.send_away()
+
+    def _dispatch(self) -> None:
+        mains = [j.main for j in self.jobs]
+        if not any(m.phase in ("running", "alone") for m in mains):
+            self._go_first([m for m in mains if m.phase == "ready"], "running")
+        busy = {p.phase for p in self._processes()}
+        timing = any(j.cpu.phase == "running" for j in self.jobs)
+        if not timing and not busy & {"starting", "alone"}:
+            self._go_first([j.cpu for j in self.jobs if j.accelerated and j.cpu.phase == "ready"], "running")
+        busy = {p.phase for p in self._processes()}
+        waiting_cpu = any(j.accelerated and j.cpu.phase != "done" for j in self.jobs)
+        if not busy & {"starting", "ready", "running", "alone", "sent away"} and not waiting_cpu:
+            self._go_first([m for m in mains if m.phase == "cpu-wait"], "alone")
+
+    @staticmethod
+    def _go_first(candidates: List[_Process], phase: str) -> None:
+        if candidates:
+            candidates[0].go(phase)

@@ -1,0 +1,123 @@
+"""verify.schedule: several workload processes at once, and never two where that would bend a number.
+Stub workloads speak the protocol (ready, go, device, work) and stamp their work with the clock."""
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from macml.verify.schedule import CPU_ONLY_ENV, Scheduler, overlap_cores
+
+STUB = r'''
+import json, os, sys, time
+name, device = sys.argv[1], sys.argv[2]
+def emit(event, **fields):
+    print(json.dumps(dict(fields, event=event, at=time.monotonic())), flush=True)
+def go():
+    if sys.stdin.readline().strip() != "go":
+        sys.exit(4)
+if "--only" in sys.argv:
+    time.sleep(0.1)  # the import
+    emit("ready", gate="cpu-timing")
+    go()
+    emit("work", part="cpu-timing", start=True, env=os.environ.get("JAX_PLATFORMS"))
+    time.sleep(0.3)
+    emit("timing", device="cpu", median_ms=40.0)
+    emit("work", part="cpu-timing", start=False)
+    sys.exit(0)
+time.sleep(0.1)  # the import
+emit("ready", gate="device")
+go()
+emit("work", part=device, start=True)
+emit("device", device=device)
+if device == "cpu":
+    emit("work", part=device, start=False)
+    emit("ready", gate="cpu")
+    go()
+    emit("work", part="alone", start=True)
+time.sleep(0.3)
+emit("work", part=device if device != "cpu" else "alone", start=False)
+emit("done")
+'''
+
+
+@pytest.fixture
+def stub(tmp_path):
+    path = tmp_path / "stub.py"
+    path.write_text(STUB)
+    return str(path)
+
+
+def intervals(finished):
+    """(framework, part) -> (start, end) of each stretch of work, from the stamped events."""
+    found = {}
+    for f in finished:
+        events = list(f.main.events) + (list(f.cpu.events) if f.cpu else [])
+        for e in events:
+            if e["event"] == "work":
+                start, end = found.get((f.framework, e["part"]), (None, None))
+                found[(f.framework, e["part"])] = (e["at"], end) if e["start"] else (start, e["at"])
+    return found
+
+
+def overlap(a, b):
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def test_accelerator_runs_take_turns_cpu_timings_run_beside_them_and_a_cpu_run_goes_alone(stub):
+    jobs = [(name, [sys.executable, stub, name, device]) for name, device in
+            (("torch", "cuda"), ("mlx", "cpu"), ("jax", "gpu"))]
+    seen = []
+    finished = Scheduler(jobs, lambda name: [sys.executable, stub, name, "cpu", "--only"], {}, 60,
+                         lambda name, event: seen.append((name, event["event"]))).run()
+    assert [f.framework for f in finished] == ["torch", "mlx", "jax"]
+    assert [f.main.returncode for f in finished] == [0, 0, 0]
+    assert finished[1].cpu is None and finished[0].cpu.returncode == 0 and finished[2].cpu.returncode == 0
+    work = intervals(finished)
+    assert ("mlx", "cpu-timing") not in work  # sent away: its main found no accelerator
+    assert not overlap(work[("torch", "cuda")], work[("jax", "gpu")])  # one accelerator run at a time
+    assert not overlap(work[("torch", "cpu-timing")], work[("jax", "cpu-timing")])  # one CPU timing at a time
+    assert overlap(work[("torch", "cuda")], work[("torch", "cpu-timing")]) or overlap(
+        work[("jax", "gpu")], work[("torch", "cpu-timing")])  # a CPU timing ran beside an accelerator run
+    alone = work[("mlx", "alone")]
+    assert all(not overlap(alone, other) for key, other in work.items() if key != ("mlx", "alone"))
+    device_at = next(e["at"] for e in finished[0].main.events if e["event"] == "device")
+    assert work[("torch", "cpu-timing")][0] > device_at  # timed once the run found its accelerator
+    cpu_env = next(e for e in finished[0].cpu.events if e["event"] == "work")["env"]
+    assert cpu_env == CPU_ONLY_ENV["JAX_PLATFORMS"] and ("torch", "timing") in seen
+
+
+def test_a_workload_that_dies_at_its_gate_does_not_hold_the_others(stub, tmp_path):
+    dead = tmp_path / "dead.py"
+    dead.write_text("import sys\nsys.exit(3)\n")
+    jobs = [("tensorflow", [sys.executable, str(dead)]), ("torch", [sys.executable, stub, "torch", "cuda"])]
+    finished = Scheduler(jobs, lambda name: [sys.executable, stub, name, "cpu", "--only"], {}, 60,
+                         lambda name, event: None).run()
+    assert [f.main.returncode for f in finished] == [3, 0] and finished[0].cpu is None
+    assert finished[1].cpu.returncode == 0
+
+
+@pytest.mark.parametrize("available, cores", [((0, 1), None), ((0, 1, 2, 3), (1, 2, 3)), ((8, 3, 5, 6, 7), (5, 6, 7, 8))],
+                         ids=["two-cores-run-in-turn", "four", "unordered"])
+def test_overlap_leaves_the_lowest_core_to_the_accelerator_run(available, cores):
+    assert overlap_cores(available) == cores
+
+
+@pytest.fixture
+def overlapped(monkeypatch):
+    """run_verify through the scheduler on this machine, whatever its core count."""
+    from macml.verify import command
+    monkeypatch.setattr(command, "overlap_cores", lambda: (0,))
+
+
+def test_real_workload_through_the_gates_on_a_machine_without_accelerator(overlapped):
+    pytest.importorskip("torch")
+    from macml.verify.command import run_verify
+
+    report = run_verify(framework="torch", synthetic=True, cpu_seconds=0.2)
+    (run,) = report.runs
+    assert run.measurements.finished and run.measurements.cpu is not None
+    assert not run.measurements.cpu.beside_accelerator  # no accelerator: the CPU run times itself, alone
+    assert {c.name: c.status for c in run.checks}["accelerator"] == "pass"
+    assert json.dumps(report.to_json())
