@@ -5,6 +5,9 @@
 #                          frameworks, $RUNS interleaved runs each, beside the naive floor (benchmarks/
 #                          naive_floor.py), with issue 17's goals; every run's JSON in h200-verify-wall/
 #   h200-verify-speed.txt  benchmarks/verify_speed.py: torch graph/eager vs the peer loop, JAX jit vs plain
+#   h200-doctor.txt/.json  the live `macml doctor` (text, then --json)
+#   h200-pytest.txt        the hardware tests (tests/test_on_accelerator.py), which skip elsewhere
+# The per-run JSON folder is packed into h200-verify-wall.tgz (the device returns at most 8 files).
 # Needs only torch, jax (which brings numpy) and macml's own dependencies in $PYTHON.
 set -u
 OUT=${OUT:-benchmarks/results}
@@ -25,6 +28,11 @@ export PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH}
   echo "DATA=$DATA"; ls -l "$DATA" 2>&1
 } > "$OUT/h200-env.txt" 2>&1
 
+"$PYTHON" -m macml doctor > "$OUT/h200-doctor.txt" 2>&1
+"$PYTHON" -m macml doctor --json > "$OUT/h200-doctor.json" 2>>"$OUT/h200-doctor.txt"
+timeout 240 "$PYTHON" -m pytest -q -p no:cacheprovider -rs tests/test_on_accelerator.py \
+  > "$OUT/h200-pytest.txt" 2>&1
+
 # Issue 17: whole `macml verify` (torch, jax, and all default frameworks) against the naive floor,
 # interleaved in one batch; the raw JSON of every run lands beside the summary.
 "$PYTHON" benchmarks/verify_wall.py --data-dir "$DATA" --runs "$RUNS" --out "$OUT/h200-verify-wall" \
@@ -32,4 +40,5 @@ export PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH}
 
 # torch and JAX share the GPU in this one process: JAX allocates on demand instead of taking 75% up front.
 XLA_PYTHON_CLIENT_PREALLOCATE=false "$PYTHON" benchmarks/verify_speed.py --data-dir "$DATA" > "$OUT/h200-verify-speed.txt" 2>&1
-cat "$OUT/h200-verify-wall.txt" "$OUT/h200-verify-speed.txt"
+tar -czf "$OUT/h200-verify-wall.tgz" -C "$OUT" h200-verify-wall && rm -rf "$OUT/h200-verify-wall"
+cat "$OUT/h200-verify-wall.txt" "$OUT/h200-verify-speed.txt" "$OUT/h200-pytest.txt"
