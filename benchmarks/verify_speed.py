@@ -162,7 +162,7 @@ def jax_section(args, host):
         jax.block_until_ready(loss)
         return steps * spec.BATCH
 
-    params = [jax.device_put(w, device) for w in wl.numpy_weights(weights)]
+    params = [jax.device_put(w, device) for w in wl.numpy_weights(np, weights)]
     state = {"params": params, "acc_g": [jax.numpy.zeros_like(p) for p in params],
              "acc_d": [jax.numpy.zeros_like(p) for p in params], "key": jax.random.PRNGKey(0)}
     grad_fn = jax.value_and_grad(lambda p, xb, yb, k: wl.loss_of(jax, p, xb, yb, k), has_aux=True)

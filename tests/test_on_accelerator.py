@@ -61,7 +61,7 @@ def test_verify_passes_on_the_accelerator_with_the_real_test_split():
     proc = macml("verify", "--framework", "torch", "--data-dir", str(SHARED_MNIST), "--json")
     run = json.loads(proc.stdout)["runs"][0]
     assert proc.returncode == 0 and run["verdict"] == "PASS", (run["checks"], proc.stderr[-2000:])
-    assert str(run["device"]).startswith(device)
+    assert run["device"]["device"] == device and run["device"]["framework"] == "torch", run["device"]
     statuses = {check["name"]: check["status"] for check in run["checks"]}
     assert statuses["accelerator"] == statuses["parity"] == statuses["accuracy"] == "pass", run["checks"]
     assert run["accuracy"] >= 0.9 and run["speedup"] > 1.0, (run["accuracy"], run["speedup"])

@@ -63,6 +63,11 @@ def emit(event, **fields):
     sys.stdout.flush()
 
 
+# A median over this many CPU steps is steady (the spread of step times is reported beside it); the
+# --cpu-seconds budget stops sooner on a slow CPU (at least 3 steps).
+CPU_TIMING_STEPS = 60
+
+
 def workload_parser(name):
     ap = argparse.ArgumentParser(description="macml verify workload: %s" % name)
     ap.add_argument("--device", default="auto", help="auto, cpu, or the accelerator kind")
@@ -256,7 +261,7 @@ def run_mnist(backend, argv=None):
     parity(backend, accel, accel, host, weights)
     if accel == "cpu" or args.cpu_timing == "here":
         emit("phase", name="timing on CPU")
-        time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, 10000, 1, 2)
+        time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, CPU_TIMING_STEPS, 1, 2)
         matmul_probe(backend, "cpu", "cpu", 1024)
     if not args.synthetic:
         emit("phase", name="training on %s" % accel)
@@ -285,7 +290,7 @@ def cpu_timing_only(backend, args):
     gate(args, "cpu-timing")
     emit("phase", name="timing on CPU (beside the accelerator run)")
     used = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, 10000, 1, 2,
+    time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, CPU_TIMING_STEPS, 1, 2,
                   cores=used, beside_accelerator=True)
     matmul_probe(backend, "cpu", "cpu", 1024)
     emit("done")

@@ -183,7 +183,7 @@ def verify(
     epochs: int = typer.Option(1, "--epochs", help="Epochs of training for the accuracy check."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Use MNIST IDX files (gz or raw) from DIR."),
     synthetic: bool = typer.Option(False, "--synthetic", help="Generated digit-like images: speed and parity, no accuracy."),
-    cpu_seconds: float = typer.Option(3.0, "--cpu-seconds", help="Time budget for the CPU timing run."),
+    cpu_seconds: float = typer.Option(3.0, "--cpu-seconds", help="Most seconds for the CPU timing (it stops sooner, after 60 steps)."),
     nproc: Optional[str] = typer.Option(None, "--nproc", help="Data-parallel over N processes (or 'all' GPUs): "
                                         "DDP with NCCL on GPUs, gloo on the CPU."),
     nnodes: int = typer.Option(1, "--nnodes", help="Machines in the data-parallel job (torchrun c10d rendezvous)."),

@@ -121,3 +121,53 @@ def test_real_workload_through_the_gates_on_a_machine_without_accelerator(overla
     assert not run.measurements.cpu.beside_accelerator  # no accelerator: the CPU run times itself, alone
     assert {c.name: c.status for c in run.checks}["accelerator"] == "pass"
     assert json.dumps(report.to_json())
+
+
+SAMPLER = r'''
+import json, os, sys, threading, time
+def emit(event, **fields):
+    print(json.dumps(dict(fields, event=event, at=time.monotonic())), flush=True)
+cores = lambda: sorted(os.sched_getaffinity(0))
+if "--only" in sys.argv:
+    os.sched_setaffinity(0, [int(c) for c in sys.argv[-1].split(",")])
+    emit("ready", gate="cpu-timing")
+    sys.stdin.readline()
+    time.sleep(0.2)  # the scheduler holds the others off this one's cores meanwhile
+    emit("work", part="cpu-timing", start=True, cores=cores())
+    time.sleep(0.6)
+    emit("work", part="cpu-timing", start=False, cores=cores())
+    sys.exit(0)
+samples = []
+def sample():  # a thread made before any pinning, like a framework's thread pool
+    for _ in range(40):
+        samples.append((time.monotonic(), cores()))
+        time.sleep(0.05)
+pool = threading.Thread(target=sample)
+pool.start()
+emit("ready", gate="device")
+sys.stdin.readline()
+emit("device", device="gpu")
+pool.join()
+emit("samples", samples=samples)
+emit("done")
+'''
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity") or len(__import__("os").sched_getaffinity(0)) < 2,
+                    reason="needs Linux CPU affinity and at least 2 cores")
+def test_while_a_cpu_timing_runs_every_thread_of_the_other_workloads_keeps_off_its_cores(tmp_path):
+    import os
+    script = tmp_path / "sampler.py"
+    script.write_text(SAMPLER)
+    everything = sorted(os.sched_getaffinity(0))
+    cpu_cores, rest = everything[1:], everything[:1]
+    finished = Scheduler([("jax", [sys.executable, str(script)])],
+                         lambda name: [sys.executable, str(script), "--only", ",".join(map(str, cpu_cores))],
+                         {}, 60, lambda name, event: None, cpu_cores=cpu_cores).run()
+    timing = {e["start"]: e for e in finished[0].cpu.events if e["event"] == "work"}
+    assert timing[True]["cores"] == timing[False]["cores"] == cpu_cores
+    samples = next(e["samples"] for e in finished[0].main.events if e["event"] == "samples")
+    during = [c for at, c in samples if timing[True]["at"] <= at <= timing[False]["at"]]
+    after = [c for at, c in samples if at > timing[False]["at"] + 0.2]
+    assert during and all(c == rest for c in during), samples
+    assert after and all(c == everything for c in after), samples

@@ -189,7 +189,7 @@ def run_overlapped(setting: Setting, chosen: Sequence[str], cores: Tuple[int, ..
     with progress.Bar("verify") as bar:
         watchers = {name: watch(setting, bar, name) for name in chosen}
         finished = Scheduler(jobs, cpu_argv, workload_env(), WORKLOAD_TIMEOUT,
-                             lambda name, event: watchers[name](event)).run()
+                             lambda name, event: watchers[name](event), cpu_cores=cores).run()
     return [finish_run(setting, f.framework, f.main, f.cpu) for f in finished]
 
 

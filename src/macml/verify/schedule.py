@@ -6,7 +6,9 @@ data, so imports overlap each other and the runs. Two lanes then decide who goes
 - the accelerator lane: one framework's main workload at a time, in order;
 - the CPU lane: for each framework whose main found an accelerator, its CPU timing in a process of
   its own (--only cpu-timing), pinned to every core but one (the accelerator lane keeps that one),
-  one at a time, never while a process is still importing.
+  one at a time, never while a process is still importing. While it runs, every other workload
+  process (each of its threads) is held on the cores it leaves, so that no compile, import or parity
+  work beside it bends the CPU's number; they get every core back when it ends.
 A main that finds no accelerator is a CPU run: its CPU-timing process is sent away, and it waits at
 its second gate to run alone, after everything else. Each framework's result is its main run plus
 its CPU-timing run.
@@ -18,6 +20,8 @@ import queue
 import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import psutil
 
 from macml.probe.runner import kill_tree
 from macml.verify.stream import Event, StreamResult, stream_events
@@ -36,6 +40,26 @@ def overlap_cores(available: Optional[Sequence[int]] = None) -> Optional[Tuple[i
         available = os.sched_getaffinity(0)
     cores = sorted(available)
     return tuple(cores[1:]) if len(cores) >= MIN_CORES else None
+
+
+def pin_tree(pid: int, cores: Sequence[int]) -> None:
+    """Every thread of the process and of its children onto `cores` (sched_setaffinity on a pid
+    moves that one thread only; threads made later inherit their maker's cores)."""
+    try:
+        parent = psutil.Process(pid)
+        processes = [parent, *parent.children(recursive=True)]
+    except psutil.Error:
+        return
+    for process in processes:
+        try:
+            threads = process.threads()
+        except psutil.Error:
+            continue
+        for thread in threads:
+            try:
+                os.sched_setaffinity(thread.id, cores)
+            except OSError:  # gone meanwhile
+                pass
 
 
 @dataclass(frozen=True)
@@ -81,8 +105,16 @@ class _Job:
 
 class Scheduler:
     def __init__(self, jobs: Sequence[Tuple[str, List[str]]], cpu_argv: Callable[[str], List[str]],
-                 env: Dict[str, str], timeout: float, on_event: Callable[[str, Event], None]):
+                 env: Dict[str, str], timeout: float, on_event: Callable[[str, Event], None],
+                 cpu_cores: Optional[Sequence[int]] = None):
+        """cpu_cores: where the CPU timings run; the other workloads are held off them meanwhile
+        (None: no pinning)."""
         cpu_env = dict(env, **CPU_ONLY_ENV)
+        everything = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        rest = [c for c in everything if c not in set(cpu_cores or ())]
+        # (the timing's cores, the others' cores while it runs, everyone's after)
+        self.lanes = (list(cpu_cores), rest, everything) if cpu_cores and rest else None
+        self.held: Tuple["_Process", ...] = ()
         self.jobs = [_Job(name, _Process(argv, env), _Process(cpu_argv(name), cpu_env)) for name, argv in jobs]
         self.timeout, self.on_event = timeout * len(self.jobs), on_event  # a gated process may wait for the others
         self.inbox: "queue.Queue" = queue.Queue()
@@ -145,6 +177,22 @@ class Scheduler:
         waiting_cpu = any(j.accelerated and j.cpu.phase != "done" for j in self.jobs)
         if not busy & {"starting", "ready", "running", "alone", "sent away"} and not waiting_cpu:
             self._go_first([m for m in mains if m.phase == "cpu-wait"], "alone")
+        self._hold_others()
+
+    def _hold_others(self) -> None:
+        """While a CPU timing runs, it has its cores and the other live workloads the cores it leaves
+        (a CPU timing that waited its turn was held too); after, every workload has every core."""
+        timing = tuple(j.cpu for j in self.jobs if j.cpu.phase == "running")
+        if self.lanes is None or timing == self.held:
+            return
+        self.held = timing
+        for process in self._processes():
+            if process.proc is None or process.phase == "done":
+                continue
+            if process in timing:
+                pin_tree(process.proc.pid, self.lanes[0])
+            else:
+                pin_tree(process.proc.pid, self.lanes[1] if timing else self.lanes[2])
 
     @staticmethod
     def _go_first(candidates: List[_Process], phase: str) -> None:
