@@ -210,8 +210,8 @@ def read_data(args):
 
 
 def gate(args, name):
-    """With --gate, say "ready" and wait for macml's "go" (it runs one accelerator job at a time and
-    a CPU-only run alone); EOF means macml went away."""
+    """With --gate, say "ready" and wait for macml's "go" (it runs one accelerator job at a time, lets
+    the next one set up its device meanwhile, and a CPU-only run alone); EOF means macml went away."""
     if not args.gate:
         return
     emit("ready", gate=name)
@@ -250,8 +250,9 @@ def run_mnist(backend, argv=None):
         dump_step(backend, accel, args.dump_step, host, weights)
         return 0
     emit("device", parameters=sum(len(v) for _, _, v in weights), **info)
-    if accel == "cpu":
-        gate(args, "cpu")
+    # macml may let a run find its device while the one before it finishes its untimed work;
+    # it says "go" again when the accelerator is this run's alone
+    gate(args, "cpu" if accel == "cpu" else "accelerator")
     train = backend.load(*host) + (training_weights(weights), host[2])
     if accel != "cpu":
         emit("phase", name="warm-up and timing on %s" % accel)

@@ -272,6 +272,7 @@ def test_install_small_recipe_for_real(venv_with_six):
     assert [s.ok for s in report.applied.steps] == [True]
 
 
+@pytest.mark.heavy
 def test_failed_post_install_step_rolls_back_to_the_recorded_set(venv_with_six):
     before = _freeze(venv_with_six)
     report = install.run_install(recipe_file=TEST_RECIPES / "small-fails.toml", python=str(venv_with_six), yes=True)

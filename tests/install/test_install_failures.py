@@ -18,7 +18,8 @@ from local_wheels import (local_index, make_venv, pip_process, recipes, start_ma
 
 
 @pytest.mark.parametrize("signum, to_group", [
-    (signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGHUP, False),
+    (signal.SIGINT, True), pytest.param(signal.SIGTERM, False, marks=pytest.mark.heavy),
+    pytest.param(signal.SIGHUP, False, marks=pytest.mark.heavy),
 ], ids=["ctrl-c-to-the-process-group", "sigterm-to-macml-alone", "sighup-to-macml-alone"])
 def test_signal_during_pip_restores_freeze_and_files(tmp_path, wheelhouse, recipes, local_index, signum, to_group):
     python = make_venv(tmp_path / "env", wheelhouse)
@@ -35,6 +36,7 @@ def test_signal_during_pip_restores_freeze_and_files(tmp_path, wheelhouse, recip
     assert not [p for p in psutil.process_iter(["cmdline"]) if str(python) in " ".join(p.info["cmdline"] or [])]
 
 
+@pytest.mark.heavy
 def test_pip_killed_is_named_and_rolled_back(tmp_path, wheelhouse, recipes, local_index):
     python = make_venv(tmp_path / "env", wheelhouse)
     before = state(python)
@@ -48,6 +50,7 @@ def test_pip_killed_is_named_and_rolled_back(tmp_path, wheelhouse, recipes, loca
     assert after.packages == before.packages and after.listing == before.listing
 
 
+@pytest.mark.heavy
 def test_second_install_waits_or_fails_at_once_and_never_undoes_the_first(tmp_path, wheelhouse, recipes,
                                                                           local_index):
     python = make_venv(tmp_path / "env", wheelhouse)

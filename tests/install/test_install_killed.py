@@ -62,6 +62,7 @@ class NeverAnswers(ReplyHandler):
 
 
 @pytest.mark.parametrize("point", ["plan", "pip install", "post-install step"])
+@pytest.mark.heavy
 def test_kill_9_then_the_next_install_restores_the_environment(tmp_path, wheelhouse, recipes, local_index, point):
     python = make_venv(tmp_path / "env", wheelhouse)
     before = state(python)
@@ -105,6 +106,7 @@ def test_a_signal_while_pip_plans_stops_pip_and_exits_128_plus_it(tmp_path, whee
     assert state(python) == before
 
 
+@pytest.mark.heavy
 def test_a_venv_a_killed_install_was_creating_is_removed_not_reused(tmp_path, recipes, local_index):
     venv = tmp_path / "fresh"
     proc = start_macml(recipes / "slow.toml", None, local_index, "--venv", str(venv))
@@ -122,6 +124,7 @@ def test_a_venv_a_killed_install_was_creating_is_removed_not_reused(tmp_path, re
     assert not (site_packages(venv / "bin" / "python") / "slowpkg").exists()
 
 
+@pytest.mark.heavy
 def test_a_dry_run_tells_of_a_killed_install_and_changes_nothing(tmp_path, wheelhouse, recipes, local_index):
     python = make_venv(tmp_path / "env", wheelhouse)
     proc = start_macml(recipes / "slow.toml", python, local_index)

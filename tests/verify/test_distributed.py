@@ -112,6 +112,7 @@ def run_cli(*args, timeout=240, pythonpath=str(PROJECT / "src")):
 
 
 @needs_mnist
+@pytest.mark.heavy
 def test_two_processes_on_the_cpu_pass_without_numpy(numpy_hidden):
     proc = run_cli("--nproc", "2", "--data-dir", str(SHARED_MNIST), "--steps", "6", "--json", pythonpath=numpy_hidden)
     report = json.loads(proc.stdout)
@@ -129,6 +130,7 @@ def free_port():
         return s.getsockname()[1]
 
 
+@pytest.mark.heavy
 def test_two_nodes_on_loopback():
     endpoint = f"127.0.0.1:{free_port()}"
     env = dict(os.environ, PYTHONPATH=str(PROJECT / "src"))

@@ -29,15 +29,26 @@ if "--only" in sys.argv:
 time.sleep(0.1)  # the import
 emit("ready", gate="device")
 go()
-emit("work", part=device, start=True)
+emit("work", part=device + "-setup", start=True)
+time.sleep(0.1)
 emit("device", device=device)
+emit("work", part=device + "-setup", start=False)
 if device == "cpu":
-    emit("work", part=device, start=False)
     emit("ready", gate="cpu")
     go()
     emit("work", part="alone", start=True)
-time.sleep(0.3)
-emit("work", part=device if device != "cpu" else "alone", start=False)
+    time.sleep(0.3)
+    emit("work", part="alone", start=False)
+else:
+    emit("ready", gate="accelerator")
+    go()
+    emit("work", part=device, start=True)  # the timed part
+    time.sleep(0.3)
+    emit("work", part=device, start=False)
+    emit("matmul", device=device)
+    emit("work", part=device + "-rest", start=True)  # parity and accuracy: never timed
+    time.sleep(1.0)
+    emit("work", part=device + "-rest", start=False)
 emit("done")
 '''
 
@@ -78,14 +89,27 @@ def test_accelerator_runs_take_turns_cpu_timings_run_beside_them_and_a_cpu_run_g
     assert ("mlx", "cpu-timing") not in work  # sent away: its main found no accelerator
     assert not overlap(work[("torch", "cuda")], work[("jax", "gpu")])  # one accelerator run at a time
     assert not overlap(work[("torch", "cpu-timing")], work[("jax", "cpu-timing")])  # one CPU timing at a time
-    assert overlap(work[("torch", "cuda")], work[("torch", "cpu-timing")]) or overlap(
-        work[("jax", "gpu")], work[("torch", "cpu-timing")])  # a CPU timing ran beside an accelerator run
+    runs = [(work[(name, part)][0], work[(name, part + "-rest")][1]) for name, part in (("torch", "cuda"), ("jax", "gpu"))]
+    assert any(overlap(run, work[("torch", "cpu-timing")]) for run in runs)  # a CPU timing beside an accelerator run
     alone = work[("mlx", "alone")]
     assert all(not overlap(alone, other) for key, other in work.items() if key != ("mlx", "alone"))
     device_at = next(e["at"] for e in finished[0].main.events if e["event"] == "device")
     assert work[("torch", "cpu-timing")][0] > device_at  # timed once the run found its accelerator
     cpu_env = next(e for e in finished[0].cpu.events if e["event"] == "work")["env"]
     assert cpu_env == CPU_ONLY_ENV["JAX_PLATFORMS"] and ("torch", "timing") in seen
+
+
+def test_the_next_run_sets_up_its_device_beside_the_untimed_rest_of_the_one_before(stub):
+    jobs = [(name, [sys.executable, stub, name, device]) for name, device in (("jax", "gpu"), ("torch", "cuda"))]
+    finished = Scheduler(jobs, lambda name: [sys.executable, stub, name, "cpu", "--only"], {}, 60,
+                         lambda name, event: None).run()
+    assert [f.main.returncode for f in finished] == [0, 0]
+    work = intervals(finished)
+    (first, lane), (second, its_lane) = sorted([("jax", "gpu"), ("torch", "cuda")], key=lambda k: work[k][0])
+    setup = work[(second, its_lane + "-setup")]
+    assert overlap(setup, work[(first, lane + "-rest")])
+    assert not overlap(setup, work[(first, lane)])  # never beside a timed part
+    assert work[(second, its_lane)][0] >= work[(first, lane + "-rest")][1]  # its own run waits for the lane
 
 
 def test_a_workload_that_dies_at_its_gate_does_not_hold_the_others(stub, tmp_path):

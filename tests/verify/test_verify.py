@@ -8,7 +8,7 @@ import pytest
 from macml.errors import MacmlError
 from macml.verify.mnist import MnistFiles
 from macml.facts import GPU
-from macml.verify.command import choose_frameworks, parse_importable, with_peak, workload_args
+from macml.verify.command import choose_frameworks, parse_importable, with_peak, workload_args, workload_env
 from macml.verify.result import DeviceInfo
 from macml.verify.report import FrameworkVerify, VerifyReport
 from macml.verify.result import collect, judge
@@ -351,3 +351,16 @@ def test_timeline_says_when_each_measurement_arrived():
     line = dict(collect(stamped).timeline)
     assert line == {"device": 0.0, "timing:cuda": 1.0, "matmul:cuda": 2.0, "parity:cuda": 3.0, "timing:cpu": 5.0,
                     "accuracy": 6.0, "done": 7.0}  # the first of each: the TF32 parity, not the FP32 one
+
+
+def test_workloads_get_jax_s_persistent_compilation_cache_in_macml_s_cache(tmp_path):
+    env = workload_env({"MACML_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin"})
+    assert env["JAX_COMPILATION_CACHE_DIR"] == str(tmp_path / "jax-compile") and (tmp_path / "jax-compile").is_dir()
+    assert env["PATH"] == "/usr/bin" and env["PYTHONUNBUFFERED"] == "1"
+
+
+def test_a_user_s_own_jax_cache_wins_and_an_unusable_cache_means_none(tmp_path):
+    mine = workload_env({"MACML_CACHE_DIR": str(tmp_path), "JAX_COMPILATION_CACHE_DIR": "/mine"})
+    assert mine["JAX_COMPILATION_CACHE_DIR"] == "/mine" and not (tmp_path / "jax-compile").exists()
+    (tmp_path / "a-file").write_text("")
+    assert "JAX_COMPILATION_CACHE_DIR" not in workload_env({"MACML_CACHE_DIR": str(tmp_path / "a-file")})

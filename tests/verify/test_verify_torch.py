@@ -99,6 +99,7 @@ def no_accelerator_here():
 
 
 @needs_mnist
+@pytest.mark.heavy
 def test_cli_without_accelerator_says_so_and_judges_the_cpu_run():
     no_accelerator_here()
     proc = run_cli("--data-dir", str(SHARED_MNIST), "--steps", "8", "--cpu-seconds", "0.5")
@@ -125,6 +126,7 @@ def test_cli_synthetic_states_no_accuracy_claim():
 
 
 @needs_mnist
+@pytest.mark.heavy
 def test_cli_whole_epoch_on_a_machine_without_accelerator_passes_without_numpy(numpy_hidden):
     no_accelerator_here()
     proc = run_cli("--data-dir", str(SHARED_MNIST), "--cpu-seconds", "0.3", "--json", pythonpath=numpy_hidden)

@@ -18,6 +18,7 @@ from macml.paths import check_script
 pytest.importorskip("torch")
 
 
+@pytest.mark.heavy
 def test_torch_workload_judges_parity_and_dumps_a_step_with_numpy_hidden(numpy_hidden, tmp_path):
     script = str(check_script("workloads/workload_torch.py"))
     env = {"PYTHONPATH": numpy_hidden, "PATH": "/usr/bin:/bin"}
@@ -48,6 +49,7 @@ def torch_only(interpreters):
 
 
 @needs_mnist
+@pytest.mark.heavy
 def test_torch_only_venv_passes_the_cpu_check(torch_only):
     proc = run_macml("verify", "--python", torch_only, "--data-dir", str(SHARED_MNIST), "--device", "cpu",
                      "--cpu-seconds", "0.3", "--json", timeout=600)
@@ -57,6 +59,7 @@ def test_torch_only_venv_passes_the_cpu_check(torch_only):
 
 
 @needs_mnist
+@pytest.mark.heavy
 def test_torch_only_venv_passes_data_parallel_on_the_cpu(torch_only):
     proc = run_macml("verify", "--python", torch_only, "--nproc", "2", "--device", "cpu", "--data-dir",
                      str(SHARED_MNIST), "--steps", "4", "--json", timeout=600)

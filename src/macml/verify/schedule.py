@@ -3,7 +3,9 @@ machine with cores to spare (Linux: the CPU timing is pinned with sched_setaffin
 
 Every process starts at once and stops at a gate once it has imported its framework and read the
 data, so imports overlap each other and the runs. Two lanes then decide who goes:
-- the accelerator lane: one framework's main workload at a time, in order;
+- the accelerator lane: one framework's main workload at a time, in order; once the running one has
+  measured its accelerator (its matmul event: only parity and the accuracy training are left), the
+  next one may set up its device (CUDA context, JAX client) and waits at its "accelerator" gate;
 - the CPU lane: for each framework whose main found an accelerator, its CPU timing in a process of
   its own (--only cpu-timing), pinned to every core but one (the accelerator lane keeps that one),
   one at a time, never while a process is still importing. While it runs, every other workload
@@ -74,7 +76,10 @@ class _Process:
 
     def __init__(self, argv: List[str], env: Dict[str, str]):
         self.argv, self.env = argv, env
-        self.phase = "starting"  # -> ready -> running -> done; a main may go cpu-wait -> alone
+        # starting -> ready -> running -> done; a main may pass through setting-up -> set-up between
+        # ready and running (its device found beside the run before it), or go cpu-wait -> alone
+        self.phase = "starting"
+        self.measured = False  # a running main has timed its accelerator: the next may set up
         self.proc = None
         self.result: Optional[StreamResult] = None
 
@@ -157,8 +162,16 @@ class Scheduler:
             self._event(job, process, payload)
 
     def _event(self, job: _Job, process: _Process, event: Event) -> None:
-        if event.get("event") == "ready":
+        kind = event.get("event")
+        if kind == "ready" and event.get("gate") == "accelerator":
+            if process.phase == "running":  # it had the lane already
+                process.go("running")
+            else:
+                process.phase = "set-up"
+        elif kind == "ready":
             process.phase = "cpu-wait" if event.get("gate") == "cpu" else "ready"
+        elif kind == "matmul" and process is job.main and event.get("device") != "cpu":
+            process.measured = True
         elif event.get("event") == "device" and process is job.main:
             job.accelerated = event.get("device") != "cpu"
             if not job.accelerated:
@@ -167,15 +180,19 @@ class Scheduler:
 
     def _dispatch(self) -> None:
         mains = [j.main for j in self.jobs]
-        if not any(m.phase in ("running", "alone") for m in mains):
-            self._go_first([m for m in mains if m.phase == "ready"], "running")
+        running = [m for m in mains if m.phase in ("running", "alone")]
+        if not running:
+            self._go_first([m for m in mains if m.phase == "set-up"] or [m for m in mains if m.phase == "ready"],
+                           "running")
+        elif all(m.measured for m in running) and not any(m.phase in ("setting-up", "set-up") for m in mains):
+            self._go_first([m for m in mains if m.phase == "ready"], "setting-up")
         busy = {p.phase for p in self._processes()}
         timing = any(j.cpu.phase == "running" for j in self.jobs)
         if not timing and not busy & {"starting", "alone"}:
             self._go_first([j.cpu for j in self.jobs if j.accelerated and j.cpu.phase == "ready"], "running")
         busy = {p.phase for p in self._processes()}
         waiting_cpu = any(j.accelerated and j.cpu.phase != "done" for j in self.jobs)
-        if not busy & {"starting", "ready", "running", "alone", "sent away"} and not waiting_cpu:
+        if not busy & {"starting", "ready", "setting-up", "set-up", "running", "alone", "sent away"} and not waiting_cpu:
             self._go_first([m for m in mains if m.phase == "cpu-wait"], "alone")
         self._hold_others()
 

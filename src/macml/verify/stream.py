@@ -52,6 +52,9 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
     """on_start: given the process as soon as it runs, its stdin a pipe (the workload's --gate reads
     "go" lines from it); without it, stdin is closed."""
     argv = tuple(str(a) for a in argv)
+    expired = threading.Event()
+    stderr_lines: List[str] = []
+    events: List[Event] = []
     try:
         # Its own session: a Ctrl-C on the terminal reaches macml alone, which stops the whole tree.
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE if on_start else subprocess.DEVNULL,
@@ -60,21 +63,19 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
                                 start_new_session=True, **tie_options())
     except OSError as exc:
         return StreamResult(argv, None, (), str(exc), missing=True)
-    if on_start:
-        on_start(proc)
-    expired = threading.Event()
 
     def kill_at_deadline() -> None:
         expired.set()
         kill_tree(proc, own_group=True)  # DataLoader workers or a framework's helpers would keep stdout open
 
     timer = threading.Timer(timeout, kill_at_deadline)
-    stderr_lines: List[str] = []
+    timer.daemon = True  # a signal may land before the finally below; the deadline must not keep macml alive
     drainer = threading.Thread(target=_drain, args=(proc.stderr, stderr_lines), daemon=True)
-    timer.start()
-    drainer.start()
-    events: List[Event] = []
     try:
+        timer.start()
+        drainer.start()
+        if on_start:
+            on_start(proc)
         for line in iter(proc.stdout.readline, ""):
             event = parse_event(line)
             if event is not None:
@@ -86,7 +87,8 @@ def stream_events(argv: Sequence[str], timeout: float, on_event: Callable[[Event
         with errors.signals_held():  # a signal (or an exception in on_event) ends the whole tree, never part of it
             kill_tree(proc, own_group=True)
             proc.wait()
-        drainer.join(timeout=5)
+        if drainer.ident is not None:  # started
+            drainer.join(timeout=5)
     timed_out = expired.is_set()
     return StreamResult(argv, None if timed_out else proc.returncode, tuple(events),
                         "".join(stderr_lines[-40:]), timed_out=timed_out)
