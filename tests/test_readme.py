@@ -22,3 +22,17 @@ def test_ci_runs_the_readme_test_command_exactly():
     assert "pytest" in test_command
     ci_lines = (PROJECT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert test_command in ci_lines
+
+
+def named_paths(text):
+    """Every project path the README names in backticks (`src/macml/probe/{macos,linux}.py` is two)."""
+    for name in re.findall(r"`((?:src|checks|recipes|tests|benchmarks)/[\w./{},-]+)`", text):
+        braces = re.search(r"\{([^}]*)\}", name)
+        yield from ([name.replace(braces.group(0), part) for part in braces.group(1).split(",")] if braces else [name])
+
+
+def test_every_path_the_readme_names_is_in_the_tree():
+    text = (PROJECT / "README.md").read_text(encoding="utf-8")
+    named = [n for n in named_paths(text) if "NAME" not in n and "*" not in n]
+    assert len(named) > 20
+    assert not [n for n in named if not (PROJECT / n).exists()]
