@@ -276,7 +276,8 @@ def run_mnist(backend, argv=None):
 def cpu_timing_only(backend, args):
     """--only cpu-timing: the CPU timing and matmul alone, in a process of their own that macml starts
     with the accelerator run: pinned to the cores --cpus names (the accelerator run keeps the others),
-    it imports and prepares, then (with --gate) waits until that run has found its accelerator."""
+    it imports and prepares, then (with --gate) waits until macml says go (once nothing is importing;
+    macml stops it if that run finds no accelerator)."""
     cores = [int(c) for c in args.cpus.split(",")] if args.cpus else []
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)  # before the framework sizes its thread pools

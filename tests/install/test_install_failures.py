@@ -193,6 +193,7 @@ def test_a_venv_that_could_not_be_created_is_not_reported_removed(tmp_path, reci
     assert not venv.exists()
 
 
+@pytest.mark.heavy
 def test_a_pre_existing_folder_is_reported_kept_not_removed(tmp_path, recipes, local_index):
     from rich.console import Console
 

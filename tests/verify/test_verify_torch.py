@@ -116,6 +116,7 @@ def test_cli_cpu_only_check_passes_as_text():
     assert "CPU-only" in proc.stdout and "torch: NOT JUDGED (not judged: accuracy)" in proc.stdout
 
 
+@pytest.mark.heavy
 def test_cli_synthetic_states_no_accuracy_claim():
     proc = run_cli("--synthetic", "--device", "cpu", "--cpu-seconds", "0.3", "--json")
     run = json.loads(proc.stdout)["runs"][0]

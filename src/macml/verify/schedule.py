@@ -6,9 +6,10 @@ data, so imports overlap each other and the runs. Two lanes then decide who goes
 - the accelerator lane: one framework's main workload at a time, in order; once the running one has
   measured its accelerator (its matmul event: only parity and the accuracy training are left), the
   next one may set up its device (CUDA context, JAX client) and waits at its "accelerator" gate;
-- the CPU lane: for each framework whose main found an accelerator, its CPU timing in a process of
-  its own (--only cpu-timing), pinned to every core but one (the accelerator lane keeps that one),
-  one at a time, never while a process is still importing. While it runs, every other workload
+- the CPU lane: for each framework whose main has not found only a CPU, its CPU timing in a process
+  of its own (--only cpu-timing), pinned to every core but one (the accelerator lane keeps that one),
+  one at a time, never while a process is still importing. It need not wait for its main to find
+  its device: it is the longest stretch of a run, so it starts as early as it honestly can. While it runs, every other workload
   process (each of its threads) is held on the cores it leaves, so that no compile, import or parity
   work beside it bends the CPU's number; they get every core back when it ends.
 A main that finds no accelerator is a CPU run: its CPU-timing process is sent away, and it waits at
@@ -189,7 +190,8 @@ class Scheduler:
         busy = {p.phase for p in self._processes()}
         timing = any(j.cpu.phase == "running" for j in self.jobs)
         if not timing and not busy & {"starting", "alone"}:
-            self._go_first([j.cpu for j in self.jobs if j.accelerated and j.cpu.phase == "ready"], "running")
+            known_first = sorted((j for j in self.jobs if j.accelerated is not False), key=lambda j: j.accelerated is None)
+            self._go_first([j.cpu for j in known_first if j.cpu.phase == "ready"], "running")
         busy = {p.phase for p in self._processes()}
         waiting_cpu = any(j.accelerated and j.cpu.phase != "done" for j in self.jobs)
         if not busy & {"starting", "ready", "setting-up", "set-up", "running", "alone", "sent away"} and not waiting_cpu:
