@@ -79,10 +79,6 @@ def loss_and_grads(jax):
     return jax.jit(jax.value_and_grad(lambda p, xb, yb: loss_of(jax, p, xb, yb), has_aux=True))
 
 
-def predict(jax):
-    return jax.jit(lambda p, xb: jax.numpy.argmax(forward(jax, p, xb), axis=1))
-
-
 class Trainer:
     def __init__(self, jax, device, x_u8, y, weights):
         import numpy as np
@@ -187,31 +183,38 @@ class JaxBackend:
         jax = self.jax
         x, y = numpy_batch(np, batch)
         weights = numpy_weights(np, weights)
-        mode = "tensorfloat32" if precision == "tf32" else "float32"
-        if device in ("cpu", "metal", "tpu") or precision.startswith("fp32-"):
-            mode = "default" if precision.startswith("fp32-") else "float32"
         put = lambda a: jax.device_put(a, self.devices[device])  # noqa: E731
         params = [put(w) for w in weights]
-        with jax.default_matmul_precision(mode):
+        with jax.default_matmul_precision(matmul_mode(device, precision)):
             (loss, logits), grads = jitted(jax, "loss_and_grads", loss_and_grads)(params, put(x), put(y.astype(np.int32)))
         return np.asarray(logits), float(loss), [np.asarray(g) for g in grads]
 
     def evaluate(self, trainer, x, y):
-        """Test predictions in batches of the training size, the last one padded: the forward pass then
-        uses the convolution kernels XLA already chose for the training step (on the H200 a new batch
-        size cost 9 s of autotuning, longer than everything else after the timing)."""
+        """Test predictions with the loss-and-gradients program parity compiled for this device, at
+        its batch size and precision (the last batch padded): a forward-only program at another size
+        made XLA compile and tune new convolutions, 8-10 s on the H200 when nothing was cached."""
         import numpy as np
-        jax, jnp = self.jax, self.jax.numpy
-        labels = jitted(jax, "predict", predict)
+        jax = self.jax
+        kind = trainer.device.platform.lower()
+        logits_of = jitted(jax, "loss_and_grads", loss_and_grads)
+        labels = np.zeros(BATCH, np.int32)  # the loss is not used; the program takes labels
         correct = 0
-        for i in range(0, x.shape[0], BATCH):
-            xb, count = x[i:i + BATCH], min(BATCH, x.shape[0] - i)
-            if count < BATCH:
-                xb = np.concatenate([xb, np.zeros((BATCH - count,) + xb.shape[1:], xb.dtype)])
-            found = labels(trainer.params, jax.device_put(xb, trainer.device).astype(jnp.float32) / 255.0)[:count]
-            correct += int(jnp.sum(found == jax.device_put(y[i:i + count], trainer.device)))
+        with jax.default_matmul_precision(matmul_mode(kind, self.precisions(kind)[-1])):
+            for i in range(0, x.shape[0], BATCH):
+                xb, count = x[i:i + BATCH], min(BATCH, x.shape[0] - i)
+                if count < BATCH:
+                    xb = np.concatenate([xb, np.zeros((BATCH - count,) + xb.shape[1:], xb.dtype)])
+                pixels = jax.device_put(xb.astype(np.float32) / np.float32(255.0), trainer.device)
+                (_, logits), _ = logits_of(trainer.params, pixels, jax.device_put(labels, trainer.device))
+                correct += int((np.asarray(logits)[:count].argmax(axis=1) == y[i:i + count]).sum())
         return correct
 
+
+def matmul_mode(device, precision):
+    """jax.default_matmul_precision's value for one of precisions()' names on a device."""
+    if precision.startswith("fp32-"):
+        return "default"
+    return "tensorfloat32" if precision == "tf32" and device not in ("cpu", "metal", "tpu") else "float32"
 
 if __name__ == "__main__":
     main(JaxBackend())
