@@ -116,6 +116,7 @@ def uv():
     return found
 
 
+@pytest.mark.heavy
 def test_uv_plans_installs_and_rolls_back(tmp_path, wheelhouse, recipes, local_index, uv):
     python = make_venv(tmp_path / "env", wheelhouse)
     before = state(python)
@@ -145,7 +146,7 @@ def test_uv_plans_a_new_venv_with_compile(tmp_path, recipes, local_index, uv):
 # ---------------------------------------------------------------- honest reports, clear errors
 
 
-@pytest.mark.parametrize("make_cache", ["file", "read-only"])
+@pytest.mark.parametrize("make_cache", ["file", pytest.param("read-only", marks=pytest.mark.heavy)])
 def test_an_unusable_cache_dir_is_a_clear_error_before_anything_changes(tmp_path, wheelhouse, recipes, local_index,
                                                                          make_cache):
     python = make_venv(tmp_path / "env", wheelhouse)

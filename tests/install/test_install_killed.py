@@ -90,7 +90,8 @@ def test_kill_9_then_the_next_install_restores_the_environment(tmp_path, wheelho
     assert state(python) == before
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["sigterm", "sighup"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, pytest.param(signal.SIGHUP, marks=pytest.mark.heavy)],
+                         ids=["sigterm", "sighup"])
 def test_a_signal_while_pip_plans_stops_pip_and_exits_128_plus_it(tmp_path, wheelhouse, recipes, local_index, signum):
     python = make_venv(tmp_path / "env", wheelhouse)
     before = state(python)

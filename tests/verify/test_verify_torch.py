@@ -110,6 +110,7 @@ def test_cli_without_accelerator_says_so_and_judges_the_cpu_run():
 
 
 @needs_mnist
+@pytest.mark.heavy
 def test_cli_cpu_only_check_passes_as_text():
     proc = run_cli("--data-dir", str(SHARED_MNIST), "--device", "cpu", "--steps", "6", "--cpu-seconds", "0.5")
     assert proc.returncode == 1, proc.stdout + proc.stderr  # 6 steps: accuracy cannot be judged
