@@ -77,8 +77,11 @@ def main() -> int:
     reports = {name: [] for name in commands}
     for run in range(args.runs):
         for name, argv in commands.items():
-            cold = dict(env, JAX_COMPILATION_CACHE_DIR=tempfile.mkdtemp(prefix="macml-jax-cold-"))
-            wall, proc = timed(argv, cold if name == "jax-cold" else warm)
+            if name == "jax-cold":
+                with tempfile.TemporaryDirectory(prefix="macml-jax-cold-") as empty:
+                    wall, proc = timed(argv, dict(env, JAX_COMPILATION_CACHE_DIR=empty))
+            else:
+                wall, proc = timed(argv, warm)
             walls[name].append(wall)
             (out / f"verify-wall-{name}-{run + 1}.json").write_text(proc.stdout + "\n# stderr tail\n" + proc.stderr[-3000:])
             try:

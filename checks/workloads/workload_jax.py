@@ -216,5 +216,6 @@ def matmul_mode(device, precision):
         return "default"
     return "tensorfloat32" if precision == "tf32" and device not in ("cpu", "metal", "tpu") else "float32"
 
+
 if __name__ == "__main__":
     main(JaxBackend())

@@ -173,7 +173,7 @@ class Scheduler:
             process.phase = "cpu-wait" if event.get("gate") == "cpu" else "ready"
         elif kind == "matmul" and process is job.main and event.get("device") != "cpu":
             process.measured = True
-        elif event.get("event") == "device" and process is job.main:
+        elif kind == "device" and process is job.main:
             job.accelerated = event.get("device") != "cpu"
             if not job.accelerated:
                 process.phase = "cpu-pending"  # the accelerator lane is free again
