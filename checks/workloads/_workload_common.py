@@ -32,6 +32,8 @@ A backend supplies:
                                         (ops.host reads them), gradients in Keras layout,
                                         dropout off
   evaluate(trainer, x, y) -> int        correct test predictions
+  prepare(device, train, data_host, weights)  (optional) compile the run's programs ahead, while
+                                        the run before this one may still hold the accelerator
 and may set pool_ties = "every" when its max-pool gradient goes to every tied maximum
 (see _reference.every_max).
 """
@@ -66,6 +68,9 @@ def emit(event, **fields):
 # A median over this many CPU steps is steady (the spread of step times is reported beside it); the
 # --cpu-seconds budget stops sooner on a slow CPU (at least 3 steps).
 CPU_TIMING_STEPS = 60
+# Beside an accelerator run, macml says "stop" once that run is done: the CPU timing then ends after
+# this many steps, rather than making the whole command wait for its full budget.
+CPU_STEPS_BEFORE_STOP = 20
 
 
 def workload_parser(name):
@@ -89,9 +94,12 @@ def workload_parser(name):
     return ap
 
 
-def time_training(backend, device, data, weights, label, budget_s, max_steps, chunk, warmup_steps, **extra):
+def time_training(backend, device, data, weights, label, budget_s, max_steps, chunk, warmup_steps,
+                  warmed=None, stop_after=None, **extra):
     """Set-up (data to the device, model, graph capture) and warm-up steps timed apart, then
-    synchronised chunks of `chunk` steps until the budget or max_steps runs out (at least 3)."""
+    synchronised chunks of `chunk` steps until the budget or max_steps runs out (at least 3).
+    warmed(): called between the warm-up and the timed steps; stop_after: (steps, asked) ends the
+    timing early once that many steps are timed and asked() says so."""
     start = time.perf_counter()
     trainer = backend.trainer(device, data[0], data[1], weights)
     backend.sync(device, None)
@@ -102,8 +110,12 @@ def time_training(backend, device, data, weights, label, budget_s, max_steps, ch
         loss = trainer.step(next(batches))
     backend.sync(device, loss)
     warmup_s = time.perf_counter() - start
+    if warmed is not None:
+        warmed()
     per_step, began = [], time.perf_counter()
     while len(per_step) * chunk < max_steps and (time.perf_counter() - began < budget_s or len(per_step) < 3):
+        if stop_after and len(per_step) * chunk >= stop_after[0] and stop_after[1]():
+            break
         t0 = time.perf_counter()
         for _ in range(chunk):
             loss = trainer.step(next(batches))
@@ -215,8 +227,31 @@ def gate(args, name):
     if not args.gate:
         return
     emit("ready", gate=name)
-    if sys.stdin.readline().strip() != "go":
+    if order(wait=True) != "go":
         raise SystemExit(4)
+
+
+_ORDERS = bytearray()
+
+
+def order(wait):
+    """The next line macml wrote on stdin ("go", "stop"), "" at EOF; without wait, None when none is
+    there yet. Read unbuffered from fd 0, so that select() sees every line not yet read."""
+    while b"\n" not in _ORDERS:
+        if not wait:
+            try:
+                import select
+                if not select.select([0], [], [], 0)[0]:
+                    return None
+            except (OSError, ValueError):  # no select() on this stdin (Windows pipes)
+                return None
+        chunk = os.read(0, 256)
+        if not chunk:
+            return ""
+        _ORDERS.extend(chunk)
+    line, _, rest = bytes(_ORDERS).partition(b"\n")
+    _ORDERS[:] = rest
+    return line.decode("ascii", "replace").strip()
 
 
 def run_mnist(backend, argv=None):
@@ -250,10 +285,13 @@ def run_mnist(backend, argv=None):
         dump_step(backend, accel, args.dump_step, host, weights)
         return 0
     emit("device", parameters=sum(len(v) for _, _, v in weights), **info)
+    train = backend.load(*host) + (training_weights(weights), host[2])
+    if accel != "cpu" and hasattr(backend, "prepare"):
+        emit("phase", name="compiling for %s" % accel)
+        backend.prepare(accel, train, host, weights)
     # macml may let a run find its device while the one before it finishes its untimed work;
     # it says "go" again when the accelerator is this run's alone
     gate(args, "cpu" if accel == "cpu" else "accelerator")
-    train = backend.load(*host) + (training_weights(weights), host[2])
     if accel != "cpu":
         emit("phase", name="warm-up and timing on %s" % accel)
         time_training(backend, accel, train, train[2], "accelerator timing", 1.0, 300, 10, 5)
@@ -277,7 +315,8 @@ def cpu_timing_only(backend, args):
     """--only cpu-timing: the CPU timing and matmul alone, in a process of their own that macml starts
     with the accelerator run: pinned to the cores --cpus names (the accelerator run keeps the others),
     it imports and prepares, then (with --gate) waits until macml says go (once nothing is importing;
-    macml stops it if that run finds no accelerator)."""
+    macml stops it if that run finds no accelerator), warms up, and waits for go again before the
+    timed steps; a "stop" after CPU_STEPS_BEFORE_STOP of them ends the timing."""
     cores = [int(c) for c in args.cpus.split(",")] if args.cpus else []
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)  # before the framework sizes its thread pools
@@ -292,7 +331,11 @@ def cpu_timing_only(backend, args):
     gate(args, "cpu-timing")
     emit("phase", name="timing on CPU (beside the accelerator run)")
     used = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    # set-up and warm-up (compiles) share the cores; macml holds the others off them only for the
+    # timed steps, which start at the second gate
+    asked = (lambda: order(wait=False) == "stop") if args.gate else (lambda: False)
     time_training(backend, "cpu", train, train[2], "CPU timing", args.cpu_seconds, CPU_TIMING_STEPS, 1, 2,
+                  warmed=lambda: gate(args, "cpu-timed"), stop_after=(CPU_STEPS_BEFORE_STOP, asked),
                   cores=used, beside_accelerator=True)
     matmul_probe(backend, "cpu", "cpu", 1024)
     emit("done")

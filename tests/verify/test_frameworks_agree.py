@@ -82,3 +82,37 @@ def test_workload_trains_a_few_steps_through_macml_verify(interpreters, key):
         assert run["accuracy"]["steps"] == 2 and 0 <= run["accuracy"]["accuracy"] <= 1
     if FRAMEWORK[key] == "jax":  # JAX kept its compiled steps in macml's cache (the next verify skips compiling)
         assert list((Path(os.environ["MACML_CACHE_DIR"]) / "jax-compile").glob("jit_step-*"))
+
+
+PREPARED_RUN = r'''
+import io, logging, sys
+sys.path.insert(0, sys.argv[1])
+import _workload_common as W
+import workload_jax
+backend = workload_jax.JaxBackend()
+args = W.workload_parser("jax").parse_args(["--device", "cpu", "--synthetic"])
+backend.describe(args)
+host, _, weights = W.read_data(args)
+train = backend.load(*host) + (W.training_weights(weights), host[2])
+backend.prepare("cpu", train, host, weights)
+import jax
+log = io.StringIO()
+logging.getLogger("jax").addHandler(logging.StreamHandler(log))
+jax.config.update("jax_log_compiles", True)
+W.time_training(backend, "cpu", train, train[2], "timing", 0.2, 3, 1, 1)
+W.parity(backend, "cpu", "cpu", host, weights)
+W.accuracy(backend, "cpu", train, backend.load(*host) + (host[2],), 2)
+print("COMPILED", [line for line in log.getvalue().splitlines() if line.startswith("Compiling jit(")])
+'''
+
+
+def test_jax_prepare_compiles_every_program_the_run_then_uses(interpreters, tmp_path):
+    """JAX's prepare() compiles ahead (in threads) the training step and every parity step; after it,
+    the timing, parity and accuracy phases compile nothing but the small helpers (data conversion, keys)."""
+    script = tmp_path / "prepared.py"
+    script.write_text(PREPARED_RUN)
+    result = run_command([interpreters.get("jax"), str(script), str(check_script("workloads"))], timeout=600)
+    line = next((l for l in result.stdout.splitlines() if l.startswith("COMPILED")), None)
+    assert result.returncode == 0 and line, result.stdout[-2000:] + result.stderr[-2000:]
+    compiled = line[len("COMPILED "):]
+    assert "jit(step)" not in compiled and "jit(<lambda>)" not in compiled, compiled

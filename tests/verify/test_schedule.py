@@ -21,6 +21,11 @@ if "--only" in sys.argv:
     time.sleep(0.1)  # the import
     emit("ready", gate="cpu-timing")
     go()
+    emit("work", part="cpu-warm-up", start=True)
+    time.sleep(0.1)
+    emit("work", part="cpu-warm-up", start=False)
+    emit("ready", gate="cpu-timed")
+    go()
     emit("work", part="cpu-timing", start=True, env=os.environ.get("JAX_PLATFORMS"))
     time.sleep(0.3)
     emit("timing", device="cpu", median_ms=40.0)
@@ -95,7 +100,9 @@ def test_accelerator_runs_take_turns_cpu_timings_run_beside_them_and_a_cpu_run_g
     assert all(not overlap(alone, other) for key, other in work.items() if key != ("mlx", "alone"))
     imported = max(e["at"] for f in finished for e in f.main.events if e["event"] == "ready" and e["gate"] == "device")
     assert work[("torch", "cpu-timing")][0] > imported  # timed once nothing imports any more
-    cpu_env = next(e for e in finished[0].cpu.events if e["event"] == "work")["env"]
+    measured = next(e["at"] for e in finished[0].main.events if e["event"] == "matmul")
+    assert work[("torch", "cpu-timing")][0] > measured  # and once its main has timed its accelerator
+    cpu_env = next(e for e in finished[0].cpu.events if e["event"] == "work" and e["part"] == "cpu-timing")["env"]
     assert cpu_env == CPU_ONLY_ENV["JAX_PLATFORMS"] and ("torch", "timing") in seen
 
 
@@ -156,6 +163,8 @@ if "--only" in sys.argv:
     os.sched_setaffinity(0, [int(c) for c in sys.argv[-1].split(",")])
     emit("ready", gate="cpu-timing")
     sys.stdin.readline()
+    emit("ready", gate="cpu-timed")
+    sys.stdin.readline()
     time.sleep(0.2)  # the scheduler holds the others off this one's cores meanwhile
     emit("work", part="cpu-timing", start=True, cores=cores())
     time.sleep(0.6)
@@ -171,6 +180,7 @@ pool.start()
 emit("ready", gate="device")
 sys.stdin.readline()
 emit("device", device="gpu")
+emit("matmul", device="gpu")  # its accelerator timed: the CPU timing may go
 pool.join()
 emit("samples", samples=samples)
 emit("done")
@@ -195,3 +205,66 @@ def test_while_a_cpu_timing_runs_every_thread_of_the_other_workloads_keeps_off_i
     after = [c for at, c in samples if at > timing[False]["at"] + 0.2]
     assert during and all(c == rest for c in during), samples
     assert after and all(c == everything for c in after), samples
+
+
+CPU_TIMING = r'''
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from _workload_common import run_mnist
+
+class Trainer:
+    mode = "eager"
+    def step(self, idx):
+        time.sleep(0.02)
+    def batches(self, count):
+        return iter(range(count))
+    def placement(self):
+        return "cpu", "cpu"
+
+class Backend:  # the real --only cpu-timing protocol around a CPU that takes 20 ms a step
+    name = "stub"
+    def describe(self, args):
+        return {}
+    def load(self, pixels, labels, n):
+        return pixels, labels
+    def trainer(self, device, x, y, weights):
+        return Trainer()
+    def sync(self, device, value):
+        pass
+    def loss_value(self, loss):
+        return 0.0
+    def matmul(self, device, n):
+        return lambda: None
+
+sys.exit(run_mnist(Backend(), sys.argv[2:]))
+'''
+
+MAIN_DONE_SOON = r'''
+import json, sys
+def emit(event, **fields):
+    print(json.dumps(dict(fields, event=event)), flush=True)
+emit("ready", gate="device")
+sys.stdin.readline()
+emit("device", device="gpu")
+emit("ready", gate="accelerator")
+sys.stdin.readline()
+emit("matmul", device="gpu")
+emit("done")
+'''
+
+
+def test_a_cpu_timing_beside_a_finished_run_stops_after_its_minimum_of_steps(tmp_path):
+    from conftest import PROJECT
+
+    timing, main = tmp_path / "cpu_timing.py", tmp_path / "main.py"
+    timing.write_text(CPU_TIMING)
+    main.write_text(MAIN_DONE_SOON)
+    argv = [sys.executable, str(timing), str(PROJECT / "checks" / "workloads"), "--only", "cpu-timing", "--gate",
+            "--synthetic", "--cpu-seconds", "30"]
+    finished = Scheduler([("stub", [sys.executable, str(main)])], lambda name: argv, {}, 60,
+                         lambda name, event: None).run()
+    assert finished[0].main.returncode == 0 and finished[0].cpu.returncode == 0, finished[0].cpu
+    (result,) = [e for e in finished[0].cpu.events if e["event"] == "timing"]
+    gates = [e["gate"] for e in finished[0].cpu.events if e["event"] == "ready"]
+    assert gates == ["cpu-timing", "cpu-timed"]
+    assert 20 <= result["steps"] < 60, result  # 30 s and 60 steps allowed: the stop ended it at the minimum

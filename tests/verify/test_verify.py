@@ -69,6 +69,18 @@ def test_rules(events, name, status):
     assert statuses(events)[name] == status
 
 
+@pytest.mark.parametrize("tflops, status, words", [
+    (50.0, "pass", "75% of the 67 peak"),
+    (3.0, "warn", "underperforms"),
+    (348.0, "warn", "did not run in strict FP32"),
+], ids=["share-of-peak", "far-below-peak", "above-the-fp32-peak"])
+def test_matmul_is_judged_against_the_fp32_peak(tflops, status, words):
+    events = replace(GOOD_RUN, 0, dict(CUDA, peak_tflops=67.0))
+    events = replace(events, 2, {"event": "matmul", "device": "cuda", "tflops": tflops})
+    check = next(c for c in judge(collect(events), False, False, True) if c.name == "matmul")
+    assert check.status == status and words in check.detail, check
+
+
 def test_gpu_slower_than_cpu_still_passes_and_explains():
     run = collect(replace(GOOD_RUN, 5, timing("cpu", 0.5)))
     speed = [c for c in judge(run, False, False, True) if c.name == "speed"][0]

@@ -247,8 +247,12 @@ def check_matmul(m: Measurements) -> Check:
     if info is None or not info.peak_tflops:
         return Check("matmul", "pass", f"{tf:.1f} TFLOPS on a large FP32 matmul (peak unknown)")
     share = tf / info.peak_tflops
-    status = "warn" if share < 0.1 else "pass"
-    hint = ": the GPU itself underperforms (power state, thermal, shared?)" if status == "warn" else ""
+    status = "warn" if share < 0.1 or share > 1.0 else "pass"
+    hint = ""
+    if share < 0.1:
+        hint = ": the GPU itself underperforms (power state, thermal, shared?)"
+    elif share > 1.0:  # no FP32 matmul beats the FP32 peak: a reduced precision (TF32, FP16) ran
+        hint = ": above the FP32 peak, so this matmul did not run in strict FP32 (TF32 or lower precision?)"
     return Check("matmul", status, f"{tf:.1f} TFLOPS on a large matmul = {share:.0%} of the {info.peak_tflops:g} peak{hint}")
 
 

@@ -8,10 +8,12 @@ data, so imports overlap each other and the runs. Two lanes then decide who goes
   next one may set up its device (CUDA context, JAX client) and waits at its "accelerator" gate;
 - the CPU lane: for each framework whose main has not found only a CPU, its CPU timing in a process
   of its own (--only cpu-timing), pinned to every core but one (the accelerator lane keeps that one),
-  one at a time, never while a process is still importing. It need not wait for its main to find
-  its device: it is the longest stretch of a run, so it starts as early as it honestly can. While it runs, every other workload
-  process (each of its threads) is held on the cores it leaves, so that no compile, import or parity
-  work beside it bends the CPU's number; they get every core back when it ends.
+  one at a time. It need not wait for its main to find its device: it sets up and warms up (compiles)
+  as soon as it has imported. Its timed steps wait at a second gate until its main has timed its
+  accelerator (so that neither timing bends the other) and nothing is importing; while they run,
+  every other workload process (each of its threads) is held on the cores they leave, so that no
+  compile, import or parity work beside them bends the CPU's number. Once the main is done, the
+  timing is told to stop (after a minimum of steps), and every process gets every core back.
 A main that finds no accelerator is a CPU run: its CPU-timing process is sent away, and it waits at
 its second gate to run alone, after everything else. Each framework's result is its main run plus
 its CPU-timing run.
@@ -78,7 +80,8 @@ class _Process:
     def __init__(self, argv: List[str], env: Dict[str, str]):
         self.argv, self.env = argv, env
         # starting -> ready -> running -> done; a main may pass through setting-up -> set-up between
-        # ready and running (its device found beside the run before it), or go cpu-wait -> alone
+        # ready and running (its device found beside the run before it), or go cpu-wait -> alone;
+        # a CPU timing passes through warming -> warmed (its second gate) before running
         self.phase = "starting"
         self.measured = False  # a running main has timed its accelerator: the next may set up
         self.proc = None
@@ -87,6 +90,11 @@ class _Process:
     def go(self, phase: str) -> None:
         self.phase = phase
         self._write("go\n")
+
+    def stop(self) -> None:
+        """A running CPU timing may end once it has its minimum of steps (its main is done)."""
+        if self.phase == "running":
+            self._write("stop\n")
 
     def send_away(self) -> None:
         """Stop it now (it may still be importing, which would take a core from a CPU run)."""
@@ -158,6 +166,8 @@ class Scheduler:
             process.result, process.phase = payload, "done"
             if process is job.main and not job.accelerated:
                 job.cpu.send_away()  # no accelerator run to time the CPU beside
+            elif process is job.main:
+                job.cpu.stop()
         elif kind == "event":
             self.on_event(job.framework, payload)
             self._event(job, process, payload)
@@ -170,7 +180,7 @@ class Scheduler:
             else:
                 process.phase = "set-up"
         elif kind == "ready":
-            process.phase = "cpu-wait" if event.get("gate") == "cpu" else "ready"
+            process.phase = {"cpu": "cpu-wait", "cpu-timed": "warmed"}.get(event.get("gate"), "ready")
         elif kind == "matmul" and process is job.main and event.get("device") != "cpu":
             process.measured = True
         elif kind == "device" and process is job.main:
@@ -187,16 +197,25 @@ class Scheduler:
                            "running")
         elif all(m.measured for m in running) and not any(m.phase in ("setting-up", "set-up") for m in mains):
             self._go_first([m for m in mains if m.phase == "ready"], "setting-up")
-        busy = {p.phase for p in self._processes()}
-        timing = any(j.cpu.phase == "running" for j in self.jobs)
-        if not timing and not busy & {"starting", "alone"}:
-            known_first = sorted((j for j in self.jobs if j.accelerated is not False), key=lambda j: j.accelerated is None)
-            self._go_first([j.cpu for j in known_first if j.cpu.phase == "ready"], "running")
+        self._dispatch_cpu_lane()
         busy = {p.phase for p in self._processes()}
         waiting_cpu = any(j.accelerated and j.cpu.phase != "done" for j in self.jobs)
         if not busy & {"starting", "ready", "setting-up", "set-up", "running", "alone", "sent away"} and not waiting_cpu:
             self._go_first([m for m in mains if m.phase == "cpu-wait"], "alone")
         self._hold_others()
+
+    def _dispatch_cpu_lane(self) -> None:
+        busy = {p.phase for p in self._processes()}
+        if not any(j.cpu.phase in ("warming", "warmed", "running") for j in self.jobs) and "alone" not in busy:
+            known_first = sorted((j for j in self.jobs if j.accelerated is not False), key=lambda j: j.accelerated is None)
+            self._go_first([j.cpu for j in known_first if j.cpu.phase == "ready"], "warming")
+        if busy & {"starting", "alone"}:
+            return
+        for job in self.jobs:
+            if job.cpu.phase == "warmed" and (job.main.measured or job.main.phase == "done"):
+                job.cpu.go("running")
+                if job.main.phase == "done":
+                    job.cpu.stop()
 
     def _hold_others(self) -> None:
         """While a CPU timing runs, it has its cores and the other live workloads the cores it leaves
