@@ -22,7 +22,8 @@ A backend supplies:
                                         the batches live, read back from the framework
   sync(device, value)                   wait until the device has computed value
   loss_value(loss) -> float
-  matmul(device, n) -> run              run() enqueues one n x n FP32 matmul and returns it
+  matmul(device, n) -> run              run() enqueues one n x n FP32 matmul and returns it (or in
+                                        matmul_precision(device), where the backend has that)
   precisions(device) -> [str]           parity modes, the training precision first
   reference_ops() -> _reference.ArrayOps  the float64 array library the parity reference is
                                         computed in (raise ImportError where there is none)
@@ -131,7 +132,8 @@ def time_training(backend, device, data, weights, label, budget_s, max_steps, ch
 
 
 def matmul_probe(backend, device, kind, n, budget_s=0.5):
-    """The device's FP32 matmul rate: one untimed call, then at least 3 and at most 50 in budget_s."""
+    """The device's matmul rate, in FP32 unless the backend's matmul_precision(device) says otherwise:
+    one untimed call, then at least 3 and at most 50 in budget_s."""
     run = backend.matmul(device, n)
     backend.sync(device, run())
     reps, start = 0, time.perf_counter()
@@ -141,7 +143,9 @@ def matmul_probe(backend, device, kind, n, budget_s=0.5):
         if reps % 5 == 0:
             backend.sync(device, out)
     backend.sync(device, out)
-    emit("matmul", device=kind, n=n, tflops=2.0 * n ** 3 * reps / (time.perf_counter() - start) / 1e12)
+    precision = getattr(backend, "matmul_precision", lambda device: "fp32")(device)
+    emit("matmul", device=kind, n=n, precision=precision,
+         tflops=2.0 * n ** 3 * reps / (time.perf_counter() - start) / 1e12)
 
 
 def first_batch(data_host):

@@ -155,7 +155,7 @@ class JaxBackend:
     def trainer(self, device, x, y, weights):
         return Trainer(self.jax, self.devices[device], x, y, weights)
 
-    def prepare(self, device, train, data_host, weights):
+    def prepare(self, device, train, data_host, weights, threads=True):
         """Compile the training step and every parity step at once, each in a thread, by running
         them once (their jit caches are the run's). Cold, XLA compiles and autotunes each program for
         seconds; one after another they were most of a run (25 s on the H200)."""
@@ -170,7 +170,7 @@ class JaxBackend:
 
         jobs = [training_step, lambda: self.step_outputs("cpu", weights, batch, "fp32")]
         jobs += [lambda p=p: self.step_outputs(device, weights, batch, p) for p in self.precisions(device)]
-        with ThreadPoolExecutor(len(jobs)) as pool:
+        with ThreadPoolExecutor(len(jobs) if threads else 1) as pool:
             for future in [pool.submit(job) for job in jobs]:
                 future.result()
 
@@ -187,11 +187,12 @@ class JaxBackend:
         a = jax.random.normal(key, (n, n))
         b = jax.random.normal(jax.random.split(key)[0], (n, n))
         mm = jitted(jax, "matmul", lambda jax: jax.jit(lambda p, q: p @ q))
+        return lambda: mm(a, b)
 
-        def run():  # strict FP32, the rate the peak is quoted in (JAX's default on NVIDIA is TF32)
-            with jax.default_matmul_precision(matmul_mode(device, "fp32")):
-                return mm(a, b)
-        return run
+    def matmul_precision(self, device):
+        """JAX's default, which the training uses: TF32 on NVIDIA. (A strict-FP32 matmul made XLA
+        autotune Triton kernels for 9 s on the H200, for one number.)"""
+        return self.precisions(device)[0]
 
     def precisions(self, device):
         """On NVIDIA GPUs JAX's default FP32 matmul/conv precision is TF32: check it and strict FP32."""

@@ -268,3 +268,29 @@ def test_a_cpu_timing_beside_a_finished_run_stops_after_its_minimum_of_steps(tmp
     gates = [e["gate"] for e in finished[0].cpu.events if e["event"] == "ready"]
     assert gates == ["cpu-timing", "cpu-timed"]
     assert 20 <= result["steps"] < 60, result  # 30 s and 60 steps allowed: the stop ended it at the minimum
+
+
+def test_every_process_verify_schedules_waits_at_its_gates(monkeypatch):
+    """The scheduler can hold back only processes that read its "go": the main runs and their CPU
+    timings alike (a CPU timing started without --gate timed itself at once, beside everything)."""
+    from conftest import load_check_script
+    from macml.verify import command
+
+    started = []
+
+    class Recorder:
+        def __init__(self, jobs, cpu_argv, *args, **kwargs):
+            started.extend(argv for _, argv in jobs)
+            started.extend(cpu_argv(name) for name, _ in jobs)
+
+        def run(self):
+            return []
+
+    monkeypatch.setattr(command, "Scheduler", Recorder)
+    monkeypatch.setattr(command, "overlap_cores", lambda: (1, 2, 3))
+    monkeypatch.setattr(command, "importable_frameworks", lambda python: ["torch", "jax"])
+    command.run_verify(synthetic=True)
+    parser = load_check_script("workloads/_workload_common.py").workload_parser("any")
+    parsed = [parser.parse_args(argv[2:]) for argv in started]
+    assert len(parsed) == 4 and all(args.gate for args in parsed), started
+    assert sum(args.only == "cpu-timing" for args in parsed) == 2

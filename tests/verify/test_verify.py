@@ -73,10 +73,12 @@ def test_rules(events, name, status):
     (50.0, "pass", "75% of the 67 peak"),
     (3.0, "warn", "underperforms"),
     (348.0, "warn", "did not run in strict FP32"),
-], ids=["share-of-peak", "far-below-peak", "above-the-fp32-peak"])
+    (348.0, "pass", "in TF32, the framework's default here (the FP32 peak does not apply)"),
+], ids=["share-of-peak", "far-below-peak", "above-the-fp32-peak", "tf32-is-not-held-to-the-fp32-peak"])
 def test_matmul_is_judged_against_the_fp32_peak(tflops, status, words):
     events = replace(GOOD_RUN, 0, dict(CUDA, peak_tflops=67.0))
-    events = replace(events, 2, {"event": "matmul", "device": "cuda", "tflops": tflops})
+    precision = "tf32" if "TF32" in words else "fp32"
+    events = replace(events, 2, {"event": "matmul", "device": "cuda", "tflops": tflops, "precision": precision})
     check = next(c for c in judge(collect(events), False, False, True) if c.name == "matmul")
     assert check.status == status and words in check.detail, check
 

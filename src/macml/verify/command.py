@@ -193,7 +193,7 @@ def run_overlapped(setting: Setting, chosen: Sequence[str], cores: Tuple[int, ..
     cpus = ",".join(str(c) for c in cores)
 
     def cpu_argv(name: str) -> List[str]:
-        return workload_argv(setting, name) + ["--only", "cpu-timing", "--cpus", cpus]
+        return workload_argv(setting, name) + ["--only", "cpu-timing", "--cpus", cpus, "--gate"]
 
     with progress.Bar("verify") as bar:
         watchers = {name: watch(setting, bar, name) for name in chosen}
