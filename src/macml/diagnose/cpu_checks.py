@@ -12,8 +12,12 @@ ROSETTA_AVX_MACOS = (15, 0)  # Rosetta 2 translates AVX/AVX2 from macOS 15 Sequo
 
 
 def _x86_python(facts: MachineFacts) -> bool:
+    """The interpreter's arch; where no interpreter is known, an x86 machine's Pythons are x86 (off a Mac,
+    which alone translates)."""
     interp = facts.interpreter
-    return interp is not None and arch_family(interp.machine) == "x86_64"
+    if interp is not None and interp.machine:
+        return arch_family(interp.machine) == "x86_64"
+    return not facts.is_mac and arch_family(facts.cpu.hardware_arch) == "x86_64"
 
 
 def _tensorflow(facts: MachineFacts) -> Optional[str]:
@@ -50,7 +54,8 @@ def check_cpu_features(facts: MachineFacts, recipes: Sequence[Recipe]) -> Option
                         (pip_cmd(facts, "uninstall -y tensorflow jax jaxlib"),) + install_recipe(facts, recipes, "torch")))
     torch = facts.frameworks.get("torch")
     cpu_torch = torch is not None and torch.ok and not (torch.data.get("cuda_version") or torch.data.get("hip_version"))
-    if "avx2" not in flags and (cpu_torch or jax):
+    nothing_known_installed = not facts.frameworks and not (facts.interpreter and facts.interpreter.packages)
+    if "avx2" not in flags and (cpu_torch or jax or nothing_known_installed):
         return warn("System", "This CPU has no AVX2: CPU builds of torch and jax fall back to their slowest kernels",
                     Fix("Expect several times slower CPU training than on an AVX2 CPU (Haswell / Zen or newer); "
                         "use a GPU machine for anything but small models."))

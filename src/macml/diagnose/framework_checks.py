@@ -34,6 +34,12 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
     version = probe.data.get("version", "")
     if use.sees:
         return ok(area, f"{probe.name} {version} uses the GPU: {use.label}")
+    missing = probe.data.get("missing_gpu_libraries")
+    if missing:
+        return fail(area, f"{probe.name} {version} could not load its CUDA libraries ({', '.join(missing)}), so it "
+                    "runs on the CPU while this machine has a GPU",
+                    Fix("Install the CUDA and cuDNN versions this TensorFlow was built for (tensorflow.org/install/source"
+                        "#gpu), or TF 2.14+ with its own CUDA libraries:", (pip_cmd(facts, "install 'tensorflow[and-cuda]'"),)))
     cpu_build = cpu_only_build_fix(probe.name, kind, facts)
     if cpu_build is not None:
         return fail(area, f"{probe.name} {version} is a CPU-only build on a machine with an NVIDIA GPU", cpu_build)

@@ -53,6 +53,12 @@ def chip_of_kernel(text: str) -> Optional[str]:
     return XNU_SOC_CHIPS.get(match.group(1)) if match else None
 
 
+def chip_of_profiler_item(text: str) -> Optional[str]:
+    """system_profiler's untranslated display name 'kHW_AppleM1ProItem' -> 'Apple M1 Pro'."""
+    match = re.search(r"\bkHW_Apple(M\d{1,2})(Pro|Max|Ultra)?Item\b", text or "")
+    return " ".join(g for g in ("Apple", *match.groups()) if g) if match else None
+
+
 def mac_model_silicon(identifier: str) -> Tuple[Optional[bool], Optional[str]]:
     """'Mac14,14' -> (True, 'Apple M2 Ultra'); 'MacBookPro15,1' -> (False, None); unknown -> (None, None).
 

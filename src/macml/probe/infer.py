@@ -210,6 +210,10 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     if flags is not None and cpu.flags is None:
         cpu = dataclasses.replace(cpu, flags=flags)
         sources["cpu.flags"] = flag_source
+    if not facts.is_mac and cpu.hardware_arch in ("", "unknown") and cpu.flags and sources_flags_are_x86(cpu.flags) \
+            and "lm" in cpu.flags:
+        cpu = dataclasses.replace(cpu, hardware_arch="x86_64")
+        sources["cpu.hardware_arch"] = "x86 CPU flags with lm (64-bit long mode)"
     facts = dataclasses.replace(facts, cpu=cpu)
     if facts.is_mac:
         facts = infer_translation(infer_native_python(infer_macos_version(facts, snapshot, sources), sources),

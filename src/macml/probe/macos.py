@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from macml import versions
 from macml.facts import GIB, GPU, UNNAMED_GPU, CPUFacts, OSFacts, SystemFacts
 from macml.knowledge.gpu_specs import identify_apple_chip, peak_fp32
+from macml.knowledge.hardware import chip_of_profiler_item
 from macml.probe.runner import CommandResult, command_key
 
 SW_VERS = ("sw_vers",)
@@ -146,7 +147,7 @@ def _make_gpu(model: str, vendor_raw: Any, cores_raw: Any, vram: Any, metal: Any
 
 def _json_gpu(item: Dict[str, Any]) -> Optional[GPU]:
     name = _text(item.get("_name"))
-    model = _text(item.get("sppci_model")) or ("" if name.startswith("kHW_") else name)
+    model = _text(item.get("sppci_model")) or (chip_of_profiler_item(name) or "" if name.startswith("kHW_") else name)
     vendor = item.get("spdisplays_vendor") or item.get("sppci_vendor")
     if not model and not _text(vendor):
         return None

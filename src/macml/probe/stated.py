@@ -70,6 +70,8 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
     found: Dict[str, Any] = {}
     for fact, field in (("python.version", "version"), ("python.machine", "machine")):
         stated = _first(statements, fact)
+        if fact == "python.machine" and len({s["value"] for s in statements if s.get("fact") == fact}) > 1:
+            continue  # sessions of more than one interpreter ('arch -x86_64 python3' beside a native one)
         if stated and not getattr(interp, field):
             found[field] = stated["value"]
             sources[f"interpreter.{field}"] = where(stated)
@@ -250,6 +252,18 @@ def _fill_jax(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, jax=FrameworkFacts("jax", True, data)))
 
 
+def _fill_tensorflow(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    """TensorFlow's own log saying it could not load its CUDA libraries (and created no GPU device): it
+    imports, and runs on the CPU."""
+    missing = [s for s in statements if s.get("fact") == "tensorflow.missing_gpu_library"]
+    if "tensorflow" in facts.frameworks or not missing or _first(statements, "tensorflow.gpu_device"):
+        return facts
+    sources["frameworks.tensorflow"] = where(missing[0])
+    data = {"version": facts.package("tensorflow") or "", "gpus": [],
+            "missing_gpu_libraries": sorted({s["value"] for s in missing})}
+    return dataclasses.replace(facts, frameworks=dict(facts.frameworks, tensorflow=FrameworkFacts("tensorflow", True, data)))
+
+
 def torch_build_from_tag(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
     """'2.7.0+cu126' names its CUDA build even where 'CUDA used to build PyTorch' was cut off."""
     probe = facts.frameworks.get("torch")
@@ -265,7 +279,7 @@ def torch_build_from_tag(facts: MachineFacts, sources: Dict[str, str]) -> Machin
 def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -> MachineFacts:
     """The facts, with every unknown a statement gives filled in and its line recorded in sources."""
     sources: Dict[str, str] = dict(facts.sources)
-    for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_jax, _fill_gpus):
+    for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_jax, _fill_tensorflow, _fill_gpus):
         facts = step(facts, statements, sources)
     facts = torch_build_from_tag(facts, sources)
     translated = _first(statements, "process.translated")

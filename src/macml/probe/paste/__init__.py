@@ -16,14 +16,14 @@ from macml.probe.paste import collect_env, cpu, gpu, mac, packages, system
 from macml.probe.paste.base import Part
 from macml.probe.paste.gpu import QUERY_KEY
 from macml.probe.paste.statements import read_statements, stated_platform
-from macml.probe.paste.text import clean_lines
+from macml.probe.paste.text import clean_lines, journal_lines
 from macml.probe.snapshot import FORMAT_VERSION
 
 # Most specific first: a later finder's part that overlaps lines already claimed is dropped
 # (the lscpu and pip lines inside collect_env belong to collect_env).
 FINDERS = (
     collect_env.find, gpu.find_nvidia_table, gpu.find_rocm_smi, mac.find_system_profiler_json,
-    mac.find_sw_vers, mac.find_system_overview, mac.find_sysctl, system.find_os_release, system.find_uname, cpu.find,
+    mac.find_sw_vers, mac.find_system_overview, mac.find_sysctl, system.find_os_release, system.find_uname, cpu.find, cpu.find_proc_cpuinfo,
     gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocm_driver_csv, gpu.find_rocminfo, gpu.find_rocm_concise, mac.find_metal_banner,
     mac.find_applegpuinfo, mac.find_system_profiler_text, packages.find,
 )
@@ -121,7 +121,7 @@ def import_pastes(texts: Sequence[Text]) -> Dict[str, Any]:
     for number, item in enumerate(texts, 1):
         source, text = item if isinstance(item, tuple) else (f"paste {number}", item)
         lines = clean_lines(str(text or ""))
-        stated = read_statements(lines)
+        stated = read_statements(lines, journal_lines(str(text or "")))
         statements += [s.to_json(source) for s in stated]
         if stated:
             stated_evidence.append({"source": source, "shape": "statements", "lines": [stated[0].line, stated[-1].line],

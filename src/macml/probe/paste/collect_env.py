@@ -18,7 +18,7 @@ _CANONICAL = {k.lower(): k for k in KNOWN_KEYS}
 # Case-insensitive ("Os:" in 2020 pastes); "PyTorch version 1.5.0" lost its colon in some.
 _KEY = re.compile(r"^\s*(" + "|".join(re.escape(k) for k in KNOWN_KEYS) + r")(?:\s*:\s?|\s+(?=\d))(.*)$", re.I)
 _START = re.compile(r"^\s*(Collecting environment information|PyTorch version\s*(:|\d))", re.I)
-_LIBRARY = re.compile(r"^\s*\[(pip\d?|conda)\]\s+(.*)$")
+LIBRARY = re.compile(r"^\s*\[(pip\d?|conda)\]\s+(.*)$")
 _GPU_LINE = re.compile(r"^\s*GPU\s+(\d+)\s*[:：]\s*(.+?)\s*(?:\(UUID:.*)?$")
 _MISSING = ("", "n/a", "could not collect", "none", "unknown", "no cuda")
 _LINUX_PLATFORM = re.compile(r"^Linux-(.+?)-(x86_64|aarch64|arm64|ppc64le|s390x|armv7l|i686)(?:-with-(.*))?$")
@@ -54,7 +54,7 @@ def _span_end(lines: Sequence[str], start: int) -> int:
         if index - last_known > 15:
             break
         key = _KEY.match(line)
-        if key or _LIBRARY.match(line) or (in_cpu and line.strip()):
+        if key or LIBRARY.match(line) or (in_cpu and line.strip()):
             last = last_known = index
             in_cpu = (key.group(1).upper() == "CPU") if key else in_cpu
         elif not line.strip():
@@ -73,7 +73,7 @@ def _fields(lines: Sequence[str]) -> Tuple[Dict[str, str], List[str], List[str],
     section = ""
     for line in dedent(lines):
         key = _KEY.match(line)
-        library = _LIBRARY.match(line)
+        library = LIBRARY.match(line)
         gpu = _GPU_LINE.match(line)
         if key:
             name, value = _CANONICAL[key.group(1).lower()], key.group(2).strip()
@@ -125,10 +125,10 @@ def _machine(fields: Dict[str, str]) -> Optional[str]:
     return msc.group(1) if msc else None
 
 
-def _packages(libraries: Sequence[str]) -> Dict[str, str]:
+def library_packages(libraries: Sequence[str]) -> Dict[str, str]:
     packages: Dict[str, str] = {}
     for line in libraries:
-        body = _LIBRARY.match(line).group(2).strip()
+        body = LIBRARY.match(line).group(2).strip()
         pinned = re.match(r"^([A-Za-z0-9_.\-]+)\s*==\s*(\S+)", body)
         listed = re.match(r"^([A-Za-z0-9_.\-]+)\s+(\d\S*)", body)
         match = pinned or listed
@@ -235,7 +235,7 @@ def _system_commands(platform: Optional[str], fields: Dict[str, str], cpu: Seque
 def convert(lines: Sequence[str], start: int, end: int) -> Part:
     fields, gpus, cpu, libraries = _fields(lines)
     platform = platform_of(fields)
-    packages = _packages(libraries)
+    packages = library_packages(libraries)
     torch = _torch(fields, gpus, packages)
     if torch.get("version"):
         packages.setdefault("torch", str(torch["version"]))

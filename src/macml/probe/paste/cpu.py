@@ -1,10 +1,10 @@
-"""lscpu output (standalone, or the CPU block of collect_env), and the CPU flags it lists."""
+"""lscpu output (standalone, or the CPU block of collect_env), /proc/cpuinfo, and the CPU flags they list."""
 from __future__ import annotations
 
 import re
 from typing import List, Sequence
 
-from macml.probe.paste.base import Part, dedent, is_prompt_for
+from macml.probe.paste.base import Part, dedent, is_prompt_for, runs
 
 # Localised lscpu labels (LANG=zh_CN ...) -> the English ones the Linux parser reads.
 LOCALISED = {"架构": "Architecture", "型号名称": "Model name", "标记": "Flags", "厂商 ID": "Vendor ID",
@@ -36,6 +36,22 @@ def lscpu_flags(table: Sequence[str]) -> List[str]:
             return sorted(set(value.split()))
     return []
 
+
+
+_CPUINFO_LINE = re.compile(r"^([a-z][a-z0-9 _]*?)\t+: ?(.*)$")  # /proc/cpuinfo pads each name with tabs
+
+
+def find_proc_cpuinfo(lines: Sequence[str]) -> List[Part]:
+    """/proc/cpuinfo (whole, or grep'd to its 'flags\t\t: ...' lines): Linux's own file; the flags of
+    its first processor."""
+    parts: List[Part] = []
+    for first, last in runs(lines, lambda l: bool(_CPUINFO_LINE.match(l))):
+        values = [m.groups() for m in map(_CPUINFO_LINE.match, lines[first:last + 1])]
+        flags = next((value.split() for name, value in values if name == "flags"), [])
+        if flags:
+            start = first - 1 if first and "/proc/cpuinfo" in lines[first - 1] else first
+            parts.append(Part("proc_cpuinfo", start + 1, last + 1, platform="linux", cpu_flags=sorted(set(flags))))
+    return parts
 
 
 _LSCPU_LABELS = {"Architecture", "CPU op-mode(s)", "Byte Order", "CPU(s)", "On-line CPU(s) list", "Vendor ID",

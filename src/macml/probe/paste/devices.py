@@ -1,5 +1,6 @@
 """GPU listings that number their devices over several lines: a tool's 'Device #0:' block (DIGITS'
-device_query, CUDA samples' deviceQuery), '[1] CUDA device name: ...' lines (Ollama's NVML log),
+device_query, CUDA samples' deviceQuery), '[1] CUDA device name: ...' lines (Ollama's NVML log), CUDA.jl's
+'0: Quadro RTX 4000 (sm_75, 7.601 GiB / 8.000 GiB available)',
 TensorFlow's 'Found device 1 with properties:' and 'Created device ... device: 0, name: ...'. Each
 GPU it names carries its number, so a device logged twice counts once, and its compute capability
 and memory stay with it."""
@@ -18,6 +19,7 @@ _TF_CREATED = re.compile(r"->\s*(?:physical GPU \()?device:\s*(\d+),\s*name:\s*(
 _NAME = re.compile(r"^\s*(?:CUDA device name|device name|name)\s*(?::|\s{2,})\s*(.+?)\s*$", re.IGNORECASE)
 _PROPERTIES = re.compile(r"\bname:\s*(.+?)\s+(?:computeCapability:\s*(\d+\.\d+)|major:\s*(\d+)\s+minor:\s*(\d+))")
 _MAJOR_MINOR = re.compile(r"^\s*(major|minor)\s{2,}(\d+)\s*$")
+_JULIA_DEVICE = re.compile(r"^\s*(\d+): (.+?) \(sm_(\d+)(\d), [\d.]+ GiB / ([\d.]+) GiB available\)")  # CUDA.jl
 _TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*(mb|MiB)?\s*$")
 
 
@@ -46,7 +48,11 @@ def device_facts(lines: Sequence[str]) -> Dict[int, Facts]:
             line = bracket.group(2)
         created = _TF_CREATED.search(line)
         listed = _INDEX_LIST.match(line)
-        if listed and gpu_names(listed.group(2)):
+        julia = _JULIA_DEVICE.match(line)
+        if julia and gpu_names(julia.group(2)):
+            facts.append(_gpu(julia.group(2), int(julia.group(1)), f"{julia.group(3)}.{julia.group(4)}",
+                              round(float(julia.group(5)) * 1024)))
+        elif listed and gpu_names(listed.group(2)):
             facts += [_gpu(listed.group(2), int(i)) for i in listed.group(1).split(",")]
         elif created:
             facts.append(_gpu(created.group(2).strip(), int(created.group(1)), created.group(3)))

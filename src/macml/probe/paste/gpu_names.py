@@ -10,9 +10,10 @@ from typing import Any, List, Optional, Tuple
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:NVIDIA )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
-                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL))"
+                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
+                     r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:Pro |RX |R\d |HD |VII|Vega)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|\]\"']|\s{2}|Compute Engine))",
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|\]\"']|\s{2}|Compute Engine))",
                      re.IGNORECASE)
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?)", re.IGNORECASE)
@@ -46,7 +47,7 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
 
 _INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?"
                         r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
-_PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.\d+\s*:\s*(.+)$",
+_PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.(\d+)\s*:\s*(.+)$",
                              re.IGNORECASE)
 
 
@@ -76,11 +77,11 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
 
 def plaidml_devices(line: str) -> Facts:
     """plaidml-setup's device lines ('metal_amd_radeon_pro_460.0 : AMD Radeon Pro 460 (Metal)') name a
-    GPU; a Metal device is a Mac's."""
+    GPU (each numbered device is one); a Metal device is a Mac's."""
     match = _PLAIDML_DEVICE.match(line)
     if not match:
         return []
-    facts: Facts = [gpu_record(name) for name in gpu_names(match.group(2))]
+    facts: Facts = [gpu_record(name, index=int(match.group(2))) for name in gpu_names(match.group(3))]
     if match.group(1).lower().startswith("metal_"):
         facts.append(("platform", "darwin"))
     return facts

@@ -8,7 +8,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence
 
 from macml.facts import GIB
-from macml.probe.macos import ARM64, CPU_BRAND, MEMSIZE, PROFILER_JSON, PROFILER_TEXT, SW_VERS
+from macml.probe.macos import ARM64, CPU_BRAND, MEMSIZE, PROFILER_JSON, PROFILER_TEXT, SW_VERS, parse_size
 from macml.probe.paste.base import Part, dedent, is_prompt_for, runs, strip_prompt
 
 BRAND_KEY, MEMSIZE_KEY, ARM64_KEY = (" ".join(argv) for argv in (CPU_BRAND, MEMSIZE, ARM64))
@@ -139,18 +139,37 @@ def close_json(text: str) -> Optional[Dict[str, Any]]:
     return None
 
 
+_JSON_END = re.compile(r"^\}%?\s*$")  # zsh marks output without a final newline with '%'
+
+
+def memory_of_profiler(doc: Dict[str, Any]) -> Optional[int]:
+    """SPMemoryDataType's size: Apple silicon's one unified memory ('SPMemoryDataType': '8 GB'), or the
+    sum of an Intel Mac's DIMMs ('_items': [{'dimm_size': '8 GB'}, ...])."""
+    items = doc.get("SPMemoryDataType")
+    item = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
+    sizes = [parse_size(item.get("SPMemoryDataType"))] if item.get("SPMemoryDataType") else [
+        parse_size(dimm.get("dimm_size")) for dimm in item.get("_items", []) if isinstance(dimm, dict)]
+    return sum(sizes) if sizes and all(sizes) else None
+
+
 def find_system_profiler_json(lines: Sequence[str]) -> List[Part]:
     parts = []
     for index, line in enumerate(lines):
-        if line.strip() != "{" or not any("SPHardwareDataType" in l or "SPDisplaysDataType" in l
+        if line.strip() != "{" or not any(re.search(r"SP(Hardware|Displays|Memory)DataType", l)
                                           for l in lines[index + 1:index + 3]):
             continue
-        end = next((i for i in range(index + 1, len(lines)) if lines[i].rstrip() == "}"), len(lines) - 1)
-        doc = close_json("\n".join(lines[index:end + 1]))
+        end = next((i for i in range(index + 1, len(lines)) if _JSON_END.match(lines[i])), len(lines) - 1)
+        doc = close_json("\n".join(lines[index:end]) + "\n}" if _JSON_END.match(lines[end]) else
+                         "\n".join(lines[index:end + 1]))
         if doc:
-            cut = "" if lines[end].rstrip() == "}" else " (cut off; closed after its last whole line)"
-            part = Part("system_profiler_json", index + 1, end + 1, platform="darwin",
-                        commands={JSON_KEY: json.dumps(doc, indent=2) + "\n"})
+            cut = "" if _JSON_END.match(lines[end]) else " (cut off; closed after its last whole line)"
+            part = Part("system_profiler_json", index + 1, end + 1, platform="darwin")
+            memory = memory_of_profiler(doc)
+            if memory:
+                part.commands[MEMSIZE_KEY] = f"{memory}\n"
+            profile = {key: value for key, value in doc.items() if key != "SPMemoryDataType"}
+            if profile:
+                part.commands[JSON_KEY] = json.dumps(profile, indent=2) + "\n"
             part.notes.append("system_profiler -json" + cut)
             parts.append(part)
     return parts

@@ -1,10 +1,12 @@
-"""pip list, pip freeze and conda list pastes -> the interpreter's packages."""
+"""pip list, pip freeze and conda list pastes, and collect_env's '[pip3] ...' / '[conda] ...' library lines
+outside a whole report (a paste that starts inside one) -> the interpreter's packages."""
 from __future__ import annotations
 
 import re
 from typing import Dict, List, Sequence
 
 from macml.probe.paste.base import Part, runs
+from macml.probe.paste.collect_env import LIBRARY, library_packages
 
 _FREEZE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(?:==|===)\s*([^\s;#]+)")
 _FREEZE_URL = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9_.\-]*)\s*@\s*\S+")
@@ -35,6 +37,10 @@ def find(lines: Sequence[str]) -> List[Part]:
         packages = _collect(lines[first:last + 1], _CONDA_EQ)
         if packages:
             parts.append(Part("conda_list", first + 1, last + 1, packages=packages))
+    for first, last in runs(lines, lambda l: bool(LIBRARY.match(l))):
+        packages = library_packages(lines[first:last + 1])
+        if len(packages) >= 2:
+            parts.append(Part("collect_env_libraries", first + 1, last + 1, packages=packages))
     for index, line in enumerate(lines):
         words = line.split()
         if words[:2] == ["Package", "Version"] or words[:2] == ["#", "Name"]:

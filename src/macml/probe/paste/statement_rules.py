@@ -15,6 +15,7 @@ from typing import Any, List, Optional, Tuple
 
 from macml.knowledge.hardware import chip_of_kernel
 from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_record, gpu_value, plaidml_devices
+from macml.probe.paste.log_rules import log_line_facts
 
 Facts = List[Tuple[str, Any]]
 
@@ -46,6 +47,9 @@ _NOT_PACKAGES = {"python", "version", "os", "cuda", "cudnn", "gcc", "clang", "cm
                  "kernel", "build", "date", "time", "uptime", "pid", "port", "commit", "llvm", "hip", "rocm", "msvc",
                  "libc version", "is debug build", "julia version", "word size", "report version", "mkl", "opencv"}
 _DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
+_DARWIN_RELEASE = re.compile(r"(?:1\d|2\d)\.\d\.\d+")  # platform.release() on macOS; Ubuntu's 22.04.3 has two-digit minors
+_NOT_VERSIONED = {"bios", "vbios", "firmware", "kernel", "glibc", "libc", "app", "api", "sdk", "xcode", "metal", "opengl",
+                  "vulkan", "boot rom", "smc", "protocol", "model", "cpu", "gpu", "os", "system", "software"}
 _ALIASES = {"pytorch": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
             "keras version": "keras", "numpy version": "numpy"}
 
@@ -184,7 +188,8 @@ BY_KEY = {
     "machine": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
     "uname -m": lambda v: [("process.arch", a) for a in [_arch(v)] if a],
     "processor": _processor, "processor type": _processor,
-    "macos": _macos_value,
+    "macos": _macos_value, "macos version": _macos_value, "system version": _macos_value,
+    "release": lambda v: [("os.darwin", v.strip())] if _DARWIN_RELEASE.fullmatch(v.strip()) else [],
     "rosetta 2": lambda v: [("process.translated", v.strip().lower() == "true")] if v.strip().lower() in ("true", "false") else [],
     "arch string raw": lambda v: [("python.machine", a) for a in [_arch(v)] if a],  # py-cpuinfo runs in Python
     "brand raw": lambda v: [("cpu.brand", v.strip())] if v.strip() else [],
@@ -211,6 +216,7 @@ BY_KEY = {
     "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
         if v.strip() in ("0", "1") else [],
     "memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "unified memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "memory (system)": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "total memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
@@ -261,6 +267,9 @@ def by_key(key: str, value: str) -> Facts:
         return handler(value)
     if re.fullmatch(r"gpu\s*\d+|gpu\[\d+\]", key):
         return gpu_value(value, int(re.search(r"\d+", key).group()))
+    named = re.fullmatch(r"([a-z][\w.-]*) version", key)  # 'transformers Version: 5.15.0', 'xformers version: 0.0.20'
+    if named and named.group(1) not in _NOT_VERSIONED:
+        return _package(named.group(1), value)
     return _package(key, value) if " " not in key else []
 
 
@@ -450,6 +459,7 @@ def anywhere(line: str) -> Facts:
     uname = re.search(r"uname_result\(system='(\w+)'.*machine='(\w+)'", line)
     if uname:  # platform.uname() from inside Python: the interpreter's own machine
         facts.append(("python.machine", _arch(uname.group(2)) or uname.group(2)))
+    facts += log_line_facts(line)
     for name, label in _HYPERVISORS:
         if re.search(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*\b{re.escape(name)}",
                      line, re.IGNORECASE):

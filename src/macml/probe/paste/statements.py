@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import mac_only_gpu
 from macml.probe.paste import statement_rules as rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
+from macml.probe.paste.log_rules import journal_line_facts, repl_facts
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def key_value(line: str) -> Optional[Tuple[str, str]]:
     match = _KEY_VALUE.match(line)
     if not match:
         return None
-    value = match.group(2).strip().strip('"').strip("'").strip("*").strip()
+    value = match.group(2).strip().strip('"').strip("'").strip("*").strip("`").strip()
     return (_key(match.group(1)), value) if value else None
 
 
@@ -135,19 +136,20 @@ def _mps_memory(lines: Sequence[str]) -> Dict[int, str]:
     return found
 
 
-def read_statements(lines: Sequence[str]) -> List[Statement]:
-    """Every fact each line states, in line order."""
+def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
+    """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
     sysctl = _sysctl_answers(lines)
     python_header = _crashed_python(lines)
     mps_memory = _mps_memory(lines)
     numbered = device_facts(lines)
+    answered = repl_facts(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
         if not text.strip() or len(text) > 2000:
             continue
-        facts: List[Tuple[str, Any]] = list(numbered.get(index, ()))
+        facts: List[Tuple[str, Any]] = list(numbered.get(index, ())) + answered.get(index, [])
         if index in sysctl:
             facts.extend(rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
@@ -158,6 +160,8 @@ def read_statements(lines: Sequence[str]) -> List[Statement]:
             if index in mps_memory:
                 facts.extend(rules.by_key("memory", pair[1]))
         facts.extend(rules.anywhere(text))
+        if index in journaled:
+            facts.extend(journal_line_facts(text))
         seen = set()
         for fact, value in facts:
             marker = (fact, repr(value))

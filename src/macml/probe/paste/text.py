@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import List
+from typing import FrozenSet, List
 
 # ESC [ ... final byte (CSI), ESC ] ... BEL/ST (OSC), other two-byte ESC sequences, and the visible
 # remnants a copy from a web page leaves when the ESC itself was lost ("[0m", "[1;32m").
@@ -53,13 +53,22 @@ def _quoted(lines: List[str]) -> bool:
     return len(filled) >= 2 and sum(1 for line in filled if _QUOTE.match(line)) * 4 >= len(filled) * 3
 
 
+def _unquoted_lines(text: str) -> List[str]:
+    lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    return [_QUOTE.sub("", line, count=1) for line in lines] if _quoted(lines) else lines
+
+
 def clean_lines(text: str) -> List[str]:
     """The text's lines without line-end, colour codes, Markdown quoting, fences and HTML wrappers
     (each such line becomes blank, so numbering is unchanged)."""
     text = text.replace("\uff1a", ":")  # a full-width colon from a CJK input method: 'GPU 0： Tesla P100'
-    lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    if _quoted(lines):
-        lines = [_QUOTE.sub("", line, count=1) for line in lines]
+    lines = _unquoted_lines(text)
     lines = [_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
             else _HTML_WRAPPER.sub("", line) for line in lines]
+
+
+def journal_lines(text: str) -> FrozenSet[int]:
+    """0-based numbers of the lines that carried a syslog/journal prefix, which clean_lines drops."""
+    return frozenset(index for index, line in enumerate(_unquoted_lines(text))
+                     if _JOURNAL_PREFIX.match(_LOG_PREFIX.sub("", line, count=1)))
