@@ -155,24 +155,17 @@ class JaxBackend:
     def trainer(self, device, x, y, weights):
         return Trainer(self.jax, self.devices[device], x, y, weights)
 
-    def prepare(self, device, train, data_host, weights, threads=True):
-        """Compile the training step and every parity step at once, each in a thread, by running
-        them once (their jit caches are the run's). Cold, XLA compiles and autotunes each program for
-        seconds; one after another they were most of a run (25 s on the H200)."""
-        from concurrent.futures import ThreadPoolExecutor
+    def prepare(self, device, train, data_host, weights):
+        """Compile the training step and every parity step by running each once (their jit caches are
+        the run's), before the accelerator gate: beside the run before this one, not after it. (In
+        threads it was no faster on the H200: benchmarks/results/h200-jax-compile.txt.)"""
         jax = self.jax
-        jitted(jax, "train", train_step), jitted(jax, "loss_and_grads", loss_and_grads)  # one object for all threads
+        trainer = self.trainer(device, train[0], train[1], train[2])
+        jax.block_until_ready(trainer.step(next(trainer.batches(1))))
         batch = first_batch(data_host)
-
-        def training_step():
-            trainer = self.trainer(device, train[0], train[1], train[2])
-            jax.block_until_ready(trainer.step(next(trainer.batches(1))))
-
-        jobs = [training_step, lambda: self.step_outputs("cpu", weights, batch, "fp32")]
-        jobs += [lambda p=p: self.step_outputs(device, weights, batch, p) for p in self.precisions(device)]
-        with ThreadPoolExecutor(len(jobs) if threads else 1) as pool:
-            for future in [pool.submit(job) for job in jobs]:
-                future.result()
+        self.step_outputs("cpu", weights, batch, "fp32")
+        for precision in self.precisions(device):
+            self.step_outputs(device, weights, batch, precision)
 
     def sync(self, device, value):
         if value is not None:
@@ -241,5 +234,27 @@ def matmul_mode(device, precision):
     return "tensorfloat32" if precision == "tf32" and device not in ("cpu", "metal", "tpu") else "float32"
 
 
+def cublas_dots(environ, jaxlib_version):
+    """XLA_FLAGS for the run: cuBLAS for the dense layers instead of XLA's Triton GEMMs, whose
+    autotuning took about 9 s of a cold run's 17 s of compiling on the H200 while the step ran no
+    faster (benchmarks/results/h200-jax-compile.txt). A user's own XLA_FLAGS win; a jaxlib older than
+    the flag (which aborts on flags it does not know) gets none."""
+    if "XLA_FLAGS" in environ or not jaxlib_version:
+        return None
+    release = tuple(int(p) for p in jaxlib_version.split(".")[:3] if p.isdigit())
+    return "--xla_gpu_enable_triton_gemm=false" if release >= (0, 4, 20) else None
+
+
+def jaxlib_version():
+    try:
+        from importlib.metadata import version
+        return version("jaxlib")
+    except Exception:  # Python 3.7, or no jaxlib metadata: leave XLA as it is
+        return None
+
+
 if __name__ == "__main__":
+    flags = cublas_dots(os.environ, jaxlib_version())
+    if flags:
+        os.environ["XLA_FLAGS"] = flags
     main(JaxBackend())

@@ -378,3 +378,16 @@ def test_a_user_s_own_jax_cache_wins_and_an_unusable_cache_means_none(tmp_path):
     assert mine["JAX_COMPILATION_CACHE_DIR"] == "/mine" and not (tmp_path / "jax-compile").exists()
     (tmp_path / "a-file").write_text("")
     assert "JAX_COMPILATION_CACHE_DIR" not in workload_env({"MACML_CACHE_DIR": str(tmp_path / "a-file")})
+
+
+@pytest.mark.parametrize("environ, jaxlib, flags", [
+    ({}, "0.11.2", "--xla_gpu_enable_triton_gemm=false"),
+    ({"XLA_FLAGS": "--xla_gpu_autotune_level=2"}, "0.11.2", None),
+    ({}, "0.4.7", None),
+    ({}, None, None),
+], ids=["default", "users-flags-win", "jaxlib-older-than-the-flag", "no-jaxlib-metadata"])
+def test_jax_workload_asks_xla_for_cublas_dots_unless_told_otherwise(environ, jaxlib, flags):
+    from conftest import load_check_script
+
+    workload = load_check_script("workloads/workload_jax.py")
+    assert workload.cublas_dots(environ, jaxlib) == flags
