@@ -218,6 +218,7 @@ class MachineFacts:
     egpu: Optional[bool] = None  # an external GPU is attached (None when the GPU list is unknown)
     sources: Mapping[str, str] = field(default_factory=dict)  # derived fact -> the evidence it came from
     translated_process: Optional[bool] = None  # a pasted process (shell, crashed app) ran under Rosetta
+    frameworks_in_use: Tuple[str, ...] = ()  # what the text shows imported, installed or run ('tensorflow', 'mlx')
 
     @property
     def is_mac(self) -> bool:

@@ -47,6 +47,9 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
         match = re.search(pattern, text, re.IGNORECASE)
         if match:
             return True, name, f"'{match.group()}' in the system output"
+    stated = next((s for s in snapshot.get("statements") or () if s.get("fact") == "hypervisor"), None)
+    if stated is not None:
+        return True, stated.get("value"), f"{stated.get('source')} line {stated.get('line')}: {stated.get('text')}"
     vgpu = next((g.model for g in facts.gpus if re.search(r"\bGRID [A-Z]\d+\w*-\d+[A-Z]\b", g.model)), None)
     if vgpu:
         return True, None, f"{vgpu} is an NVIDIA vGPU profile, which only virtual machines are given"

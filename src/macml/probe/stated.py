@@ -75,6 +75,10 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
         if stated and not getattr(interp, field):
             found[field] = stated["value"]
             sources[f"interpreter.{field}"] = where(stated)
+    minors = {s["value"] for s in statements if s.get("fact") == "python.minor"}
+    if not interp.version and "version" not in found and len(minors) == 1:  # a path's or wheel tag's 'python3.11'
+        found["version"] = minors.pop()
+        sources["interpreter.version"] = where(_first(statements, "python.minor"))
     packages = dict(interp.packages)
     for stated in statements:
         if stated.get("fact") == "package" and stated["value"]["name"] not in packages:
@@ -107,7 +111,8 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
     if too_old is not None:  # torch's own CUDA initialisation said so
         data.update(driver_too_old=too_old["value"], cuda_available=False)
     for fact, key in (("torch.cuda_version", "cuda_version"), ("torch.hip_version", "hip_version"),
-                      ("torch.cuda_available", "cuda_available")):
+                      ("torch.cuda_available", "cuda_available"), ("torch.mps_available", "mps_available"),
+                      ("torch.mps_built", "mps_built")):
         found = _first(statements, fact)
         if found is not None:
             data[key] = found["value"]
@@ -168,9 +173,11 @@ def _add_torch_warnings(facts: MachineFacts, statements: Sequence[Statement]) ->
     too_old = _first(statements, "torch.driver_too_old")
     if too_old is not None and not data.get("driver_too_old"):
         data["driver_too_old"] = too_old["value"]
-    available = _first(statements, "torch.cuda_available")
-    if available is not None and data.get("cuda_available") is None:
-        data["cuda_available"] = available["value"]
+    for fact, key in (("torch.cuda_available", "cuda_available"), ("torch.mps_available", "mps_available"),
+                      ("torch.mps_built", "mps_built")):
+        available = _first(statements, fact)
+        if available is not None and data.get(key) is None:
+            data[key] = available["value"]
     if data == dict(probe.data):
         return facts
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, torch=dataclasses.replace(probe, data=data)))
@@ -213,7 +220,9 @@ def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Di
     gpus = list(facts.gpus)
     present = _first(statements, "gpu.present")
     if not gpus and present is not None and not _stated_gpus(statements):
-        gpus.append(GPU(vendor=present["value"], model=f"{present['value']} GPU (model not in the evidence)"))
+        capability = _capability_named("", statements) if present["value"] == "NVIDIA" else None  # an unnamed GPU's
+        gpus.append(GPU(vendor=present["value"], model=f"{present['value']} GPU (model not in the evidence)",
+                        compute_capability=capability))
         sources["gpus.0"] = where(present)
     if not gpus:
         gpus = _gpus_from_statements(statements, sources)
@@ -264,6 +273,26 @@ def _fill_tensorflow(facts: MachineFacts, statements: Sequence[Statement], sourc
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, tensorflow=FrameworkFacts("tensorflow", True, data)))
 
 
+def _torch_in_use(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    """'2.1.2+rocm5.6' names its ROCm build; an app's torch device 'mps' (ComfyUI's 'Type: mps') says torch
+    was built with MPS and found it."""
+    probe = facts.frameworks.get("torch")
+    if probe is None:
+        return facts
+    data = dict(probe.data)
+    rocm = re.search(r"\+rocm(\d+\.\d+)", str(data.get("version") or ""))
+    if rocm and not data.get("hip_version"):
+        data["hip_version"] = rocm.group(1)
+        sources["frameworks.torch.hip_version"] = f"torch's version tag {data.get('version')}"
+    mps = next((s for s in statements if s.get("fact") == "metal.in_use" and s.get("value") == "mps"), None)
+    if mps is not None and facts.is_mac and data.get("mps_built") is None and data.get("mps_available") is None:
+        data.update(mps_built=True, mps_available=True)
+        sources["frameworks.torch.mps_available"] = where(mps)
+    if data == dict(probe.data):
+        return facts
+    return dataclasses.replace(facts, frameworks=dict(facts.frameworks, torch=dataclasses.replace(probe, data=data)))
+
+
 def torch_build_from_tag(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
     """'2.7.0+cu126' names its CUDA build even where 'CUDA used to build PyTorch' was cut off."""
     probe = facts.frameworks.get("torch")
@@ -281,7 +310,10 @@ def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -
     sources: Dict[str, str] = dict(facts.sources)
     for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_jax, _fill_tensorflow, _fill_gpus):
         facts = step(facts, statements, sources)
-    facts = torch_build_from_tag(facts, sources)
+    facts = _torch_in_use(torch_build_from_tag(facts, sources), statements, sources)
+    used = tuple(sorted({s["value"] for s in statements if s.get("fact") == "framework.used"}))
+    if used:
+        facts = dataclasses.replace(facts, frameworks_in_use=used)
     translated = _first(statements, "process.translated")
     if translated is not None and facts.translated_process is None:
         facts = dataclasses.replace(facts, translated_process=bool(translated["value"]))

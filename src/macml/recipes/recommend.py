@@ -60,12 +60,43 @@ def _for_this_kind_of_machine(recipe: Recipe, facts: MachineFacts) -> bool:
                    for s in shortfalls(recipe.requires, hardware_only))
 
 
+# distribution (or imported module) -> the recipe framework that serves its user
+_FAMILY = (("tensorflow", "tensorflow"), ("keras", "tensorflow"), ("mlx", "mlx"), ("jax", "jax"),
+           ("plaidml", "plaidml"), ("torch", "torch"))
+
+
+def user_frameworks(facts: MachineFacts) -> Tuple[str, ...]:
+    """The recipe frameworks this user works with, most specific first, when the text decides it: one
+    framework besides torch ('tensorflow' for a TensorFlow-only paste); a PlaidML user runs Keras, so
+    TensorFlow serves them where PlaidML cannot. () when torch is among them, or several are."""
+    names = set(facts.frameworks_in_use)
+    if facts.interpreter is not None and not facts.interpreter.known:
+        # a paste shows the frameworks its user chose to show; a probed interpreter holds whatever was
+        # installed, and the recommendation there goes by the hardware
+        names |= set(facts.frameworks) | set(facts.interpreter.packages)
+    families = {family for name in names for prefix, family in _FAMILY
+                if name == prefix or name.startswith(prefix + "-") or name == prefix + "lib"}
+    if "torch" in families:
+        return ()
+    if "plaidml" in families:
+        return ("plaidml", "tensorflow")
+    return tuple(families) if len(families) == 1 else ()
+
+
 def preference(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[str, ...]:
-    """Recipe names in the order worth recommending for this kind of machine."""
+    """Recipe names in the order worth recommending for this kind of machine; among the GPU recipes,
+    those of the framework the user works with come first."""
     wanted = wanted_accelerators(facts)
     recipes = load_all() if recipes is None else recipes
     suited = [r for r in recipes if r.accelerator in wanted and _for_this_kind_of_machine(r, facts)]
-    return tuple(r.name for r in sorted(suited, key=lambda r: (r.accelerator == "cpu", r.rank, r.name)))
+    used = user_frameworks(facts)
+
+    def order(recipe: Recipe) -> Tuple[bool, int, int, str]:
+        # a recipe that stops working on newer macOS (jax-metal) is not put first on an unknown macOS
+        lifted = recipe.framework in used and not (recipe.requires.below_os and not facts.os.version)
+        mine = used.index(recipe.framework) if lifted else len(used)
+        return recipe.accelerator == "cpu", mine, recipe.rank, recipe.name
+    return tuple(r.name for r in sorted(suited, key=order))
 
 
 def recipe_for(facts: MachineFacts, recipes: Sequence[Recipe], framework: str,

@@ -9,13 +9,15 @@ from typing import Any, List, Optional, Tuple
 
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
-_NVIDIA = re.compile(r"\b((?:NVIDIA )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
-                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|Laptop GPU|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
+_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
+                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|\]\"']|\s{2}|Compute Engine))",
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)))",
                      re.IGNORECASE)
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
+# Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
+_TEGRA = re.compile(r"\b((?:NVIDIA )?Tegra X\d|(?:NVIDIA )?(?:Orin|Xavier)(?: \(nvgpu\))?(?= \(nvgpu\)|\s*$|(?<=\)))|(?<=\bNVIDIA )Orin)")
 _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?)", re.IGNORECASE)
 
 
@@ -31,7 +33,7 @@ def gib(value: str) -> Optional[int]:
 
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
-    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgrid\b", name, re.I) else
+    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgrid\b|\b(?:tegra|orin|xavier)\b", name, re.I) else
             "AMD" if re.search(r"radeon|amd|instinct", name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
 
@@ -45,7 +47,7 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
     return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
 
 
-_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?"
+_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?:\(TM\))?(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?"
                         r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
 _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.(\d+)\s*:\s*(.+)$",
                              re.IGNORECASE)
@@ -54,7 +56,7 @@ _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+
 def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
     names = []
-    for pattern in (_GRID, _NVIDIA, _RADEON, _INSTINCT, _INTEL_GPU):
+    for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _INTEL_GPU):
         names += [m.group(1).strip() for m in pattern.finditer(text)]
     chip = CHIP.search(text)
     if chip and not names:

@@ -16,20 +16,21 @@ from typing import Any, List, Optional, Tuple
 from macml.knowledge.hardware import chip_of_kernel
 from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_record, gpu_value, plaidml_devices
 from macml.probe.paste.log_rules import log_line_facts
+from macml.probe.paste.report_rules import report_line_facts
+from macml.probe.paste.system_rules import (MODEL_ID as _MODEL_ID, NO_SUCH_MACOS as _NO_SUCH_MACOS, X86_SYSCTL,
+                                           arch_word as _arch, conda_virtual_packages)
 
 Facts = List[Tuple[str, Any]]
 
 _VERSION = r"\d+(?:\.\d+)+"
-_MACOS = re.compile(r"\b(?:macOS|Mac OS ?X|OS X|macos|Mac [Vv]ersion)(?:\s+[A-Z][a-z]+)?[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b"
+# 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6'; never a binary's 'built for Mac OS X 12.0'
+_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS X|[Mm]ac ?OS|macos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
+                    r"[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b"
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
-# macOS versions that never shipped: 10.16 (old SDKs' compatibility answer for 11+) and 16-25 (the 26 beta's)
-_NO_SUCH_MACOS = re.compile(r"^(10\.16|1[6-9]|2[0-5])(\.|$)")
-_CONDA_VIRTUAL = re.compile(r"\b__(osx|cuda|glibc|linux|win|archspec)=([\w.]+)")
 _MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((\d{2}[A-Z]\d{1,4}[a-z]?)\)")
 _DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b|release='(\d{2}\.\d+\.\d+)'.*system='Darwin'"
                      r"|system='Darwin'.*release='(\d{2}\.\d+\.\d+)'")
 _XNU_ARCH = re.compile(r"RELEASE_(ARM64|X86_64)")
-_MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac|Mac)\d{1,2},\d{1,2})\b")
 _INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|Pentium\(R\))[^,;|\"]*?"
                           r"(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*|[\w-]*\d[\w-]*(?=\s*$))|Intel Core (?:i\d|2 Duo|m\d)\b|Intel Xeon\b)")
 # Homebrew's names for Apple-silicon core designs (brew config's CPU line)
@@ -50,7 +51,7 @@ _DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
 _DARWIN_RELEASE = re.compile(r"(?:1\d|2\d)\.\d\.\d+")  # platform.release() on macOS; Ubuntu's 22.04.3 has two-digit minors
 _NOT_VERSIONED = {"bios", "vbios", "firmware", "kernel", "glibc", "libc", "app", "api", "sdk", "xcode", "metal", "opengl",
                   "vulkan", "boot rom", "smc", "protocol", "model", "cpu", "gpu", "os", "system", "software"}
-_ALIASES = {"pytorch": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
+_ALIASES = {"pytorch": "torch", "pytorch.version": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
             "keras version": "keras", "numpy version": "numpy"}
 
 
@@ -58,7 +59,8 @@ def _platform_word(value: str) -> Optional[str]:
     word = value.strip().lower()
     if word.startswith(("darwin", "macos", "mac os", "os x", "osx")):
         return "darwin"
-    if word.startswith(("linux", "ubuntu", "debian", "centos", "red hat", "fedora", "rocky", "arch linux", "opensuse")):
+    if word.startswith(("linux", "ubuntu", "debian", "centos", "red hat", "fedora", "rocky", "arch linux", "opensuse",
+                        "kali", "linux mint", "manjaro", "pop!_os", "almalinux", "alpine", "gentoo")):
         return "linux"
     if word.startswith(("win32", "windows", "microsoft windows")) or word == "nt":  # os.name on Windows
         return "win32"
@@ -73,15 +75,11 @@ def _os_line(value: str) -> Facts:
     named = re.sub(r"\s*\([^)]*\)", "", value).strip()  # '(x86_64)', '(x86_64-linux-gnu)', '(bookworm)'
     if platform == "linux" and re.search(r"\b\d+(?:\.\d+)*\b", named):
         facts.append(("os.name", named))
+    elif platform == "linux" and re.search(r"\(\d+(?:\.\d+)+\)", value):  # 'Kali Linux Rolling (2018.2)'
+        facts.append(("os.name", value.strip()))
     if platform == "win32" and "windows" in value.lower():
         facts.append(("os.name", re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
     return facts
-
-
-def _arch(value: str) -> Optional[str]:
-    word = value.strip().split()[0].lower() if value.strip() else ""
-    return {"arm64": "arm64", "aarch64": "aarch64", "x86_64": "x86_64", "amd64": "x86_64", "i386": "x86_64",
-            "x86-64": "x86_64", "arm-64": "arm64"}.get(word)
 
 
 def _python_platform(value: str) -> Facts:
@@ -170,7 +168,7 @@ BY_KEY = {
     "sys.platform": lambda v: [("platform", p) for p in [_platform_word(v)] if p],
     "system": lambda v: [("platform", p) for p in [_platform_word(v)] if p and len(v.split()) <= 3],
     "python platform": _python_platform,
-    "platform": lambda v: _python_platform(v) or [("platform", p) for p in [_platform_word(v)] if p and len(v.split()) == 1],
+    "platform": lambda v: _python_platform(v) or (_os_line(v) if _platform_word(v) and len(v.split()) <= 3 else []),
     "python version": lambda v: _python_version(v),
     "python": lambda v: _python_version(v),
     "cuda used to build pytorch": _torch_cuda, "rocm used to build pytorch":
@@ -226,42 +224,31 @@ BY_KEY = {
     "primary memory available": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "is xpu available": lambda v: [("gpu.present", "Intel")] if v.strip().lower().startswith("true") else [],
     "model": _model_line, "hardware model": _model_line,
+    "os platform and distribution": _os_line,  # TensorFlow's issue form
+    "gpu model and memory": gpu_value, "gpu.name": gpu_value,
+    "pytorch version (gpu?)": lambda v: _package("torch", v) + _available(  # transformers-cli env: '2.0.1 (False)'
+        "".join(re.findall(r"\((True|False)\)", v))),
+    "pytorch.cuda": lambda v: _available("true" if v.strip().lower() == "available" else v),  # xformers.info
+    "gpu.compute capability": lambda v: [("gpu.capability", {"name": None, "capability": v.strip()})]
+        if re.fullmatch(r"\d{1,2}\.\d", v.strip()) else [],
+    "cuda capability major/minor version number": lambda v: [("gpu.capability", {"name": None, "capability": v.strip()})]
+        if re.fullmatch(r"\d{1,2}\.\d", v.strip()) else [],  # deviceQuery
+    "total amount of global memory": lambda v: [("gpu.memory_of", {"index": None, "memory_mib": int(m.group(1))})
+                                                for m in [re.match(r"(\d+) MBytes", v.strip())] if m],
+    "cuda driver version / runtime version": lambda v: [fact for m in [re.match(r"(\d+\.\d+)\s*/", v.strip())] if m
+                                                        for fact in (("gpu.cuda_driver", m.group(1)), ("gpu.present", "NVIDIA"))],
+    "macosversion": _macos_value,
+    "ramgb": lambda v: [("cpu.memory_bytes", b) for b in [gib(v.strip() + " GB")] if b and re.fullmatch(r"\d+", v.strip())],
     "product name": gpu_value, "description": _os_line, "distributor id": _os_line,
 }
 
 
-def conda_virtual_packages(line: str) -> Facts:
-    """conda's virtual packages state the system: __osx=15.6, __cuda=12.0 (the CUDA the NVIDIA driver
-    supports), __glibc / __linux (Linux), __win, __archspec=1=m2 (the CPU's microarchitecture)."""
-    facts: Facts = []
-    for kind, value in _CONDA_VIRTUAL.findall(line):
-        if kind == "osx" and not _NO_SUCH_MACOS.match(value):
-            facts += [("platform", "darwin"), ("os.version", value)]
-        elif kind == "cuda" and re.match(r"\d+\.\d+", value):
-            facts += [("gpu.cuda_driver", value), ("gpu.present", "NVIDIA")]
-        elif kind in ("glibc", "linux"):
-            facts.append(("platform", "linux"))
-        elif kind == "win":
-            facts.append(("platform", "win32"))
-        elif kind == "archspec":
-            arch = value.split("=")[-1].lower()
-            if re.fullmatch(r"m\d", arch):
-                facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
-            elif arch == "arm64":  # archspec's name for Apple silicon under macOS
-                facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
-            elif arch in ("x86_64", "aarch64") or arch.startswith(("zen", "skylake", "haswell", "icelake")):
-                facts.append(("cpu.hardware_arch", "x86_64" if arch != "aarch64" else "aarch64"))
-    return facts
-
-
-# sysctl keys only an x86 CPU answers: an Intel Mac, or Rosetta 2's translated view on Apple silicon
-_X86_SYSCTL = ("machdep.cpu.features", "machdep.cpu.leaf7 features", "machdep.cpu.family", "machdep.cpu.feature bits",
-               "machdep.cpu.extfeatures", "machdep.cpu.vendor", "machdep.cpu.stepping", "machdep.cpu.signature")
-
-
 def by_key(key: str, value: str) -> Facts:
-    if key in _X86_SYSCTL:
+    if key in X86_SYSCTL:
         return [("platform", "darwin"), ("cpu.x86_features", f"{key}: {value}"[:200])]
+    in_unit = re.fullmatch(r"(?:installed |total ?)?physical ?memory \((gb|mb)\)|ram \((gb|mb)\)", key)
+    if in_unit and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):  # xpuinfo's 'Installed Physical Memory (GB): 96'
+        return [("cpu.memory_bytes", gib(f"{value.strip()} {(in_unit.group(1) or in_unit.group(2)).upper()}"))]
     handler = BY_KEY.get(key)
     if handler is not None:
         return handler(value)
@@ -271,35 +258,6 @@ def by_key(key: str, value: str) -> Facts:
     if named and named.group(1) not in _NOT_VERSIONED:
         return _package(named.group(1), value)
     return _package(key, value) if " " not in key else []
-
-
-def crashed_python(key: str, value: str) -> Facts:
-    """A crash report's header when the crashed process is Python: 'Version: 3.9.10 (3.9.10)',
-    'Code Type: X86-64 (Native)'; in an .ips report 'cpuType' and 'translated'."""
-    if key in ("version", "app version") and re.match(r"3\.\d+\.\d+", value):
-        return [("python.version", re.match(r"3\.\d+\.\d+", value).group())]
-    if key in ("code type", "cputype") and _arch(value):
-        return [("python.machine", _arch(value))]
-    return []
-
-
-def sysctl_value(name: str, value: str) -> Facts:
-    """A bare answer of `sysctl -n NAME` (or `uname -m`) on its own line."""
-    if name == "machdep.cpu.brand_string":
-        return [("cpu.brand", value)]
-    if name == "hw.memsize":
-        return [("cpu.memory_bytes", int(value))] if value.isdigit() else []
-    if name == "hw.optional.arm64" and value in ("0", "1"):
-        return [("cpu.hardware_arch", "arm64" if value == "1" else "x86_64")]
-    if name == "sysctl.proc_translated" and value in ("0", "1"):
-        return [("process.translated", value == "1")]
-    if name == "uname -m":
-        return [("process.arch", a) for a in [_arch(value)] if a]
-    if name in ("machdep.cpu.features", "machdep.cpu.leaf7_features") and re.search(r"\b(SSE2|FPU|AVX)\b", value):
-        return [("cpu.x86_features", value[:200])]
-    if name == "hw.model":
-        return [("cpu.model", value)] if _MODEL_ID.fullmatch(value) else []
-    return []
 
 
 def anywhere(line: str) -> Facts:
@@ -459,7 +417,10 @@ def anywhere(line: str) -> Facts:
     uname = re.search(r"uname_result\(system='(\w+)'.*machine='(\w+)'", line)
     if uname:  # platform.uname() from inside Python: the interpreter's own machine
         facts.append(("python.machine", _arch(uname.group(2)) or uname.group(2)))
-    facts += log_line_facts(line)
+    facts += log_line_facts(line) + report_line_facts(line)
+    underscored = re.match(r"^\s*[-*]?\s*`?([A-Za-z][\w.-]*_[\w.-]+)`? version:\s*(\d\S*)", line)  # 'Huggingface_hub version: 0.16.4'
+    if underscored:
+        facts += _package(underscored.group(1).lower(), underscored.group(2))
     for name, label in _HYPERVISORS:
         if re.search(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*\b{re.escape(name)}",
                      line, re.IGNORECASE):

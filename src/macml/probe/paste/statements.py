@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import mac_only_gpu
-from macml.probe.paste import statement_rules as rules
+from macml.probe.paste import statement_rules as rules, system_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -36,13 +36,13 @@ class Statement:
 
 
 # "key: value", "- key: value", "* **Key:** value", '"key" : "value"', "key    value" (two spaces or a tab)
-_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+)?(?:\*\*)?["']?([A-Za-z][\w .()/+-]{0,48}?)["']?(?:\*\*)?\s*"""
-                        r"""(?::|=(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
+_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)["']?(?:\*\*)?\s*"""
+                        r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
 _SYSCTL_N = re.compile(r"^(?:.*[$%#>]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")
 
 
 def _key(raw: str) -> str:
-    return re.sub(r"[\s_]+", " ", raw.strip().strip("*").strip().lower())
+    return re.sub(r"[\s_]+", " ", raw.replace("`", "").strip().strip("*").strip().lower())
 
 
 _TABLE_ROW = re.compile(r"^\s*\|([^|]+)\|([^|]+)\|?\s*$")  # a Markdown table row: |Memory (System)|16.00GB|
@@ -136,12 +136,27 @@ def _mps_memory(lines: Sequence[str]) -> Dict[int, str]:
     return found
 
 
+_FORM_HEADING = re.compile(r"^\s*#{2,4}\s+(\S.{0,60}?)\s*$")
+
+
+def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
+    """A GitHub issue form: '### Python version', a blank line, '3.11.11': line index -> the heading it answers."""
+    found: Dict[int, str] = {}
+    for index, line in enumerate(lines):
+        heading = _FORM_HEADING.match(line)
+        answer = next((i for i in range(index + 1, min(len(lines), index + 4)) if lines[i].strip()), None)
+        if heading and answer is not None and not _FORM_HEADING.match(lines[answer]):
+            found[answer] = heading.group(1).strip().lower()
+    return found
+
+
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
     sysctl = _sysctl_answers(lines)
     python_header = _crashed_python(lines)
     mps_memory = _mps_memory(lines)
+    form = _form_answers(lines)
     numbered = device_facts(lines)
     answered = repl_facts(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
@@ -151,15 +166,17 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             continue
         facts: List[Tuple[str, Any]] = list(numbered.get(index, ())) + answered.get(index, [])
         if index in sysctl:
-            facts.extend(rules.sysctl_value(sysctl[index], text.strip()))
+            facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
         if pair:
             facts.extend(rules.by_key(*pair))
             if index in python_header or python_process:
-                facts.extend(rules.crashed_python(*pair))
+                facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
                 facts.extend(rules.by_key("memory", pair[1]))
-        facts.extend(rules.anywhere(text))
+        if index in form:
+            facts.extend(rules.by_key(form[index], text.strip()))
+        facts.extend(rules.anywhere(text.replace("**", "")))
         if index in journaled:
             facts.extend(journal_line_facts(text))
         seen = set()

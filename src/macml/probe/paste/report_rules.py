@@ -1,0 +1,177 @@
+"""Facts stated by reports that are neither dumps nor system tools: bitsandbytes' bug-report banner,
+CUDA's deviceQuery, pip's install log (wheel tags), file paths in tracebacks, shell prompts, a Mac
+named with its chip ('Mac Studio M3 Ultra'), a distribution named on its own line, and what the
+text shows being imported or installed (the frameworks its user works with).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
+
+Facts = List[Tuple[str, Any]]
+
+_WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+t?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
+                    r"|(?:many|musl)linux[\w.]*_(x86_64|aarch64)|win_amd64)\.whl\b")
+_SITE_PACKAGES = re.compile(r"/lib/python(3)\.(\d{1,2})/(?:site|dist)-packages/")
+_MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
+_LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/home/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b")
+_APPLE_TRIPLE = re.compile(r"\b(arm64|x86_64)-apple-darwin\d*\b")
+# bash's default macOS prompt 'Host-MacBook-Pro:dir user$', zsh's 'user@host dir %'
+_MAC_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w-]*(?:MacBook|iMac|Mac-mini|Macmini|Mac-Pro|Mac-Studio)[\w.-]*:\S* [\w.-]+\$"
+                         r"|[\w.-]+@[\w.-]+ [~/][\w./~-]* %)\s")
+_MAC_WITH_CHIP = re.compile(r"\b(?:MacBook(?: Pro| Air)?|Mac ?Studio|Mac ?mini|iMac|Mac Pro)[\s*,]+(M\d{1,2})(?: (Pro|Max|Ultra))?\b"
+                            r"|\b[Aa]pple [Ss]ilicon,? \(?([Mm]\d{1,2})(?: ([Pp]ro|[Mm]ax|[Uu]ltra))?\b")
+_CHIP_MEMORY = re.compile(r"\bM\d{1,2}(?: (?:Pro|Max|Ultra))?\**,\s*(\d+)\s*GB\b|\b(?:Memory|RAM)\s+(\d+)\s*G(?:B|iB)?\b")
+_DISTRO_LINE = re.compile(r"^\s*((?:Ubuntu|Debian(?: GNU/Linux)?|Fedora(?: Linux)?|CentOS(?: Linux)?|Rocky Linux|Linux Mint|"
+                          r"Pop!_OS|Arch Linux|openSUSE \w+|Kali Linux \w+|Manjaro(?: Linux)?) \d+(?:\.\d+)*(?: LTS)?)\s*$")
+_BNB_CAPABILITY = re.compile(r"CUDA SETUP: Highest compute capability among GPUs detected: (\d+\.\d)\b")
+_DEVICE_QUERY = re.compile(r'^\s*Device (\d+): "([^"]+)"\s*$')
+_DOCKER_HOST = re.compile(r"detected host platform \((linux)/(amd64|arm64|x86_64|aarch64)")
+_USED = re.compile(r"^\s*(?:>>>\s*)?(?:import|from) (torch|tensorflow|mlx|jax|plaidml|keras)\b"
+                   r"|\b(?:pip3?|uv pip|conda) install (?:-[-\w]+(?:\s+\S+)? )*([a-z][\w.-]*)"
+                   r"|^\s*Collecting ([a-z][\w.-]*)"
+                   r"|/site-packages/(tensorflow|mlx|jax|torch|plaidml|keras)/|\b(tensorflow)/core/\S+\.cc:\d+\]"
+                   r"|\b(plaidml)\.keras\.backend|INFO:(plaidml):")
+_INLINE_PIN = re.compile(r"(?:^|[\s(`'\"])([a-z][a-z0-9_.-]*[a-z0-9])==(\d+(?:\.\d+)+[\w.+]*)(?=[\s)`'\",]|$)")
+_BACKTICK_PACKAGE = re.compile(r"`([a-z][a-z0-9_.-]*[a-z0-9]) v?(\d+(?:\.\d+)+[\w.+]*)`")
+_PLAIDML_ID = re.compile(r"\b(metal|opencl)_((?:amd|nvidia|intel|apple)_[a-z0-9_()]+?)(?:\.\d+)?(?=[\"'\s,.]|$)")
+_NOT_DISTRIBUTIONS = {"python", "python3", "macos", "cuda", "ubuntu", "darwin", "xcode", "metal", "version"}
+
+
+def wheel_tag(line: str) -> Facts:
+    """pip's 'numpy-2.2.3-cp313-cp313-macosx_14_0_arm64.whl': pip picks only wheels its own Python can
+    install, so the tag names that Python's OS, arch and minor version."""
+    found = _WHEEL.search(line)
+    if not found:
+        return []
+    major, minor, tag, mac_arch, linux_arch = found.groups()
+    facts: Facts = [("python.minor", f"{major}.{minor}")] if minor else []
+    if tag.startswith("macosx"):
+        facts.append(("platform", "darwin"))
+        if mac_arch != "universal2":
+            facts.append(("python.machine", mac_arch))
+    elif linux_arch:
+        facts += [("platform", "linux"), ("python.machine", linux_arch)]
+    else:
+        facts += [("platform", "win32"), ("python.machine", "x86_64")]
+    return facts
+
+
+def path_facts(line: str) -> Facts:
+    """A path names its OS: /Users/... and /opt/homebrew are macOS's, /home/... and lib*cuda*.so Linux's;
+    '.../lib/python3.11/site-packages/' names the Python's minor version; 'x86_64-apple-darwin13' is a
+    macOS build triple (conda's host name)."""
+    facts: Facts = []
+    site = _SITE_PACKAGES.search(line)
+    if site:
+        facts.append(("python.minor", f"{site.group(1)}.{site.group(2)}"))
+    if _MAC_PATH.search(line) or _APPLE_TRIPLE.search(line) or _MAC_PROMPT.match(line):
+        facts.append(("platform", "darwin"))
+    elif _LINUX_PATH.search(line):
+        facts.append(("platform", "linux"))
+    return facts
+
+
+def mac_with_chip(line: str) -> Facts:
+    """'Mac Studio **M3 Ultra, 96 GB**', 'MacBook Air M1', 'apple silicon m1': the chip of a Mac named
+    without 'Apple', and the memory written beside it."""
+    found = _MAC_WITH_CHIP.search(line)
+    if not found:
+        memory = _CHIP_MEMORY.search(line) if CHIP.search(line) else None  # 'Apple M1 chip Memory 8G'
+        return [("cpu.memory_bytes", gib((memory.group(1) or memory.group(2)) + " GB"))] if memory else []
+    generation, tier = (found.group(1), found.group(2)) if found.group(1) else (found.group(3), found.group(4))
+    chip = "Apple " + generation.upper() + (f" {tier.capitalize()}" if tier else "")
+    facts: Facts = [("platform", "darwin"), ("cpu.brand", chip), ("gpu.mention", chip)]
+    memory = _CHIP_MEMORY.search(line)
+    if memory:
+        facts.append(("cpu.memory_bytes", gib((memory.group(1) or memory.group(2)) + " GB")))
+    return facts
+
+
+def gpu_reports(line: str) -> Facts:
+    """bitsandbytes' 'CUDA SETUP: Highest compute capability among GPUs detected: 6.1' (a Linux CUDA
+    library's banner), deviceQuery's 'Device 0: "NVIDIA Tegra X1"', and 'Apple M2 Max GPU 38-cores'."""
+    capability = _BNB_CAPABILITY.search(line)
+    if capability:
+        return [("platform", "linux"), ("gpu.present", "NVIDIA"),
+                ("gpu.capability", {"name": None, "capability": capability.group(1)})]
+    cores = re.search(r"\bApple M\d{1,2}(?: (?:Pro|Max|Ultra))? GPU,? (\d{1,3})[- ]cores?\b", line)
+    if cores:
+        return [("gpu.cores", int(cores.group(1)))]
+    device = _DEVICE_QUERY.match(line)
+    if device:
+        return [gpu_record(device.group(2), index=int(device.group(1)))]
+    return []
+
+
+def system_line(line: str) -> Facts:
+    """A distribution named alone on a line ('Ubuntu 21.04'), docker's 'detected host platform
+    (linux/arm64/v8)', and the Apple Paravirtual device only a macOS guest has."""
+    facts: Facts = []
+    distro = _DISTRO_LINE.match(line)
+    if distro:
+        facts += [("platform", "linux"), ("os.name", distro.group(1))]
+    host = _DOCKER_HOST.search(line)
+    if host:
+        arch = {"amd64": "x86_64", "arm64": "aarch64"}.get(host.group(2), host.group(2))
+        facts += [("platform", "linux"), ("cpu.hardware_arch", arch)]
+    if "Apple Paravirtual device" in line:
+        facts += [("platform", "darwin"), ("hypervisor", "Apple Virtual Machine")]
+    return facts
+
+
+def frameworks_used(line: str) -> Facts:
+    """What the user imports, installs or runs ('import tensorflow', 'pip install mlx', 'Collecting
+    jax-metal', a traceback through site-packages/tensorflow/): the frameworks they work with."""
+    facts: Facts = []
+    for found in _USED.finditer(line):
+        name = next(g for g in found.groups() if g)
+        facts.append(("framework.used", name.lower()))
+    return facts
+
+
+def inline_packages(line: str) -> Facts:
+    """'tensorflow-metal==1.1.0' in prose, '`mlx 0.32.2`', pip's 'Successfully installed numpy-2.2.3', 'xFormers 0.0.35+42fc265.d20260623' (xformers.info's
+    banner): a distribution and its version."""
+    pairs = _INLINE_PIN.findall(line) + _BACKTICK_PACKAGE.findall(line)
+    installed = re.match(r"^\s*Successfully installed ((?:\S+-\d\S*\s*)+)$", line)  # pip's last line
+    if installed:
+        pairs += [tuple(item.rsplit("-", 1)) for item in installed.group(1).split()]
+    banner = re.match(r"^\s*xFormers (\d+\.\d+\.\d+\S*)\s*$", line)
+    if banner:
+        pairs.append(("xformers", banner.group(1)))
+    return [("package", {"name": re.sub(r"[-_.]+", "-", name.lower()), "version": version})
+            for name, version in pairs if name.lower() not in _NOT_DISTRIBUTIONS]
+
+
+def plaidml_device_id(line: str) -> Facts:
+    """PlaidML's device ids spell the GPU's name: 'opencl_intel_intel(r)_iris(tm)_plus_graphics_655.0' is
+    Intel(R) Iris(TM) Plus Graphics 655, 'metal_apple_m1.0' Apple M1; a Metal device is a Mac's."""
+    found = _PLAIDML_ID.search(line)
+    if not found:
+        return []
+    words = found.group(2).split("_")
+    if len(words) > 1 and words[1].startswith(words[0]):  # 'intel_intel(r)_...': the vendor, then the name
+        words = words[1:]
+    name = " ".join(w.upper() if w in ("amd", "xt", "hd", "uhd", "rx", "gtx", "rtx") or re.fullmatch(r"m\d+", w) else w.capitalize()
+                    for w in words)
+    name = re.sub(r"\((r|tm)\)", lambda m: f"({m.group(1).upper()})", name, flags=re.IGNORECASE)
+    names = gpu_names(name)
+    facts: Facts = [("gpu.mention", names[0])] if names else []
+    return facts + ([("platform", "darwin")] if found.group(1) == "metal" else [])
+
+
+def torch_backend_answers(line: str) -> Facts:
+    """'torch.backends.mps.is_built() == True', 'torch.backends.mps.is_available() -> False'."""
+    found = re.search(r"torch\.backends\.mps\.is_(available|built)\(\)\s*(?:==|->|:|returns)\s*(True|False)\b", line)
+    return [(f"torch.mps_{found.group(1)}", found.group(2) == "True")] if found else []
+
+
+def report_line_facts(line: str) -> Facts:
+    facts: Facts = []
+    for rule in (wheel_tag, path_facts, mac_with_chip, gpu_reports, system_line, frameworks_used, inline_packages,
+                 torch_backend_answers, plaidml_device_id):
+        facts += rule(line)
+    return facts
