@@ -5,7 +5,7 @@ import dataclasses
 from typing import List, Optional, Sequence, Tuple
 
 from macml.knowledge.compat import mps_min_macos
-from macml.diagnose.common import describe_chip, install_recipe, macos_at_least, reinstall_recipe
+from macml.diagnose.common import describe_chip, install_recipe, macos_at_least
 from macml.facts import MachineFacts, describe_gpu
 from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
 from macml.recipes.catalog import Recipe, find_recipe, match
@@ -46,8 +46,8 @@ def check_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findin
                         "Linux machine or a cloud GPU.", install_recipe(facts, recipes, "torch", "cpu")), *details)
     if facts.is_mac and not usable:
         return warn("GPU", f"Only an integrated {facts.gpus[0].model}: PyTorch MPS, tensorflow-metal and MLX skip it",
-                    Fix("Expect CPU speed from PyTorch. PlaidML can use Intel iGPUs through Metal, "
-                        "but the gain over the CPU is small.", reinstall_recipe(recipes, "plaidml", "metal")), *details)
+                    Fix("Expect CPU speed from PyTorch: a CPU build is what fits (the plaidml-amd recipe's Mac pin "
+                        "needs an AMD GPU).", install_recipe(facts, recipes, "torch", "cpu")), *details)
     best = usable[0] if usable else facts.gpus[0]
     return ok("GPU", describe_gpu(best), *details)
 

@@ -232,6 +232,8 @@ def parse_system_profiler_text(text: str) -> Tuple[Optional[Hardware], List[GPU]
             gpus.append(_text_gpu(block))
         elif hardware is None and {"chip", "model identifier", "processor name"} & labels.keys():
             hardware = {key: labels[label] for label, key in _TEXT_HARDWARE_KEYS.items() if label in labels}
+            if re.match(r"M\d{1,2}\b", hardware.get("chip_type", "").strip()):  # an issue form's 'Chip: M2'
+                hardware["chip_type"] = "Apple " + hardware["chip_type"].strip()
     return hardware, gpus
 
 

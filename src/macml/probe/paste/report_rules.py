@@ -9,6 +9,7 @@ import re
 from typing import Any, List, Tuple
 
 from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
+from macml.probe.paste.prose_rules import prose_line_facts
 
 Facts = List[Tuple[str, Any]]
 
@@ -31,8 +32,8 @@ _DEVICE_QUERY = re.compile(r'^\s*Device (\d+): "([^"]+)"\s*$')
 _DOCKER_HOST = re.compile(r"detected host platform \((linux)/(amd64|arm64|x86_64|aarch64)")
 _USED = re.compile(r"^\s*(?:>>>\s*)?(?:import|from) (torch|tensorflow|mlx|jax|plaidml|keras)\b"
                    r"|\b(?:pip3?|uv pip|conda) install (?:-[-\w]+(?:\s+\S+)? )*([a-z][\w.-]*)"
-                   r"|^\s*Collecting ([a-z][\w.-]*)"
-                   r"|/site-packages/(tensorflow|mlx|jax|torch|plaidml|keras)/|\b(tensorflow)/core/\S+\.cc:\d+\]"
+                   r"|^\s*Collecting ([a-z][\w.-]*)|\bsatisfies the requirement ([a-z][\w.-]*)"
+                   r"|/site-packages/(tensorflow|mlx|jax|torch|plaidml|keras)/|\b(tensorflow)\[?/core/\S+\.cc:\d+\]"
                    r"|\b(plaidml)\.keras\.backend|INFO:(plaidml):")
 _INLINE_PIN = re.compile(r"(?:^|[\s(`'\"])([a-z][a-z0-9_.-]*[a-z0-9])==(\d+(?:\.\d+)+[\w.+]*)(?=[\s)`'\",]|$)")
 _BACKTICK_PACKAGE = re.compile(r"`([a-z][a-z0-9_.-]*[a-z0-9]) v?(\d+(?:\.\d+)+[\w.+]*)`")
@@ -174,4 +175,4 @@ def report_line_facts(line: str) -> Facts:
     for rule in (wheel_tag, path_facts, mac_with_chip, gpu_reports, system_line, frameworks_used, inline_packages,
                  torch_backend_answers, plaidml_device_id):
         facts += rule(line)
-    return facts
+    return facts + prose_line_facts(line)
