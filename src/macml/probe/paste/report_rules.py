@@ -9,6 +9,7 @@ import re
 from typing import Any, List, Tuple
 
 from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
+from macml.probe.paste.packages import canonical
 from macml.probe.paste.prose_rules import prose_line_facts
 
 Facts = List[Tuple[str, Any]]
@@ -79,16 +80,13 @@ def mac_with_chip(line: str) -> Facts:
     """'Mac Studio **M3 Ultra, 96 GB**', 'MacBook Air M1', 'apple silicon m1': the chip of a Mac named
     without 'Apple', and the memory written beside it."""
     found = _MAC_WITH_CHIP.search(line)
+    memory = _CHIP_MEMORY.search(line) if found or CHIP.search(line) else None  # also 'Apple M1 chip Memory 8G'
+    facts: Facts = [("cpu.memory_bytes", gib((memory.group(1) or memory.group(2)) + " GB"))] if memory else []
     if not found:
-        memory = _CHIP_MEMORY.search(line) if CHIP.search(line) else None  # 'Apple M1 chip Memory 8G'
-        return [("cpu.memory_bytes", gib((memory.group(1) or memory.group(2)) + " GB"))] if memory else []
+        return facts
     generation, tier = (found.group(1), found.group(2)) if found.group(1) else (found.group(3), found.group(4))
     chip = "Apple " + generation.upper() + (f" {tier.capitalize()}" if tier else "")
-    facts: Facts = [("platform", "darwin"), ("cpu.brand", chip), ("gpu.mention", chip)]
-    memory = _CHIP_MEMORY.search(line)
-    if memory:
-        facts.append(("cpu.memory_bytes", gib((memory.group(1) or memory.group(2)) + " GB")))
-    return facts
+    return [("platform", "darwin"), ("cpu.brand", chip), ("gpu.mention", chip)] + facts
 
 
 def gpu_reports(line: str) -> Facts:
@@ -143,7 +141,7 @@ def inline_packages(line: str) -> Facts:
     banner = re.match(r"^\s*xFormers (\d+\.\d+\.\d+\S*)\s*$", line)
     if banner:
         pairs.append(("xformers", banner.group(1)))
-    return [("package", {"name": re.sub(r"[-_.]+", "-", name.lower()), "version": version})
+    return [("package", {"name": canonical(name), "version": version})
             for name, version in pairs if name.lower() not in _NOT_DISTRIBUTIONS]
 
 

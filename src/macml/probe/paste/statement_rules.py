@@ -16,6 +16,7 @@ from typing import Any, List, Optional, Tuple
 from macml.knowledge.hardware import chip_of_kernel
 from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_record, gpu_value, plaidml_devices
 from macml.probe.paste.log_rules import log_line_facts
+from macml.probe.paste.packages import canonical
 from macml.probe.paste.report_rules import report_line_facts
 from macml.probe.paste.system_rules import (MODEL_ID as _MODEL_ID, NO_SUCH_MACOS as _NO_SUCH_MACOS, X86_SYSCTL,
                                            arch_word as _arch, conda_virtual_packages)
@@ -119,7 +120,7 @@ def _package(name: str, value: str) -> Facts:
     name = _ALIASES.get(name, name)
     if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name):
         return []
-    facts: Facts = [("package", {"name": re.sub(r"[-_.]+", "-", name), "version": version.group(1)})]
+    facts: Facts = [("package", {"name": canonical(name), "version": version.group(1)})]
     if name == "torch":
         facts.append(("torch.version", version.group(1)))
     return facts
