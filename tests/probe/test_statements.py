@@ -77,7 +77,8 @@ def test_sysctl_n_answers_follow_their_command():
 
 @pytest.mark.parametrize("release, version", [
     ("20.4.0", "11.3"), ("21.2.0", "12.1"), ("22.1.0", "13.0"), ("22.6.0", "13.5"), ("23.5.0", "14.5"),
-    ("24.3.0", "15.3"), ("25.1.0", "26.1"), ("19.6.0", "10.15"), ("9.8.0", None),
+    ("24.3.0", "15.3"), ("25.1.0", "26.1"), ("19.6.0", "10.15.6"), ("18.6.0", "10.14.5"), ("18.2.0", "10.14.1"),
+    ("17.7.0", "10.13.6"), ("18.0.0", "10.14"), ("9.8.0", None),
 ])
 def test_darwin_release_to_macos(release, version):
     assert macos_for_darwin(release)[0] == version

@@ -6,6 +6,7 @@ from typing import Optional, Sequence
 from macml.diagnose.common import install_recipe, macos_at_least, pip_cmd
 from macml.facts import MachineFacts, arch_family
 from macml.diagnose.findings import Finding, Fix, fail, ok, warn
+from macml.knowledge.cpu_models import x86_vectors
 from macml.recipes.catalog import Recipe
 
 ROSETTA_AVX_MACOS = (15, 0)  # Rosetta 2 translates AVX/AVX2 from macOS 15 Sequoia on; before, no AVX at all
@@ -27,27 +28,50 @@ def _tensorflow(facts: MachineFacts) -> Optional[str]:
 def check_rosetta_avx(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """x86_64 TensorFlow under Rosetta 2, which translates no AVX before macOS 15 ('Illegal instruction')."""
     tf = _tensorflow(facts)
-    if not tf or not facts.rosetta or not _x86_python(facts):
+    used = any(name.startswith("tensorflow") for name in facts.frameworks_in_use)  # installed or run in the text
+    if not (tf or used) or not facts.rosetta or not _x86_python(facts):
         return None
     if macos_at_least(facts, ROSETTA_AVX_MACOS):
         return None
     when = "on this macOS" if macos_at_least(facts, ROSETTA_AVX_MACOS) is False else "before macOS 15"
+    fix = Fix("Use a native arm64 Python and TensorFlow for Apple silicon (apple/tensorflow_macos#72):",
+              ("/opt/homebrew/bin/python3 -m venv ~/.venvs/tf",)
+              + install_recipe(facts, recipes, "tensorflow", "metal", note=" --python ~/.venvs/tf/bin/python"))
+    if not tf:  # the user works with TensorFlow in this x86_64 Python; which build is not shown
+        return warn("TensorFlow", f"TensorFlow's x86_64 builds run under Rosetta 2 here, which translates no AVX {when}: "
+                    "`import tensorflow` dies with 'Illegal instruction' (tensorflow/tensorflow#25822)", fix)
     return fail("TensorFlow", f"tensorflow {tf} is an x86_64 build under Rosetta 2, which translates no AVX {when}: "
-                "`import tensorflow` dies with 'Illegal instruction' (tensorflow/tensorflow#25822)",
-                Fix("Use a native arm64 Python and TensorFlow for Apple silicon (apple/tensorflow_macos#72):",
-                    ("/opt/homebrew/bin/python3 -m venv ~/.venvs/tf",)
-                    + install_recipe(facts, recipes, "tensorflow", "metal", note=" --python ~/.venvs/tf/bin/python")))
+                "`import tensorflow` dies with 'Illegal instruction' (tensorflow/tensorflow#25822)", fix)
 
 
 def check_cpu_features(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """An x86 CPU without AVX (TensorFlow and jaxlib die) or AVX2 (CPU builds run slow kernels)."""
     flags = facts.cpu.flags
-    if flags is None or not _x86_python(facts) or facts.rosetta:
-        return None  # unknown flags stay unknown; Rosetta is check_rosetta_avx's
+    if flags is None:
+        return _judge_cpu_model(facts, recipes)  # no flag list: perhaps a CPU model known to lack them
+    if not _x86_python(facts) or facts.rosetta:
+        return None  # Rosetta is check_rosetta_avx's
+    found = _judge_vectors(facts, recipes, "avx" in flags, "avx2" in flags, "This CPU")
+    return found or ok("System", "CPU features: " + ", ".join(f for f in ("avx", "avx2", "fma", "avx512f", "amx", "neon", "sme")
+                                                             if f in flags))
+
+
+def _judge_cpu_model(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """A stated CPU model the table knows to lack AVX or AVX2 (knowledge/cpu_models.py); any other model
+    stays unknown. Every process on an x86 CPU is x86, unless the text shows another arch's Python."""
+    known = x86_vectors(facts.cpu.brand)
+    machine = facts.interpreter.machine if facts.interpreter is not None else ""
+    if known is None or facts.rosetta or (machine and arch_family(machine) != "x86_64"):
+        return None
+    who = f"This CPU ({facts.cpu.brand.strip()}, {known.family})"
+    return _judge_vectors(facts, recipes, known.avx, known.avx2, who)
+
+
+def _judge_vectors(facts: MachineFacts, recipes: Sequence[Recipe], avx: bool, avx2: bool, who: str) -> Optional[Finding]:
     tf, jax = _tensorflow(facts), facts.package("jaxlib")
-    if "avx" not in flags and (tf or jax):
+    if not avx and (tf or jax):
         name = f"tensorflow {tf}" if tf else f"jaxlib {jax}"
-        return fail("System", f"This CPU has no AVX, which {name}'s x86 wheels need: import dies with "
+        return fail("System", f"{who} has no AVX, which {name}'s x86 wheels need: import dies with "
                     "'Illegal instruction' (tensorflow/tensorflow#25822)",
                     Fix("Run it on a CPU with AVX (Intel Sandy Bridge / AMD Bulldozer or newer), build it from "
                         "source without AVX, or use PyTorch, whose CPU wheels pick kernels at run time:",
@@ -55,9 +79,13 @@ def check_cpu_features(facts: MachineFacts, recipes: Sequence[Recipe]) -> Option
     torch = facts.frameworks.get("torch")
     cpu_torch = torch is not None and torch.ok and not (torch.data.get("cuda_version") or torch.data.get("hip_version"))
     nothing_known_installed = not facts.frameworks and not (facts.interpreter and facts.interpreter.packages)
-    if "avx2" not in flags and (cpu_torch or jax or nothing_known_installed):
-        return warn("System", "This CPU has no AVX2: CPU builds of torch and jax fall back to their slowest kernels",
+    if not avx and (cpu_torch or nothing_known_installed):
+        return warn("System", f"{who} has no AVX or AVX2: TensorFlow's and jaxlib's x86 wheels die with 'Illegal "
+                    "instruction', and CPU builds of torch fall back to their slowest kernels",
+                    Fix("Use PyTorch (its CPU wheels pick kernels at run time) and a GPU machine for anything but "
+                        "small models; TensorFlow needs a build from source without AVX here."))
+    if not avx2 and (cpu_torch or jax or nothing_known_installed):
+        return warn("System", f"{who} has no AVX2: CPU builds of torch and jax fall back to their slowest kernels",
                     Fix("Expect several times slower CPU training than on an AVX2 CPU (Haswell / Zen or newer); "
                         "use a GPU machine for anything but small models."))
-    return ok("System", "CPU features: " + ", ".join(f for f in ("avx", "avx2", "fma", "avx512f", "amx", "neon", "sme")
-                                                   if f in flags))
+    return None

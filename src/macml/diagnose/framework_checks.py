@@ -27,25 +27,38 @@ WHY_NOT = {
 def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts) -> Optional[Finding]:
     area = frameworks.area_of(probe.name)
     if probe.name == "tensorflow" and kind == "mps" and not facts.package("tensorflow-metal"):
-        return None  # plain TensorFlow on a Mac never meant to use the GPU
+        return tensorflow_without_metal(probe)
     use = frameworks.judge(probe.name, probe.data, kind)
     if use.sees is None or (use.sees and probe.name == "torch" and gpus_torch_cannot_run(facts)[0]):
         return None  # CUDA is there, but not for this GPU: check_cuda_arch says so
     version = probe.data.get("version", "")
+    named = f"{probe.name} {version}".strip()  # a pasted answer may not show the version
     if use.sees:
-        return ok(area, f"{probe.name} {version} uses the GPU: {use.label}")
+        return ok(area, f"{named} uses the GPU: {use.label}")
     missing = probe.data.get("missing_gpu_libraries")
     if missing:
-        return fail(area, f"{probe.name} {version} could not load its CUDA libraries ({', '.join(missing)}), so it "
+        return fail(area, f"{named} could not load its CUDA libraries ({', '.join(missing)}), so it "
                     "runs on the CPU while this machine has a GPU",
                     Fix("Install the CUDA and cuDNN versions this TensorFlow was built for (tensorflow.org/install/source"
                         "#gpu), or TF 2.14+ with its own CUDA libraries:", (pip_cmd(facts, "install 'tensorflow[and-cuda]'"),)))
     cpu_build = cpu_only_build_fix(probe.name, kind, facts)
     if cpu_build is not None:
-        return fail(area, f"{probe.name} {version} is a CPU-only build on a machine with an NVIDIA GPU", cpu_build)
+        return fail(area, f"{named} is a CPU-only build on a machine with an NVIDIA GPU", cpu_build)
     hints = [f"{k}={v}" for k, v in facts.env.items() if "VISIBLE" in k or "HSA_" in k]
-    return fail(area, f"{probe.name} {version} imports but finds no GPU, while this machine has one",
+    return fail(area, f"{named} imports but finds no GPU, while this machine has one",
                 Fix(WHY_NOT[kind] + " Then re-run `macml doctor -v`.", ("macml verify",)), *hints)
+
+
+def tensorflow_without_metal(probe: FrameworkFacts) -> Optional[Finding]:
+    """Plain TensorFlow on a Mac lists no GPU: only Apple's tensorflow-metal plugin gives it one."""
+    gpus = probe.data.get("gpus")
+    if gpus is None or gpus:  # TensorFlow was not asked, or it found a GPU after all
+        return None
+    named = f"tensorflow {probe.data.get('version') or ''}".strip()
+    return warn("TensorFlow", f"{named} lists no GPU and runs on the CPU: on a Mac TensorFlow reaches the "
+                "GPU only through Apple's tensorflow-metal plugin, which the evidence does not show installed",
+                Fix("Install TensorFlow with a matching tensorflow-metal (a plan is shown first):",
+                    ("macml install --recipe tensorflow-metal",)))
 
 
 def cpu_only_build_fix(name: str, kind: str, facts: MachineFacts) -> Optional[Fix]:
@@ -97,6 +110,10 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
     if failures:
         first = failures[0]
         return fail(first.area, first.message, first.fix, *(first.details + tuple(f.message for f in failures[1:])))
+    warnings = [f for f in found if f.level == "warn"]
+    if warnings:
+        return warn(warnings[0].area, warnings[0].message, warnings[0].fix,
+                    *(f.message for f in found if f is not warnings[0]))
     if found:
         return ok("GPU", "; ".join(f.message for f in found))
     return None

@@ -38,11 +38,14 @@ def check_hidden_gpus(facts: MachineFacts) -> Optional[Finding]:
     seen = _torch_sees(facts)
     listed = _visible_list(value)
     visible = seen if seen is not None else len([p for p in listed if p != "-1"])
-    if visible >= len(nvidia):
+    # an index names a GPU that exists: '6,7' means at least 8, whatever a framework's own list shows
+    present = max([len(nvidia)] + [int(p) + 1 for p in listed if p.isdigit()])
+    if visible >= present:
         return None
     source = "torch sees" if seen is not None else "CUDA_VISIBLE_DEVICES names"
-    everything = ",".join(str(i) for i in range(len(nvidia)))
-    return warn("GPU", f"CUDA_VISIBLE_DEVICES={value!r} hides GPUs: nvidia-smi lists {len(nvidia)}, {source} {visible}",
+    listing = f"nvidia-smi lists {len(nvidia)}" if present == len(nvidia) else f"its index {present - 1} means at least {present}"
+    everything = ",".join(str(i) for i in range(present))
+    return warn("GPU", f"CUDA_VISIBLE_DEVICES={value!r} hides GPUs: {listing}, {source} {visible}",
                 Fix("Show every GPU to the frameworks (or leave it set on purpose to share the machine):",
                     (f"export CUDA_VISIBLE_DEVICES={everything}  # or: unset CUDA_VISIBLE_DEVICES", VERIFY_MULTI)))
 

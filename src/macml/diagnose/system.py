@@ -125,7 +125,8 @@ def check_rosetta_python(facts: MachineFacts) -> Optional[Finding]:
     if not facts.rosetta:
         if not facts.cpu.apple_silicon:
             return None
-        return ok("Python", f"Python {interp.version} runs natively ({interp.machine})")
+        return ok("Python", " ".join(filter(None, ("Python", interp.version))) + " runs natively ("
+                  + (interp.machine or "arm64, as the process beside it") + ")")
     return fail(
         "Python",
         f"Python {interp.version}{' at ' + interp.executable if interp.executable else ''} is x86_64, running under Rosetta 2 on {describe_chip(facts)}",

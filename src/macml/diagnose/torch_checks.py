@@ -54,7 +54,8 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
         return fail("PyTorch", f"torch {ver} was built without MPS",
                     Fix("Install the macOS arm64 wheel from PyPI (conda 'cpuonly' and x86_64 builds lack MPS):",
                         install_recipe(facts, recipes, "torch", "mps")))
-    if kind == "cuda" and not data.get("cuda_version") and data.get("cuda_available") is not True:
+    if kind == "cuda" and not data.get("cuda_version") and data.get("cuda_available") is not True \
+            and not data.get("build_unknown") and not data.get("driver_too_old"):  # torch checked the driver: a CUDA build
         gpu = facts.gpus_by_vendor("NVIDIA")[0].model
         return fail("PyTorch", f"torch {ver} is a CPU-only build on a machine with an {gpu}",
                     Fix("Replace it with a CUDA build that fits the driver:", install_recipe(facts, recipes, "torch", "cuda")))

@@ -81,6 +81,9 @@ TORCH_CUDA_BUILDS = (
     TorchCudaBuild(">=2.7,<2.8", "cu128", "x86_64", _TURING_UP, "EutropicAI/vs-playground#59 (2.7 cu128 has no sm_70)"),
     TorchCudaBuild(">=2.8,<2.11", "cu128", "x86_64", ("sm_70",) + _TURING_UP,
                    "pytorch#160269 ('Volta is still supported for both CUDA 12.8 and 12.9'); Whisper-WebUI#653"),
+    TorchCudaBuild(">=2.8,<2.9", "cu129", "x86_64", ("sm_70",) + _TURING_UP,
+                   "pytorch#157517, pytorch#158700 and the PyTorch dev-discuss post 'Maxwell and Pascal architecture "
+                   "support removed in CUDA 12.8 and 12.9 builds' (2.8: sm_70..sm_120, as cu128)"),
     TorchCudaBuild(">=2.11,<2.12", "cu128", "x86_64", _TURING_UP,
                    "pytorch#175253, pytorch#172352 (Volta dropped from cu128 in 2.11); FBGEMM#5976 (2.11 is cu128's last)"),
     TorchCudaBuild(">=2.9", "cu130", "x86_64", _TURING_UP + ("compute_120",),

@@ -102,13 +102,19 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # Volta
     (r"\bxavier\b", "7.2"), (r"\b(v100[sd]?|titan v|quadro gv100)\b", "7.0"),
     # Pascal
+    # Maxwell GM107/GM108 mobile and Quadro K parts whose names sit among Pascal and Maxwell-desktop ones
+    # (developer.nvidia.com/cuda-legacy-gpus: GTX 960M/950M, 940M, 930M, 840M, 830M, Quadro K2200/K1200/K620
+    # are 5.0; the 940MX/930MX/920MX and MX110/MX130 refreshes use the same GM107/GM108 chips)
+    (r"\b(gtx 9[56]0m|9[2-4]0mx|9[34]0m|8[34]0m|mx1[13]0|quadro k(?:2200|1200|620)m?)\b", "5.0"),
     (r"\b(p100|quadro gp100)\b", "6.0"), (r"\btx2\b", "6.2"),
     (r"\b(p4|p40|p6|titan xp|titan x \(pascal\)|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b", "6.1"),
     # Maxwell
     (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx titan x|quadro m[4-6]000)\b", "5.2"),
     (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
     # Kepler
-    (r"\bk80\b", "3.7"), (r"\b(k40c?|k20x?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0)\b", "3.5"),
+    (r"\bk80\b", "3.7"), (r"\b(k40[cmst]?|k20(?:xm|[cmsx])?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0)\b", "3.5"),
+    # Fermi mobile parts whose names sit among Kepler ones (GF114 GTX 670M/675M, GF117 GeForce 820M)
+    (r"\b(gtx 67[05]m|geforce 820m)\b", "2.1"),
     (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+)\b", "3.0"),
     # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
     (r"\b(gtx 4[6-8]0|gtx 5[6-8]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),
@@ -122,6 +128,7 @@ def nvidia_compute_capability(name: str) -> Optional[str]:
     """'NVIDIA A100-SXM4-80GB' -> '8.0'; None for names the table does not know. A name nvidia-smi cut
     short ('GeForce GTX 105...') gives the capability every completion of it shares, if they agree."""
     text = " ".join(re.sub(r"[^a-z0-9()]+", " ", (name or "").lower()).split())
+    text = re.sub(r"\b(gtx|gts|gt|rtx)(?=\d)", r"\1 ", text)  # 'GT1030', 'RTX3090' as people write them
     if (name or "").rstrip().endswith(("...", "\u2026")):
         found = {_capability(text + tail) for tail in ("", *"0123456789", "0 ti")} - {None}
         return found.pop() if len(found) == 1 else None
@@ -133,3 +140,19 @@ def _capability(text: str) -> Optional[str]:
         if re.search(pattern, text):
             return capability
     return None
+
+
+# Raspberry Pi kernels as `uname -r` and platform.platform() name them: Raspberry Pi OS's '6.6.31+rpt-rpi-v8',
+# older '6.1.21-v8+' and '5.10.103-v7l+', Ubuntu's '5.15.0-1034-raspi'. Source: the kernel builds (kernel7,
+# kernel7l, kernel8) of raspberrypi.com/documentation/computers/linux_kernel.html and Ubuntu's linux-raspi
+# package. Such a board's GPU is its SoC's Broadcom VideoCore, which no ML framework drives. The Pi 5's own
+# kernel ('6.6.51+rpt-rpi-2712') is left out: a Pi 5 / CM5 takes a PCIe graphics card (an RTX 3060 on a CM5 in
+# tests/captures/linux-rpi-pcie-790-...), which the Pi 4's single PCIe lane never ran (pipci.jeffgeerling.com).
+_RASPBERRY_PI_KERNEL = re.compile(r"[-+]rpi-v[678]l?\b|-raspi\b|-v(?:7l?|8)\+(?:\s|$)")
+RASPBERRY_PI_GPU = "Broadcom VideoCore (Raspberry Pi)"
+
+
+def raspberry_pi_kernel(release: Optional[str]) -> bool:
+    """A kernel only a Raspberry Pi without a PCIe graphics card runs: '6.6.31+rpt-rpi-v8' -> True;
+    '6.6.51+rpt-rpi-2712' (a Pi 5) and '6.8.0-111-generic' -> False."""
+    return bool(_RASPBERRY_PI_KERNEL.search(release or ""))

@@ -5,7 +5,9 @@ macOS release) and the table in Wikipedia's "Darwin (operating system)" article,
 with `uname -r` outputs quoted in public bug reports. Darwin 20-24 map to macOS 11-15 and Darwin 25
 to macOS 26 (Apple renumbered by year); within one major, minor N is macOS minor N-1 (11-13: Darwin
 x.1 was the .0 release) except where the table lists it; the last minor of a major covers the
-late point releases too (22.6.0 = macOS 13.5, 13.6 and 13.7), so it gives the lowest of them.
+late point releases too (22.6.0 = macOS 13.5, 13.6 and 13.7), so it gives the lowest of them. Darwin 17-19
+(macOS 10.13-10.15) follow the Darwin releases of the build table in macos_builds: 17.N and 18.N are
+10.13.N-1 and 10.14.N-1 (18.2.0 covers 10.14.1-10.14.3), 19.N is 10.15.N.
 """
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ from typing import Optional, Tuple
 # Darwin major -> (macOS major, minor offset: macOS minor = Darwin minor - offset, last Darwin minor,
 # the macOS versions its last minor covers).
 DARWIN_MAJORS = {
-    17: ("10.13", None, None, ""),
-    18: ("10.14", None, None, ""),
-    19: ("10.15", None, None, ""),
+    17: ("10.13", 1, None, ""),
+    18: ("10.14", 1, None, ""),
+    19: ("10.15", 0, 6, "10.15.6-10.15.7"),
     20: ("11", 1, 6, "11.5-11.7"),
     21: ("12", 1, 6, "12.5-12.7"),
     22: ("13", 1, 6, "13.5-13.7"),
@@ -26,7 +28,7 @@ DARWIN_MAJORS = {
     25: ("26", 0, None, ""),
 }
 # Darwin 21.0.1 shipped as macOS 12.0 and 21.1.0 as 12.0.1: both are 12.0 for every purpose here.
-_SPECIAL = {(21, 0): "12.0", (20, 0): "11.0", (22, 0): "13.0"}
+_SPECIAL = {(21, 0): "12.0", (20, 0): "11.0", (22, 0): "13.0", (17, 0): "10.13", (18, 0): "10.14", (19, 0): "10.15"}
 
 
 def macos_for_darwin(release: str) -> Tuple[Optional[str], str]:

@@ -14,9 +14,10 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
-from macml.knowledge.hardware import nvidia_compute_capability
+from macml.knowledge.hardware import RASPBERRY_PI_GPU, nvidia_compute_capability, raspberry_pi_kernel
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
-                                   infer_native_python, infer_translation, is_apple_gpu, stdout as _stdout)
+                                   infer_native_python, infer_translation, is_apple_gpu, mps_gpu_on_intel,
+                                   stdout as _stdout)
 
 
 # Hardware a hypervisor presents. Never a host name: "my-vbox" in `uname -a` is not VirtualBox, so
@@ -53,6 +54,9 @@ def detect_vm(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optiona
     vgpu = next((g.model for g in facts.gpus if re.search(r"\bGRID [A-Z]\d+\w*-\d+[A-Z]\b", g.model)), None)
     if vgpu:
         return True, None, f"{vgpu} is an NVIDIA vGPU profile, which only virtual machines are given"
+    bare = next((s for s in snapshot.get("statements") or () if s.get("fact") == "hypervisor.none"), None)
+    if bare is not None:  # the report itself says so ('Environment: bare metal')
+        return False, None, f"{bare.get('source')} line {bare.get('line')}: {bare.get('text')}"
     metal = next((s for s in snapshot.get("statements") or () if s.get("fact") == "metal.in_use"), None)
     if facts.is_mac and metal is not None:
         return False, None, (f"a Metal device is in use ({metal.get('source')} line {metal.get('line')}): "
@@ -163,6 +167,15 @@ def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     return facts.gpus + (gpu,)
 
 
+def _raspberry_pi_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """A Raspberry Pi kernel runs only on a Raspberry Pi, whose one GPU is the SoC's VideoCore (no ML framework
+    drives it): the GPU list is that."""
+    if facts.platform != "linux" or facts.gpus or not raspberry_pi_kernel(facts.os.kernel):
+        return facts.gpus
+    sources["gpus.0"] = f"Raspberry Pi kernel {facts.os.kernel}: the board's GPU is its SoC's VideoCore"
+    return (GPU(vendor="Broadcom", model=RASPBERRY_PI_GPU, integrated=True),)
+
+
 def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
     cpu = facts.cpu
     if cpu.hardware_arch not in ("", "unknown"):
@@ -223,7 +236,10 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
                                   snapshot, snapshot.get("statements"), sources)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
-    gpus = _nvidia_capabilities(_tegra_gpu(facts, sources), sources)
+    gpus = mps_gpu_on_intel(facts, _nvidia_capabilities(_tegra_gpu(facts, sources), sources), sources)
+    if not gpus:
+        gpus = _raspberry_pi_gpu(facts, sources)
+        known = known or bool(gpus)
     if facts.is_mac and cpu.apple_silicon and hypervisor == "Apple Virtual Machine" and not gpus:
         gpus = (GPU(vendor="Apple", model="Apple Paravirtual device"),)
         sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"

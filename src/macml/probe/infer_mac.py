@@ -11,6 +11,7 @@ from macml.knowledge.gpu_specs import identify_apple_chip
 from macml.knowledge.hardware import mac_model_silicon
 from macml.knowledge.compat import INTEL_MAC_LAST_TORCH
 from macml.knowledge.macos import macos_for_darwin
+from macml.knowledge.macos_builds import macos_for_build
 from macml.versions import package as package_version
 
 Evidence = Tuple[bool, str]  # (value, where it came from)
@@ -51,11 +52,20 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
         found.append((arm64 == "1", f"sysctl hw.optional.arm64: {arm64}"))
     if 0 < len(facts.os.version_tuple) and facts.os.version_tuple < (11,):
         found.append((False, f"macOS {facts.os.version}: Apple-silicon Macs start at macOS 11"))
+    darwin = re.match(r"(\d{2})[.A-Z]", facts.os.kernel or facts.os.build or "")
+    if not facts.os.version and darwin and int(darwin.group(1)) < 20:  # a kernel or build number: Darwin 20 is macOS 11
+        found.append((False, f"Darwin {darwin.group(1)} ({facts.os.kernel or 'build ' + str(facts.os.build)}) is older "
+                             "than macOS 11, where Apple-silicon Macs start"))
     arm64_torch = arm64_only_torch(facts)
     if arm64_torch:
         found.append((True, arm64_torch))
     if cpu.hardware_arch in ("arm64", "x86_64"):  # the kernel's own arch, never a process's
         found.append((cpu.hardware_arch == "arm64", facts.sources.get("cpu.hardware_arch", f"hardware {cpu.hardware_arch}")))
+    arm64_process = next((s for s in snapshot.get("statements") or () if s.get("fact") == "process.arch"
+                          and s.get("value") == "arm64"), None)
+    if arm64_process is not None:
+        found.append((True, f"an arm64 process runs only on Apple silicon ({arm64_process.get('source')} line "
+                      f"{arm64_process.get('line')}: {str(arm64_process.get('text'))[:80]})"))
     if facts.translated_process:
         found.append((True, "a process ran translated by Rosetta 2, which exists only on Apple silicon ("
                       + facts.sources.get("translated_process", "pasted evidence") + ")"))
@@ -155,28 +165,35 @@ _X86_FEATURES = re.compile(r"machdep\.cpu\.(?:(?:leaf7_)?features|family|feature
 
 
 def infer_macos_version(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> MachineFacts:
-    """The macOS release a Darwin kernel release implies (uname -a, platform.uname(), a crash report)."""
+    """The macOS release a build number (powermetrics, kern.osversion) or a Darwin kernel release (uname -a,
+    platform.uname(), a crash report) implies; the build names the point release, the kernel only its range."""
     if facts.os.version:
         return facts
     kernel = facts.os.kernel or ""
     uname = re.search(r"\bDarwin\s+\S+\s+(\d{2}\.\d+\.\d+)", stdout(snapshot, "uname -a"))
     release = kernel or (uname.group(1) if uname else "")
-    version, why = macos_for_darwin(release)
+    version, why = macos_for_build(facts.os.build or "")
+    where = f" ({sources['os.build']})" if "os.build" in sources else ""
+    if not version:
+        version, why = macos_for_darwin(release)
+        where = f" ({sources['os.kernel']})" if "os.kernel" in sources else ""
     if not version:
         return facts
-    sources["os.version"] = why + (f" ({sources['os.kernel']})" if "os.kernel" in sources else "")
+    sources["os.version"] = why + where
     return dataclasses.replace(facts, os=dataclasses.replace(facts.os, version=version, name=facts.os.name or "macOS",
                                                              kernel=facts.os.kernel or release))
 
 
 def arm64_only_torch(facts: MachineFacts) -> str:
     """A torch newer than the last x86_64 macOS wheel (2.2.2) runs only in an arm64 Python, so on Apple
-    silicon; '' where that does not follow (conda-forge builds osx-64 torch of its own)."""
+    silicon; '' where that does not follow (conda-forge builds osx-64 torch of its own, and a source build,
+    '2.6.0a0+git1eba9b3', builds for whatever Mac it is built on)."""
     interp = facts.interpreter
     probe = facts.frameworks.get("torch")
     torch = (probe.data.get("version") if probe is not None else None) or facts.package("torch")
     version, last = package_version(torch), package_version(INTEL_MAC_LAST_TORCH)
-    if not facts.is_mac or version is None or last is None or version <= last or (interp is not None and interp.conda):
+    if not facts.is_mac or version is None or last is None or version <= last or (interp is not None and interp.conda) \
+            or "+git" in str(torch):
         return ""
     return f"torch {torch} has no x86_64 macOS wheel on PyPI (the last is {INTEL_MAC_LAST_TORCH}): an arm64 Python"
 
@@ -212,3 +229,16 @@ def infer_translation(facts: MachineFacts, snapshot: Mapping[str, Any],
         return facts
     sources["translated_process"] = "an x86_64 process on Apple silicon runs under Rosetta 2: " + signs[0]
     return dataclasses.replace(facts, translated_process=True)
+
+
+def mps_gpu_on_intel(facts: MachineFacts, gpus: Tuple[GPU, ...], sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """torch finding MPS on an Intel Mac: its MPS backend skips low-power (Intel) GPUs, so the Mac has a
+    discrete AMD GPU (pytorch aten/src/ATen/mps/MPSDevice.mm picks the first device that is not isLowPower)."""
+    probe = facts.frameworks.get("torch")
+    if not facts.is_mac or facts.cpu.apple_silicon is not False or probe is None:
+        return gpus
+    if probe.data.get("mps_available") is not True or any(g.vendor in ("AMD", "Apple") for g in gpus):
+        return gpus
+    where = sources.get("frameworks.torch.mps_available") or sources.get("frameworks.torch", "pasted evidence")
+    sources[f"gpus.{len(gpus)}"] = f"torch finds MPS on an Intel Mac, where it runs only on a discrete (AMD) GPU ({where})"
+    return gpus + (GPU(vendor="AMD", model="AMD GPU (model not in the evidence)", metal="Metal"),)

@@ -12,6 +12,7 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.facts import GPU, FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
+from macml.probe.paste.general_rules import stated_env
 from macml.probe.paste.gpu_names import gpu_vendor
 
 Statement = Mapping[str, Any]  # {"fact", "value", "source", "line", "text"}
@@ -120,6 +121,9 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
     if local and local.group(1) == "cu" and data["cuda_version"] is None and len(local.group(2)) >= 3:
         digits = local.group(2)
         data["cuda_version"] = f"{digits[:-1]}.{digits[-1]}"
+    if not ("+" in data["version"] or too_old is not None or data.get("cuda_available") is True
+            or any(s.get("fact") in ("torch.cuda_version", "torch.hip_version", "torch.arch_list") for s in statements)):
+        data["build_unknown"] = True  # a bare '2.1.1' names no build: PyPI's is CUDA on Linux, CPU-only on Windows
     sources["frameworks.torch"] = where(stated)
     frameworks = dict(facts.frameworks, torch=FrameworkFacts("torch", True, data))
     return dataclasses.replace(facts, frameworks=frameworks)
@@ -130,6 +134,10 @@ def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], 
     if not listed:  # names mentioned on other lines: one GPU per name
         listed = [dict(s, value={"name": s["value"], "vendor": None, "memory_mib": None, "index": None})
                   for s in statements if s.get("fact") == "gpu.mention"]
+        # a model the writer owns, named bare ('I have two GPUs: A6000 and GT1030'), unless a mention names it whole
+        named = {_model_words(str(s["value"]["name"])) for s in listed}
+        listed = sorted(listed + [s for s in statements if s.get("fact") == "gpu.owned" and not any(
+            n.endswith(_model_words(s["value"]["name"])) for n in named)], key=lambda s: s.get("line", 0))
     chosen: List[Tuple[Dict[str, Any], Statement]] = []
     seen_index, last_line = set(), {}
     for stated in listed:
@@ -191,14 +199,18 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
     single = [s["value"] for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
     gfx = _first(statements, "gpu.gfx")
     gpus: List[GPU] = []
-    for value, stated in _stated_gpus(statements):
+    chosen = _stated_gpus(statements)
+    # an unnamed capability ('Highest compute capability among GPUs detected: 6.1') is a lone GPU's only
+    told = statements if len(chosen) == 1 else [s for s in statements if s.get("fact") != "gpu.capability"
+                                                or s["value"].get("name")]
+    for value, stated in chosen:
         vendor = value.get("vendor") or gpu_vendor(value["name"])
         if value.get("index") is not None:
             extra = by_index.get(value["index"], {})
         else:  # one numbered device beside one named GPU: the same GPU
             extra = next(iter(by_index.values())) if len(by_index) == 1 else {}
         memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
-        cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], statements)
+        cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
         gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
                         unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
                         compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" else None)))
@@ -206,13 +218,21 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
     return gpus
 
 
+def _model_words(name: str) -> str:
+    """A GPU name without the brand words a writer may leave out: 'NVIDIA GeForce RTX 3090' -> 'rtx 3090'."""
+    return " ".join(re.sub(r"\b(?:nvidia|geforce)\b", " ", name.lower()).split())
+
+
 def _full_name(name: str, statements: Sequence[Statement]) -> str:
-    """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci) may name the same GPU whole."""
+    """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci, prose's 'Nvidia RTX 3090') may
+    name the same GPU whole: the one name there that the cut name begins (brand words aside)."""
     if not name.endswith("..."):
         return name
-    stem = name[:-3].strip().replace("NVIDIA ", "")
+    stem = _model_words(name[:-3])
+    other_line = r"\b(?:quadro|tesla|rtx a\d|[ahlbt]\d+)\b" if "geforce" in name.lower() else r"$^"
     fuller = [str(s["value"]) for s in statements if s.get("fact") == "gpu.mention"
-              and not str(s["value"]).endswith("...") and stem in str(s["value"])]
+              and not str(s["value"]).endswith("...") and _model_words(str(s["value"])).startswith(stem)
+              and gpu_vendor(str(s["value"])) == gpu_vendor(name) and not re.search(other_line, str(s["value"]).lower())]
     return fuller[0] if len(set(fuller)) == 1 else name
 
 
@@ -252,8 +272,8 @@ def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Di
 def _fill_jax(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     """jax.print_environment_info()'s device list is jax's own answer, like the probe's."""
     stated = _first(statements, "jax.platforms")
-    version = facts.package("jax")
-    if "jax" in facts.frameworks or stated is None or not version:
+    version = facts.package("jax") or ""  # jax answered, so it imports, whatever version the text shows
+    if "jax" in facts.frameworks or stated is None:
         return facts
     platforms = [p for p in stated["value"].split(",") if p]
     sources["frameworks.jax"] = where(stated)
@@ -262,12 +282,13 @@ def _fill_jax(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
 
 
 def _fill_tensorflow(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
-    """TensorFlow's own log saying it could not load its CUDA libraries (and created no GPU device): it
-    imports, and runs on the CPU."""
+    """TensorFlow's own log saying it could not load its CUDA libraries (and created no GPU device), or its
+    empty answer to list_physical_devices('GPU'): it imports, and runs on the CPU."""
     missing = [s for s in statements if s.get("fact") == "tensorflow.missing_gpu_library"]
-    if "tensorflow" in facts.frameworks or not missing or _first(statements, "tensorflow.gpu_device"):
+    no_gpu = _first(statements, "tensorflow.no_gpu")
+    if "tensorflow" in facts.frameworks or not (missing or no_gpu) or _first(statements, "tensorflow.gpu_device"):
         return facts
-    sources["frameworks.tensorflow"] = where(missing[0])
+    sources["frameworks.tensorflow"] = where(missing[0] if missing else no_gpu)
     data = {"version": facts.package("tensorflow") or "", "gpus": [],
             "missing_gpu_libraries": sorted({s["value"] for s in missing})}
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, tensorflow=FrameworkFacts("tensorflow", True, data)))
@@ -314,6 +335,11 @@ def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -
     used = tuple(sorted({s["value"] for s in statements if s.get("fact") == "framework.used"}))
     if used:
         facts = dataclasses.replace(facts, frameworks_in_use=used)
+    env = {name: value for name, value in stated_env(statements).items() if name not in facts.env}
+    if env:  # a variable set in the text ('export CUDA_VISIBLE_DEVICES=6,7'): the run it describes had it
+        facts = dataclasses.replace(facts, env={**facts.env, **env})
+        sources.update({f"env.{name}": where(next(s for s in statements if s.get("fact") == "env"
+                                                  and s["value"]["name"] == name)) for name in env})
     translated = _first(statements, "process.translated")
     if translated is not None and facts.translated_process is None:
         facts = dataclasses.replace(facts, translated_process=bool(translated["value"]))

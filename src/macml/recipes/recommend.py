@@ -128,9 +128,15 @@ def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = No
             return Recommendation(name, found)
     if facts.rosetta and names:
         native = _native(facts)
-        for name in names:  # the first that a native Python would get
-            if match(next(r for r in recipes if r.name == name), native).ok:
+        for name in names:  # the first that a native Python would get (a new one need not be this version)
+            recipe = next(r for r in recipes if r.name == name)
+            if match(recipe, native).ok:
                 return Recommendation(name, matches.get(name), once="a native arm64 Python (not Rosetta)")
+            minors = [m for m in range(6, 20) if recipe.requires.python is not None
+                      and match(recipe, _native(facts, version=f"3.{m}.0")).ok]
+            if minors:
+                tags = f"cp3{minors[0]}" + (f"–cp3{minors[-1]}" if len(minors) > 1 else "")
+                return Recommendation(name, matches.get(name), once=f"a native arm64 Python (not Rosetta), {tags}")
         return None
     if names:
         once = _fits_once(next(r for r in recipes if r.name == names[0]), facts)
@@ -139,10 +145,12 @@ def recommendation(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = No
     return None
 
 
-def _native(facts: MachineFacts) -> MachineFacts:
-    """The same Mac with an arm64 Python (what a Rosetta user should switch to)."""
+def _native(facts: MachineFacts, version: Optional[str] = None) -> MachineFacts:
+    """The same Mac with an arm64 Python (what a Rosetta user should switch to), of this Python's version or
+    of `version`."""
     interp = facts.interpreter
-    native = dataclasses.replace(interp, machine="arm64", translated=False) if interp is not None else None
+    native = (dataclasses.replace(interp, machine="arm64", translated=False, version=version or interp.version)
+              if interp is not None else None)
     return dataclasses.replace(facts, interpreter=native, translated_process=False)
 
 

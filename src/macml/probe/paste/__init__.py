@@ -12,9 +12,10 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from macml.probe.macos import PROFILER_JSON, PROFILER_TEXT
-from macml.probe.paste import collect_env, cpu, gpu, mac, packages, system
+from macml.probe.paste import collect_env, cpu, general_rules, gpu, mac, packages, system
 from macml.probe.paste.base import Part
 from macml.probe.paste.gpu import QUERY_KEY
+from macml.probe.paste.gpu_names import gpu_vendor
 from macml.probe.paste.statements import read_statements, stated_platform
 from macml.probe.paste.text import clean_lines, journal_lines
 from macml.probe.snapshot import FORMAT_VERSION
@@ -24,6 +25,7 @@ from macml.probe.snapshot import FORMAT_VERSION
 FINDERS = (
     collect_env.find, gpu.find_nvidia_table, gpu.find_rocm_smi, mac.find_system_profiler_json,
     mac.find_sw_vers, mac.find_system_overview, mac.find_sysctl, system.find_os_release, system.find_uname, cpu.find, cpu.find_proc_cpuinfo,
+    general_rules.find_flag_lines,
     gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocm_driver_csv, gpu.find_rocminfo, gpu.find_rocm_concise, mac.find_metal_banner,
     mac.find_applegpuinfo, mac.find_system_profiler_text, packages.find,
 )
@@ -93,7 +95,9 @@ def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict
     if not votes:
         if any(p.shape.startswith(("nvidia", "rocm")) for p in parts) or any(
                 s.get("fact") in ("gpu.driver", "gpu.cuda_driver") and re.search(r"NVIDIA|CUDA|Driver Version|libcuda", str(s.get("text")))
-                or s.get("fact") == "gpu" and s["value"].get("vendor") == "NVIDIA" for s in statements):
+                or s.get("fact") == "gpu" and s["value"].get("vendor") == "NVIDIA"
+                or s.get("fact") == "gpu.capability" and gpu_vendor(str(s["value"].get("name") or "")) == "NVIDIA"
+                for s in statements):
             notes.append("platform: the pastes name no OS; GPU tool output read as Linux")
             return "linux"
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from macml.probe.paste.gpu_names import gpu_names, gpu_vendor
+from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor
 
 Facts = List[Tuple[str, Any]]
 _INDEX_LIST = re.compile(r"^\s*GPU ((?:\d+,)+\d+)(?::|\s{2,})\s*(.+?)\s*$")  # detectron2: 'GPU 0,1,2  Tesla K80'
@@ -21,6 +21,7 @@ _PROPERTIES = re.compile(r"\bname:\s*(.+?)\s+(?:computeCapability:\s*(\d+\.\d+)|
 _MAJOR_MINOR = re.compile(r"^\s*(major|minor)\s{2,}(\d+)\s*$")
 _JULIA_DEVICE = re.compile(r"^\s*(\d+): (.+?) \(sm_(\d+)(\d), [\d.]+ GiB / ([\d.]+) GiB available\)")  # CUDA.jl
 _TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*(mb|MiB)?\s*$")
+_TF_TOTAL = re.compile(r"^\s*totalMemory:\s*(\d+(?:\.\d+)?\s*(?:GiB|MiB))\b")  # TensorFlow 1.x: 'totalMemory: 2.00GiB freeMemory: ...'
 
 
 def _gpu(name: str, index: int, capability: Optional[str] = None, memory: Optional[int] = None) -> Tuple[str, Any]:
@@ -76,6 +77,9 @@ def _in_device(line: str, current: int, major: Dict[int, str]) -> Facts:
         major[current] = part.group(2)
     elif part and current in major:
         return [("gpu.capability_of", {"index": current, "capability": f"{major[current]}.{part.group(2)}"})]
+    tf_total = _TF_TOTAL.match(line)
+    if tf_total and gib(tf_total.group(1)):
+        return [("gpu.memory_of", {"index": current, "memory_mib": round(gib(tf_total.group(1)) / 1024**2)})]
     total = _TOTAL.match(line)
     if total and total.group(2):
         return [("gpu.memory_of", {"index": current, "memory_mib": int(total.group(1))})]

@@ -13,7 +13,7 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVI
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,(:|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)))",
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)))",
                      re.IGNORECASE)
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
@@ -22,10 +22,10 @@ _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?)", re.IGNOR
 
 
 def gib(value: str) -> Optional[int]:
-    match = re.search(r"([\d.]+)\s*(TB|GB|GiB|G|MB|MiB|gigabytes|megabytes)\b", value)
+    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes)\b", value)  # 'Gi': free -h
     if match:
-        scale = {"TB": 1024**4, "GB": 1024**3, "GIB": 1024**3, "G": 1024**3, "MB": 1024**2, "MIB": 1024**2,
-                 "GIGABYTES": 1024**3, "MEGABYTES": 1024**2}
+        scale = {"TB": 1024**4, "TI": 1024**4, "GB": 1024**3, "GIB": 1024**3, "GI": 1024**3, "G": 1024**3, "MB": 1024**2,
+                 "MIB": 1024**2, "MI": 1024**2, "GIGABYTES": 1024**3, "MEGABYTES": 1024**2}
         return int(float(match.group(1)) * scale[match.group(2).upper()])
     digits = value.strip()
     return int(digits) if digits.isdigit() and int(digits) >= 1 << 30 else None
@@ -71,8 +71,8 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
         index, value = int(numbered.group(1)), value.strip()[numbered.end():]
     if value.strip().lower() in ("none", "n/a", "no", "false", "[]") or value.lower().startswith("could not"):
         return []
-    parts = [p.strip() for p in value.split(",")]
-    memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB)\b", p)), None)
+    parts = [p.strip() for p in re.split(r"[,|]", value)]  # 'NVIDIA RTX A5000 | 24564 MiB | driver 595.71.05'
+    memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB|GiB|MiB)\b", p)), None)
     names = next((found for found in map(gpu_names, parts) if found), [])  # 'kHW_...Item, AMD Radeon Pro 5300M, ...'
     return [gpu_record(names[0], memory, index)] if names else []
 

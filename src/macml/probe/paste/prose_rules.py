@@ -34,7 +34,8 @@ _FORM_VERSION = re.compile(r"^\s*[-*]?\s*(TensorFlow|Keras|JAX|jaxlib) version \
                            re.IGNORECASE)  # TensorFlow's issue template: 'TensorFlow version (use command below): 2.4.1'
 _ARM_HOMEBREW_PYTHON = re.compile(r"(?:^|[\s'\"])/opt/homebrew/(?:bin|opt/python@[\d.]+/bin|Cellar/python@[\d.]+/\S+/bin)/python3[\d.]*\b")
 _ROSETTA = re.compile(r"\brosetta\b", re.IGNORECASE)
-_X86_WORD = re.compile(r"\b(?:x86_64|x86-64|i386)\b")
+_X86_WORD = re.compile(r"\b(?:x86_64|x86-64|i386)\b|\bx86\b(?=.*\bRosetta[- ]translated\b|.*\b(?:under|through|via) Rosetta\b)",
+                       re.IGNORECASE)  # bare 'x86' only beside 'Rosetta-translated' ('Rosetta translates x86 apps' is no process)
 _NEGATION = re.compile(r"\b(?:not|without|no longer|never)\b|n't\b", re.IGNORECASE)
 _NON_NATIVE_PYTHON = re.compile(r"\bnon-native python\b", re.IGNORECASE)
 _ARCH_ANNOUNCED = re.compile(r"arch is announced as (x86_64|arm64), but it seems to actually be (ARM64|x86_64)", re.IGNORECASE)

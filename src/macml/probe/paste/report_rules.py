@@ -39,6 +39,7 @@ _USED = re.compile(r"^\s*(?:>>>\s*)?(?:import|from) (torch|tensorflow|mlx|jax|pl
 _INLINE_PIN = re.compile(r"(?:^|[\s(`'\"])([a-z][a-z0-9_.-]*[a-z0-9])==(\d+(?:\.\d+)+[\w.+]*)(?=[\s)`'\",]|$)")
 _BACKTICK_PACKAGE = re.compile(r"`([a-z][a-z0-9_.-]*[a-z0-9]) v?(\d+(?:\.\d+)+[\w.+]*)`")
 _PLAIDML_ID = re.compile(r"\b(metal|opencl)_((?:amd|nvidia|intel|apple)_[a-z0-9_()]+?)(?:\.\d+)?(?=[\"'\s,.]|$)")
+_DIST_ALIASES = {"pytorch": "torch"}  # conda's name of torch ('pytorch==1.7.1+cu110')
 _NOT_DISTRIBUTIONS = {"python", "python3", "macos", "cuda", "ubuntu", "darwin", "xcode", "metal", "version"}
 
 
@@ -141,7 +142,7 @@ def inline_packages(line: str) -> Facts:
     banner = re.match(r"^\s*xFormers (\d+\.\d+\.\d+\S*)\s*$", line)
     if banner:
         pairs.append(("xformers", banner.group(1)))
-    return [("package", {"name": canonical(name), "version": version})
+    return [("package", {"name": _DIST_ALIASES.get(canonical(name), canonical(name)), "version": version})
             for name, version in pairs if name.lower() not in _NOT_DISTRIBUTIONS]
 
 
@@ -164,7 +165,7 @@ def plaidml_device_id(line: str) -> Facts:
 
 def torch_backend_answers(line: str) -> Facts:
     """'torch.backends.mps.is_built() == True', 'torch.backends.mps.is_available() -> False'."""
-    found = re.search(r"torch\.backends\.mps\.is_(available|built)\(\)\s*(?:==|->|:|returns)\s*(True|False)\b", line)
+    found = re.search(r"torch\.backends\.mps\.is_(available|built)\(\)\s*(?:==|=>|->|:|returns)\s*(True|False)\b", line)
     return [(f"torch.mps_{found.group(1)}", found.group(2) == "True")] if found else []
 
 

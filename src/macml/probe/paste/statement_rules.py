@@ -5,8 +5,8 @@ platform, os.name, os.version (macOS or distribution release), os.build, os.darw
 release), os.kernel (Linux), cpu.brand, cpu.model (Mac model identifier), cpu.hardware_arch,
 cpu.memory_bytes, process.arch / process.translated (a process's, e.g. a shell's or a crashed app's),
 python.version, python.machine, gpu ({name, vendor, memory_mib}), gpu.driver, gpu.cuda_driver,
-gpu.gfx, package ({name, version}), torch.version, torch.cuda_version, torch.hip_version,
-torch.cuda_available, hypervisor.
+gpu.gfx, package ({name, version}), torch.version, torch.cuda_version (None: a build without CUDA),
+torch.hip_version, torch.cuda_available, hypervisor, hypervisor.none (a report saying it runs on bare metal).
 """
 from __future__ import annotations
 
@@ -40,20 +40,21 @@ _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\[\w .$()-]+\\")
 _PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
-_PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.-]+?)-(x86_64|arm64|aarch64|i386|AMD64)\b")
+_PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.+~-]+?)-(x86_64|arm64|aarch64|i386|AMD64)\b")
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
                 ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"))
 _NOT_PACKAGES = {"python", "version", "os", "cuda", "cudnn", "gcc", "clang", "cmake", "nvcc", "driver", "platform",
                  "system", "machine", "processor", "release", "architecture", "available", "gpu", "cpu", "memory",
-                 "kernel", "build", "date", "time", "uptime", "pid", "port", "commit", "llvm", "hip", "rocm", "msvc",
+                 "kernel", "build", "date", "time", "uptime", "bogomips", "pid", "port", "commit", "llvm", "hip", "rocm", "msvc",
                  "libc version", "is debug build", "julia version", "word size", "report version", "mkl", "opencv"}
 _DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
+_UNIT_AFTER = re.compile(r"\d(?:[KMGT]i?B?|[MG]Hz|W|C|%)$")  # 'Swap: 4.0Gi', 'totalMemory: 2.00GiB' are sizes, not versions
 _DARWIN_RELEASE = re.compile(r"(?:1\d|2\d)\.\d\.\d+")  # platform.release() on macOS; Ubuntu's 22.04.3 has two-digit minors
 _NOT_VERSIONED = {"bios", "vbios", "firmware", "kernel", "glibc", "libc", "app", "api", "sdk", "xcode", "metal", "opengl",
                   "vulkan", "boot rom", "smc", "protocol", "model", "cpu", "gpu", "os", "system", "software"}
 _ALIASES = {"pytorch": "torch", "pytorch.version": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
-            "keras version": "keras", "numpy version": "numpy"}
+            "keras version": "keras", "numpy version": "numpy", "sklearn": "scikit-learn"}  # show_versions: import names
 
 
 def _platform_word(value: str) -> Optional[str]:
@@ -73,6 +74,8 @@ def _os_line(value: str) -> Facts:
     platform = _platform_word(value)
     if platform:
         facts.append(("platform", platform))
+    if re.match(r"^\s*(?:Linux|Windows)-\d", value):  # platform.platform(): a kernel or build, not the OS's name
+        return facts
     named = re.sub(r"\s*\([^)]*\)", "", value).strip()  # '(x86_64)', '(x86_64-linux-gnu)', '(bookworm)'
     if platform == "linux" and re.search(r"\b\d+(?:\.\d+)*\b", named):
         facts.append(("os.name", named))
@@ -102,7 +105,10 @@ def _python_version(value: str) -> Facts:
 
 
 def _torch_cuda(value: str) -> Facts:
+    """'12.1', or 'None': a build without CUDA (the statement says so; a missing line says nothing)."""
     build = value.strip()
+    if build.lower() in ("none", "n/a"):
+        return [("torch.cuda_version", None)]
     return [("torch.cuda_version", build)] if re.match(r"^\d+\.\d+", build) else []
 
 
@@ -118,7 +124,7 @@ def _available(value: str) -> Facts:
 def _package(name: str, value: str) -> Facts:
     version = re.match(r"^v?(\d+(?:\.\d+)+(?:[.+-]?[A-Za-z0-9]+)*?)(?:\s|@|$|\s*\()", value.strip() + " ")
     name = _ALIASES.get(name, name)
-    if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name):
+    if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name) or _UNIT_AFTER.search(version.group(1)):
         return []
     facts: Facts = [("package", {"name": canonical(name), "version": version.group(1)})]
     if name == "torch":
@@ -309,7 +315,7 @@ def anywhere(line: str) -> Facts:
         facts += [("gpu.cuda_driver" if julia.group(1) == "CUDA" else "gpu.driver", julia.group(2)),
                   ("gpu.present", "NVIDIA")]
     if "NVIDIA-SMI" in line or "Driver Version" in line or re.match(r"^\s*CUDA Version\s+:", line):
-        driver = re.search(r"(?:Driver|KMD) Version\s*:\s*(\d+(?:\.\d+)+)", line)
+        driver = re.search(r"(?<!CUDA )(?:Driver|KMD) Version\s*:\s*(\d+(?:\.\d+)+)", line)
         cuda = re.search(r"CUDA (?:UMD )?Version\s*:\s*(\d+\.\d+)", line)
         facts += [("gpu.driver", driver.group(1)), ("gpu.present", "NVIDIA")] if driver else []
         facts += [("gpu.cuda_driver", cuda.group(1))] if cuda else []
