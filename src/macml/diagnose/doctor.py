@@ -86,7 +86,8 @@ def header_line(facts: MachineFacts) -> str:
     interp = facts.interpreter
     python = (f"Python {interp.version or '?'} ({interp.machine or '?'}, {interp.kind})" if interp
               else "no interpreter facts")
-    return f"{facts.os.name} {facts.os.version or '(version unknown)'} · {chip} · {python}"
+    system = f"{facts.os.name} {facts.os.version or '(version unknown)'}" if facts.os.name else "OS unknown"
+    return f"{system} · {chip} · {python}"
 
 
 def render_finding(console: Console, finding: Finding, verbose: bool) -> None:

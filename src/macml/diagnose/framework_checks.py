@@ -5,9 +5,9 @@ import dataclasses
 from typing import Optional, Sequence
 
 from macml.facts import FrameworkFacts, MachineFacts
-from macml import frameworks
+from macml import frameworks, versions
 from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
-from macml.diagnose.gpu_support import gpus_torch_cannot_run
+from macml.diagnose.gpu_support import gpus_torch_cannot_run, rocm_runs_here
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.recommend import preference, recommendation
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
@@ -31,6 +31,8 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
     use = frameworks.judge(probe.name, probe.data, kind)
     if use.sees is None or (use.sees and probe.name == "torch" and gpus_torch_cannot_run(facts)[0]):
         return None  # CUDA is there, but not for this GPU: check_cuda_arch says so
+    if kind == "rocm" and not rocm_runs_here(facts):
+        return None  # no ROCm build runs on this AMD GPU: check_rocm_target says so
     version = probe.data.get("version", "")
     named = f"{probe.name} {version}".strip()  # a pasted answer may not show the version
     if use.sees:
@@ -41,12 +43,24 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
                     "runs on the CPU while this machine has a GPU",
                     Fix("Install the CUDA and cuDNN versions this TensorFlow was built for (tensorflow.org/install/source"
                         "#gpu), or TF 2.14+ with its own CUDA libraries:", (pip_cmd(facts, "install 'tensorflow[and-cuda]'"),)))
+    if probe.name == "tensorflow" and facts.platform == "win32" and _tf_without_windows_gpu(version):
+        return fail(area, f"{named} has no GPU support on native Windows (TensorFlow 2.11 and later), so it runs on "
+                    "the CPU while this machine has a GPU", Fix(
+                        "Run TensorFlow under WSL2 with its CUDA libraries (tensorflow.org/install/pip#windows-wsl2), "
+                        "or use TensorFlow 2.10, the last with native Windows GPU support (CUDA 11.2, cuDNN 8.1):",
+                        ("wsl --install", "python3 -m pip install 'tensorflow[and-cuda]'  # inside WSL2")))
     cpu_build = cpu_only_build_fix(probe.name, kind, facts)
     if cpu_build is not None:
         return fail(area, f"{named} is a CPU-only build on a machine with an NVIDIA GPU", cpu_build)
     hints = [f"{k}={v}" for k, v in facts.env.items() if "VISIBLE" in k or "HSA_" in k]
     return fail(area, f"{named} imports but finds no GPU, while this machine has one",
                 Fix(WHY_NOT[kind] + " Then re-run `macml doctor -v`.", ("macml verify",)), *hints)
+
+
+def _tf_without_windows_gpu(version: str) -> bool:
+    """TensorFlow 2.11 dropped native Windows GPU support (tensorflow.org/install/pip, Windows native); unknown -> False."""
+    release = versions.release(version)
+    return len(release) >= 2 and release[:2] >= (2, 11)
 
 
 def tensorflow_without_metal(probe: FrameworkFacts) -> Optional[Finding]:

@@ -7,9 +7,10 @@ import re
 from typing import List, Optional, Sequence, Tuple
 
 from macml.diagnose.common import install_recipe, pip_cmd
-from macml.diagnose.findings import Finding, Fix, fail
+from macml.diagnose.findings import Finding, Fix, fail, warn
 from macml.facts import GPU, MachineFacts
-from macml.knowledge.compat import cuda_arch_supported, last_torch_for_gpu, torch_cuda_arches
+from macml.knowledge.compat import ROCM_GFX, cuda_arch_supported, last_torch_for_gpu, no_rocm_build, rocm_gfx_verdict, \
+    torch_cuda_arches
 from macml.recipes.catalog import Recipe
 from macml.recipes.recommend import recipes_on
 
@@ -83,6 +84,24 @@ def check_gpu_generation(facts: MachineFacts, recipes: Sequence[Recipe]) -> Opti
     return fail("GPU", f"{gpu.display_name} (compute capability {gpu.compute_capability}) is older than every current "
                 f"PyTorch CUDA build, which start at {oldest}: no driver upgrade changes that",
                 Fix(then + "Otherwise build PyTorch from source for it, train on a newer or cloud GPU, or use the CPU:",
+                    install_recipe(facts, recipes, "torch", "cpu") or ("macml recipes",)))
+
+
+def rocm_runs_here(facts: MachineFacts) -> bool:
+    """Some AMD GPU here is one a ROCm build of PyTorch may run on (its gfx target is not known unsupported)."""
+    return any(not no_rocm_build(g.compute_capability) for g in facts.gpus_by_vendor("AMD"))
+
+
+def check_rocm_target(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """An AMD GPU on Linux whose gfx target no PyTorch ROCm build runs on (an RDNA2/3 APU, Polaris, Vega 10/20)."""
+    amd = facts.gpus_by_vendor("AMD")
+    if facts.platform != "linux" or not amd or rocm_runs_here(facts) or facts.gpus_by_vendor("NVIDIA"):
+        return None
+    gpu = amd[0]
+    why = rocm_gfx_verdict(gpu.compute_capability, ROCM_GFX[-1].rocm)[1]
+    return warn("GPU", f"{gpu.display_name} ({gpu.compute_capability}) is not a target of PyTorch's ROCm builds: {why}",
+                Fix("Frameworks run on the CPU here (HSA_OVERRIDE_GFX_VERSION makes some of these GPUs load the ROCm "
+                    "wheels, with wrong results or crashes on some):",
                     install_recipe(facts, recipes, "torch", "cpu") or ("macml recipes",)))
 
 

@@ -10,7 +10,7 @@ from macml import versions
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.recipes.catalog import Recipe, match
 from macml.recipes.recommend import recipes_on
-from macml.diagnose.gpu_support import gpus_torch_cannot_run, unsupported_gpus
+from macml.diagnose.gpu_support import gpus_torch_cannot_run, rocm_runs_here, unsupported_gpus
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
 
 
@@ -59,6 +59,8 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
         gpu = facts.gpus_by_vendor("NVIDIA")[0].model
         return fail("PyTorch", f"torch {ver} is a CPU-only build on a machine with an {gpu}",
                     Fix("Replace it with a CUDA build that fits the driver:", install_recipe(facts, recipes, "torch", "cuda")))
+    if kind == "rocm" and not rocm_runs_here(facts):  # check_rocm_target says why
+        return ok("PyTorch", f"torch {ver} imports; no ROCm build runs on this AMD GPU, so it runs on the CPU")
     if kind == "rocm" and not data.get("hip_version"):
         return fail("PyTorch", f"torch {ver} has no ROCm support on a machine with an AMD GPU",
                     Fix("Install a ROCm build:", install_recipe(facts, recipes, "torch", "rocm")))

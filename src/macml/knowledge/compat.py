@@ -284,6 +284,11 @@ def rocm_gfx_verdict(gfx: Optional[str], rocm: str) -> Tuple[Optional[bool], str
     return (False, why) if why else (None, "")
 
 
+def no_rocm_build(gfx: Optional[str]) -> bool:
+    """Every ROCm release ROCM_GFX lists is known not to run on this gfx target ('gfx1103', 'gfx803')."""
+    return all(rocm_gfx_verdict(gfx, targets.rocm)[0] is False for targets in ROCM_GFX)
+
+
 def cuda_arch_supported(capability: str, arch_list: Tuple[str, ...]) -> bool:
     """Does torch's arch list cover a GPU: sm_XY exactly, or PTX (compute_XY) it can JIT upward."""
     digits = capability.replace(".", "")

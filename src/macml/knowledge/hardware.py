@@ -79,6 +79,27 @@ def mac_model_silicon(identifier: str) -> Tuple[Optional[bool], Optional[str]]:
     return None, None
 
 
+
+# A Mac line's model years: (the last year it had an Intel model, the first year it had an Apple-silicon
+# one); None where the line never had that kind. Source: Apple's "Identify your Mac" pages (the same as
+# MAC_MODEL_CHIPS above, and support.apple.com/102871 iMac Pro, /103257 MacBook): MacBook Pro and MacBook
+# Air had both in 2020, Mac mini's last Intel model is 2018, iMac's 2020, Mac Pro's 2019 (then 2023, M2
+# Ultra); Mac Studio (2022-) was never Intel, iMac Pro (2017) and the 12-inch MacBook (-2017) never
+# Apple silicon.
+MAC_LINE_YEARS: Dict[str, Tuple[Optional[int], Optional[int]]] = {
+    "macbook pro": (2020, 2020), "macbook air": (2020, 2020), "mac mini": (2018, 2020), "imac": (2020, 2021),
+    "imac pro": (2017, None), "mac pro": (2019, 2023), "mac studio": (None, 2022), "macbook": (2017, None),
+}
+
+
+def mac_year_silicon(line: str, year: int) -> Optional[bool]:
+    """('Mac Pro', 2013) -> False (Intel); ('MacBook Pro', 2021) -> True; ('MacBook Air', 2020) -> None (both)."""
+    squeezed = {name.replace(" ", ""): years for name, years in MAC_LINE_YEARS.items()}
+    last_intel, first_silicon = squeezed.get("".join(line.lower().split()), (None, None))
+    intel = last_intel is not None and 2006 <= year <= last_intel
+    silicon = first_silicon is not None and first_silicon <= year <= 2035
+    return None if intel == silicon else silicon
+
 # NVIDIA GPU name -> compute capability. Source: https://developer.nvidia.com/cuda-gpus (and the
 # CUDA C Programming Guide's compute-capability table), Kepler (3.x) to Blackwell (10.x/12.x).
 # Patterns run over the lower-cased name with "nvidia", "geforce", "tesla", "quadro" kept; the
@@ -129,6 +150,10 @@ def nvidia_compute_capability(name: str) -> Optional[str]:
     short ('GeForce GTX 105...') gives the capability every completion of it shares, if they agree."""
     text = " ".join(re.sub(r"[^a-z0-9()]+", " ", (name or "").lower()).split())
     text = re.sub(r"\b(gtx|gts|gt|rtx)(?=\d)", r"\1 ", text)  # 'GT1030', 'RTX3090' as people write them
+    text = re.sub(r"\b(\d{4}(?: ti)?) (rtx|gtx)\b", r"\2 \1", text)  # '4080 RTX'
+    text = re.sub(r"\bgtx (?=(?:20[6-8]|30[5-9]|40[6-9]|50[5-9])0\b)", "rtx ", text)  # 'GTX 3070': no such GTX
+    text = re.sub(r"\bgrid ((?:rtx ?)?[a-z]?\d+)[a-z]{0,2} \d+[a-z]\b", r"grid \1", text)  # a vGPU type 'GRID A100D-20C' is
+    # <board>-<framebuffer GB><series> on that board's GPU (docs.nvidia.com/grid, Virtual GPU Types)
     if (name or "").rstrip().endswith(("...", "\u2026")):
         found = {_capability(text + tail) for tail in ("", *"0123456789", "0 ti")} - {None}
         return found.pop() if len(found) == 1 else None

@@ -50,9 +50,10 @@ def macos_for_darwin(release: str) -> Tuple[Optional[str], str]:
 
 
 # GPUs Apple had AMD build for Macs only (Apple's Tech Specs pages for the MacBook Pro 2016-2020,
-# iMac 2017-2020, iMac Pro and Mac Pro 2019): their names say the machine is a Mac.
+# iMac 2017-2020, iMac Pro and Mac Pro 2019, and the FirePro D300/D500/D700 of the Mac Pro 2013): their
+# names say the machine is a Mac.
 MAC_ONLY_GPU = re.compile(r"\bRadeon Pro (?:4[5-6]0|5[5-8]0X?|5[3-6]00[MX]?|Vega (?:16|20|48|56|64X?)|"
-                          r"W5[57]00X|W6[89]00X(?: Duo)?)\b", re.IGNORECASE)
+                          r"W5[57]00X|W6[89]00X(?: Duo)?)\b|\bFirePro D[357]00\b", re.IGNORECASE)
 
 
 def mac_only_gpu(name: str) -> bool:

@@ -6,6 +6,7 @@ does, without running anything.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +19,7 @@ from macml.errors import MacmlError
 from macml.facts import MachineFacts
 from macml.probe.infer import infer
 from macml.probe.stated import fill_from_statements
+from macml.probe.stated_imports import fill_import_failures
 from macml.probe import cache as probe_cache
 from macml.probe.frameworks import parse_frameworks, probe_frameworks_raw
 from macml.probe.interpreter import parse_interpreter, probe_interpreter_raw, target_python
@@ -134,6 +136,8 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
         raise MacmlError(f"macml could not read this machine's system probe outputs ({type(exc).__name__}: {exc}).",
                          "This is a bug in macml: please report it with the file written by "
                          "`macml doctor --save-snapshot snap.json`.") from None
+    if platform == "unknown" and not system.os.version:  # the Linux module's default name is no evidence
+        system = dataclasses.replace(system, os=dataclasses.replace(system.os, system="", name=""))
     env = snapshot.get("env") or {}
     problems = system.problems
     if snapshot.get("evidence") is not None:  # imported from pastes: absent means not pasted, not "not there"
@@ -149,7 +153,8 @@ def facts_from_snapshot(snapshot: Dict[str, Any]) -> MachineFacts:
         problems=problems,
         gpu_links=system.gpu_links,
     )
-    return infer(fill_from_statements(facts, snapshot.get("statements") or ()), snapshot)
+    statements = snapshot.get("statements") or ()
+    return infer(fill_import_failures(fill_from_statements(facts, statements), statements), snapshot)
 
 
 def collect_facts(python: Optional[str] = None, snapshot_in: Sequence[Path] = (), timeout: float = 20.0,

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.hardware import RASPBERRY_PI_GPU, nvidia_compute_capability, raspberry_pi_kernel
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
-                                   infer_native_python, infer_translation, is_apple_gpu, mps_gpu_on_intel,
+                                   infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
                                    stdout as _stdout)
 
 
@@ -232,8 +232,8 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         sources["cpu.hardware_arch"] = "x86 CPU flags with lm (64-bit long mode)"
     facts = dataclasses.replace(facts, cpu=cpu)
     if facts.is_mac:
-        facts = infer_translation(infer_native_python(infer_macos_version(facts, snapshot, sources), sources),
-                                  snapshot, snapshot.get("statements"), sources)
+        facts = infer_native_python(infer_macos_version(facts, snapshot, sources), sources)
+        facts = infer_translation(intel_mac_python(facts, sources), snapshot, snapshot.get("statements"), sources)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
     gpus = mps_gpu_on_intel(facts, _nvidia_capabilities(_tegra_gpu(facts, sources), sources), sources)
@@ -254,5 +254,9 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     egpu = True if any(g.external for g in gpus) else (False if known else None)
     if egpu:
         sources["egpu"] = "system_profiler marks " + ", ".join(g.model for g in gpus if g.external) + " external"
-    return dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, vm=vm, hypervisor=hypervisor,
-                               egpu=egpu, sources=sources)
+    ruled_out = tuple(sorted({s["value"] for s in snapshot.get("statements") or () if s.get("fact") == "gpu.absent"}
+                             - {g.vendor for g in gpus}))  # collect_env's 'No CUDA', ollama's empty library search
+    if ruled_out:
+        sources["gpus_ruled_out"] = "; ".join(f"no {v} driver answered" for v in ruled_out)
+    return dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, gpus_ruled_out=ruled_out, vm=vm,
+                               hypervisor=hypervisor, egpu=egpu, sources=sources)

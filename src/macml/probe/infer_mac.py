@@ -207,6 +207,16 @@ def infer_native_python(facts: MachineFacts, sources: Dict[str, str]) -> Machine
     return dataclasses.replace(facts, interpreter=dataclasses.replace(interp, machine="arm64"))
 
 
+def intel_mac_python(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
+    """On an Intel Mac every process is x86_64 (Rosetta 2 runs only on Apple silicon), the Python included."""
+    interp = facts.interpreter
+    if not facts.is_mac or facts.cpu.apple_silicon is not False or interp is None or interp.machine:
+        return facts
+    sources["interpreter.machine"] = "an Intel Mac runs x86_64 processes only (" + sources.get(
+        "cpu.apple_silicon", "Intel Mac") + ")"
+    return dataclasses.replace(facts, interpreter=dataclasses.replace(interp, machine="x86_64"))
+
+
 def infer_translation(facts: MachineFacts, snapshot: Mapping[str, Any],
                       statements: Any, sources: Dict[str, str]) -> MachineFacts:
     """On Apple silicon, an x86_64 process is translated by Rosetta 2: a shell whose `uname -m` says

@@ -147,8 +147,10 @@ def _gpu_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if not cond.gpu_vendor or any(g.vendor in cond.gpu_vendor for g in facts.gpus):
         return []
     wanted = " or ".join(cond.gpu_vendor)
-    if not facts.gpu_list_known:
+    if not facts.gpu_list_known and not set(cond.gpu_vendor) <= set(facts.gpus_ruled_out):
         return [_fits_if("gpu_vendor", f"this machine has an {wanted} GPU")]
+    if not facts.gpu_list_known:  # collect_env's 'No CUDA': nvidia-smi found no driver
+        return [_unmet("gpu_vendor", f"needs an {wanted} GPU; the evidence shows no {wanted} driver")]
     found = ", ".join(g.display_name for g in facts.gpus) or "none"
     return [_unmet("gpu_vendor", f"needs an {wanted} GPU; found: {found}")]
 

@@ -10,6 +10,8 @@ from typing import Optional, Sequence, Tuple
 
 from macml import versions
 from macml.facts import MachineFacts
+from macml.knowledge.amd_apus import apu_target
+from macml.knowledge.compat import no_rocm_build
 from macml.probe.infer import TEGRA
 from macml.recipes.catalog import Recipe, RecipeMatch, load_all, match, match_all
 from macml.recipes.conditions import UNMET, is_virtual_machine, python_tags, shortfalls
@@ -30,8 +32,9 @@ class Recommendation:
 
 def wanted_accelerators(facts: MachineFacts) -> Tuple[str, ...]:
     """What this machine's hardware offers a framework, best first. A CPU build is never among them
-    where a usable GPU is known, except in a macOS VM (no Metal compute inside); an unknown GPU list
-    keeps every possibility open ("fits if ..." says what each assumes)."""
+    where a usable GPU is known, except in a macOS VM (no Metal compute inside) and beside an APU's
+    Radeon that no ROCm build runs on; an unknown GPU list keeps every possibility open ("fits if ..."
+    says what each assumes) but a vendor the evidence rules out (collect_env's 'No CUDA')."""
     if facts.platform not in ("darwin", "linux", "win32"):  # the OS is unknown: go by the GPUs named
         vendors = {g.vendor for g in facts.gpus if g.usable}
         return (("cuda",) if "NVIDIA" in vendors else ()) + (("mps", "metal") if "Apple" in vendors else ())
@@ -46,10 +49,14 @@ def wanted_accelerators(facts: MachineFacts) -> Tuple[str, ...]:
     nvidia = [g for g in facts.gpus_by_vendor("NVIDIA") if g.usable]
     if nvidia:  # a Jetson runs NVIDIA's JetPack wheels, which no recipe provides
         return () if all(g.family == TEGRA for g in nvidia) else ("cuda",)
-    if facts.platform == "linux" and any(g.usable for g in facts.gpus_by_vendor("AMD")):
-        return ("rocm",)
+    amd = [g for g in facts.gpus_by_vendor("AMD") if g.usable]
+    if facts.platform == "linux" and amd:  # an APU's Radeon no ROCm build runs on (and no NVIDIA GPU) leaves the CPU
+        nothing_else = facts.gpu_list_known or "NVIDIA" in facts.gpus_ruled_out
+        igpus_only = all(no_rocm_build(g.compute_capability) and apu_target(g.compute_capability) for g in amd)
+        return ("cpu",) if nothing_else and igpus_only else ("rocm",)
     if not facts.gpu_list_known:
-        return ("cuda", "rocm", "cpu") if facts.platform == "linux" else ("cuda", "cpu")
+        cuda = () if "NVIDIA" in facts.gpus_ruled_out else ("cuda",)
+        return cuda + (("rocm", "cpu") if facts.platform == "linux" else ("cpu",))
     return ("cpu",)
 
 

@@ -1,5 +1,6 @@
 """GPU listings that number their devices over several lines: a tool's 'Device #0:' block (DIGITS'
-device_query, CUDA samples' deviceQuery), '[1] CUDA device name: ...' lines (Ollama's NVML log), CUDA.jl's
+device_query, CUDA samples' deviceQuery), '[1] CUDA device name: ...' lines and '[GPU-d1bf...] Compute
+Capability 7.2' (Ollama's NVML log), detectron2's 'GPU 0,1,2 Tesla K80', CUDA.jl's
 '0: Quadro RTX 4000 (sm_75, 7.601 GiB / 8.000 GiB available)',
 TensorFlow's 'Found device 1 with properties:' and 'Created device ... device: 0, name: ...'. Each
 GPU it names carries its number, so a device logged twice counts once, and its compute capability
@@ -12,7 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor
 
 Facts = List[Tuple[str, Any]]
-_INDEX_LIST = re.compile(r"^\s*GPU ((?:\d+,)+\d+)(?::|\s{2,})\s*(.+?)\s*$")  # detectron2: 'GPU 0,1,2  Tesla K80'
+_INDEX_LIST = re.compile(r"^\s*GPU ((?:\d+,)+\d+)(?::|\s)\s*(.+?)\s*$")  # detectron2: 'GPU 0,1,2  Tesla K80'
 _HEADER = re.compile(r"^\s*(?:Device|GPU)\s*#?\s*(\d+)\s*:?\s*$|Found device (\d+) with properties")
 _BRACKET = re.compile(r"^\s*\[(\d+|GPU-[0-9a-f-]+)\]\s*(.*)$")
 _TF_CREATED = re.compile(r"->\s*(?:physical GPU \()?device:\s*(\d+),\s*name:\s*([^,]+),.*compute capability:\s*(\d+\.\d+)")
@@ -20,6 +21,7 @@ _NAME = re.compile(r"^\s*(?:CUDA device name|device name|name)\s*(?::|\s{2,})\s*
 _PROPERTIES = re.compile(r"\bname:\s*(.+?)\s+(?:computeCapability:\s*(\d+\.\d+)|major:\s*(\d+)\s+minor:\s*(\d+))")
 _MAJOR_MINOR = re.compile(r"^\s*(major|minor)\s{2,}(\d+)\s*$")
 _JULIA_DEVICE = re.compile(r"^\s*(\d+): (.+?) \(sm_(\d+)(\d), [\d.]+ GiB / ([\d.]+) GiB available\)")  # CUDA.jl
+_CAPABILITY = re.compile(r"^\s*Compute Capability\s+(\d{1,2}\.\d)\s*$")  # ollama: '[GPU-d1bf...] Compute Capability 7.2'
 _TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*(mb|MiB)?\s*$")
 _TF_TOTAL = re.compile(r"^\s*totalMemory:\s*(\d+(?:\.\d+)?\s*(?:GiB|MiB))\b")  # TensorFlow 1.x: 'totalMemory: 2.00GiB freeMemory: ...'
 
@@ -53,8 +55,10 @@ def device_facts(lines: Sequence[str]) -> Dict[int, Facts]:
         if julia and gpu_names(julia.group(2)):
             facts.append(_gpu(julia.group(2), int(julia.group(1)), f"{julia.group(3)}.{julia.group(4)}",
                               round(float(julia.group(5)) * 1024)))
-        elif listed and gpu_names(listed.group(2)):
-            facts += [_gpu(listed.group(2), int(i)) for i in listed.group(1).split(",")]
+        elif listed and gpu_names(listed.group(2)):  # detectron2 since 2021: '... NVIDIA A100-SXM4-40GB (arch=8.0)'
+            arch = re.search(r"\(arch=(\d{1,2}\.\d)\)", listed.group(2))
+            facts += [_gpu(gpu_names(listed.group(2))[0], int(i), arch.group(1) if arch else None)
+                      for i in listed.group(1).split(",")]
         elif created:
             facts.append(_gpu(created.group(2).strip(), int(created.group(1)), created.group(3)))
         elif current is not None:
@@ -72,6 +76,9 @@ def _in_device(line: str, current: int, major: Dict[int, str]) -> Facts:
     named = _NAME.match(line)
     if named and gpu_names(named.group(1)):
         return [_gpu(named.group(1).strip(), current)]
+    capability = _CAPABILITY.match(line)
+    if capability:
+        return [("gpu.capability_of", {"index": current, "capability": capability.group(1)})]
     part = _MAJOR_MINOR.match(line)
     if part and part.group(1) == "major":
         major[current] = part.group(2)

@@ -9,11 +9,11 @@ from typing import Any, List, Optional, Tuple
 
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
-_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z]\d+|NVIDIA [BGH]\d+|NVIDIA L\d+)"
-                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
+_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z](?=\d))"  # 'NVIDIA L4', 'NVIDIA T4'
+                     r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)))",
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b))",
                      re.IGNORECASE)
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
@@ -33,8 +33,8 @@ def gib(value: str) -> Optional[int]:
 
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
-    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgrid\b|\b(?:tegra|orin|xavier)\b", name, re.I) else
-            "AMD" if re.search(r"radeon|amd|instinct", name, re.I) else
+    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier)\b", name, re.I) else
+            "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}\b", name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
 
 
@@ -64,8 +64,21 @@ def gpu_names(text: str) -> List[str]:
     return names
 
 
+# GPU models as people write them in a GPU field or a parts list, without the words tools print: 'GTX 3070
+# laptop', '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as likely the Ryzen 9 7900 CPU)
+_INFORMAL = re.compile(r"(?<![\w.-])((?:nvidia\s+)?(?:geforce\s+)?(?:rtx|gtx)\s?-?\d{3,4}(?:\s?(?:ti|super)){0,2}"
+                       r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
+                       r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre))"
+                       r"(?![\w.+-])", re.IGNORECASE)
+
+
+def informal_gpu_names(text: str) -> List[str]:
+    """'GTX 3070 laptop 8GB vram' -> ['GTX 3070 laptop']; '4080 RTX' -> ['4080 RTX']; 'AMD 7900XTX' -> ['AMD 7900XTX']."""
+    return [m.group(1).strip() for m in _INFORMAL.finditer(text)]
+
+
 def gpu_value(value: str, index: Optional[int] = None) -> Facts:
-    """'NVIDIA GeForce RTX 4090', 'GPU 0: Tesla T4', 'Apple M1 Max', 'Radeon Pro 560X, 4 GB'."""
+    """'NVIDIA GeForce RTX 4090', 'GPU 0: Tesla T4', 'Apple M1 Max', 'Radeon Pro 560X, 4 GB', 'GTX 1650 (4gb vram)'."""
     numbered = re.match(r"^(?:GPU\s*|cuda:)(\d+)\s*:?\s*", value.strip())
     if numbered:
         index, value = int(numbered.group(1)), value.strip()[numbered.end():]
@@ -73,7 +86,9 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
         return []
     parts = [p.strip() for p in re.split(r"[,|]", value)]  # 'NVIDIA RTX A5000 | 24564 MiB | driver 595.71.05'
     memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB|GiB|MiB)\b", p)), None)
-    names = next((found for found in map(gpu_names, parts) if found), [])  # 'kHW_...Item, AMD Radeon Pro 5300M, ...'
+    vram = re.search(r"\b(\d{1,3})\s*gb\s*(?:(?:of\s+)?(?:vram|memory)\b|\))", value, re.IGNORECASE)
+    memory = memory or (vram.group(1) + " GB" if vram else None)
+    names = next((found for found in map(gpu_names, parts) if found), []) or informal_gpu_names(parts[0])
     return [gpu_record(names[0], memory, index)] if names else []
 
 

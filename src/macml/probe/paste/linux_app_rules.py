@@ -27,7 +27,7 @@ _TORCH_EXPRESSIONS = (
 )
 _TORCH_EXPRESSION = re.compile("|".join(f"({pattern})" for pattern, _ in _TORCH_EXPRESSIONS))
 # the answer written on the same line: '... returns False', '-> True', '== True', 'gives 11.8'
-_INLINE_ANSWER = re.compile(r"^\s*[`'\")]*\s*(?:returns|returned|gives|gave|->|=>|==|is|prints|printed|:)\s*[`'\"]*"
+_INLINE_ANSWER = re.compile(r"^\s*[`'\")]*\s*(?:returns|returned|gives|gave|->|=>|==|=|is|prints|printed|:)\s*[`'\"]*"
                             r"(True|False|None|\d+\.\d+[\w.+]*)(?=[`'\",.;)\s]|$)")
 _ANSWER_LINE = re.compile(r"^\s*(?:Out\[\d+\]:\s*|returns\s+|->\s*)?[`'\"]?(.+?)[`'\"]?\s*$")
 _OLD_GPU = re.compile(r"Found GPU(\d+) (.+?) which is of cuda capability (\d+)\.(\d+)")

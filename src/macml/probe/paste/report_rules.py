@@ -155,7 +155,7 @@ def plaidml_device_id(line: str) -> Facts:
     words = found.group(2).split("_")
     if len(words) > 1 and words[1].startswith(words[0]):  # 'intel_intel(r)_...': the vendor, then the name
         words = words[1:]
-    name = " ".join(w.upper() if w in ("amd", "xt", "hd", "uhd", "rx", "gtx", "rtx") or re.fullmatch(r"m\d+", w) else w.capitalize()
+    name = " ".join(w.upper() if w in ("amd", "xt", "hd", "uhd", "rx", "gtx", "rtx") or re.fullmatch(r"m\d+|\d+[a-z]{1,2}", w) else w.capitalize()
                     for w in words)
     name = re.sub(r"\((r|tm)\)", lambda m: f"({m.group(1).upper()})", name, flags=re.IGNORECASE)
     names = gpu_names(name)

@@ -122,7 +122,7 @@ def _available(value: str) -> Facts:
 
 
 def _package(name: str, value: str) -> Facts:
-    version = re.match(r"^v?(\d+(?:\.\d+)+(?:[.+-]?[A-Za-z0-9]+)*?)(?:\s|@|$|\s*\()", value.strip() + " ")
+    version = re.match(r"^v?(\d+(?:\.\d+)+(?:[.+-]?[A-Za-z0-9]+)*?)(?:-\d+-g[0-9a-f]{7,40})?(?:\s|@|$|\s*\()", value.strip() + " ")
     name = _ALIASES.get(name, name)
     if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name) or _UNIT_AFTER.search(version.group(1)):
         return []
