@@ -11,6 +11,7 @@ from macml.diagnose.gpu_support import gpus_torch_cannot_run, rocm_runs_here
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.recommend import preference, recommendation
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
+from macml.diagnose.ruled_out import driver_fix_text, ruled_out_reason
 
 # Frameworks whose import failures no other check explains (torch: check_torch_build; plaidml:
 # check_plaidml_install).
@@ -154,7 +155,7 @@ def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> 
         return info("Python", f"Recommended recipe: {best.recipe}, once this runs with {best.once}",
                     Fix("Then:", (f"macml install --recipe {best.recipe}",)))
     fit = best.match
-    framework = find_recipe(best.recipe, recipes).framework
+    framework, accelerator = find_recipe(best.recipe, recipes).framework, find_recipe(best.recipe, recipes).accelerator
     probe = facts.frameworks.get(framework)
     if probe is not None and probe.ok and facts.accelerator_kind is None and facts.gpu_list_known:
         return ok("Python", f"The recommended recipe, {best.recipe}, is in place: {framework} works (CPU only)")
@@ -164,6 +165,11 @@ def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> 
     if probe is None and facts.interpreter is not None and facts.interpreter.lists_every_package \
             and not facts.package(framework):
         pins += f"; {framework} is not installed yet"
+    why = ruled_out_reason(facts) if accelerator == "cpu" else ""
+    if why:  # only a vendor ruled out (collect_env's 'No CUDA'): say so, and what to do if that GPU is there
+        return info("Python", f"Recommended recipe: {best.recipe}{pins}; a CPU build because {why}",
+                    Fix("Install it (a plan is shown first). " + driver_fix_text(facts),
+                        (f"macml install --recipe {best.recipe}",)))
     return info("Python", f"Recommended recipe: {best.recipe}{pins}",
                 Fix("Install it (a plan is shown first):", (f"macml install --recipe {best.recipe}",)))
 

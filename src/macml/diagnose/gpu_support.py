@@ -11,6 +11,7 @@ from macml.diagnose.findings import Finding, Fix, fail, warn
 from macml.facts import GPU, MachineFacts
 from macml.knowledge.compat import ROCM_GFX, cuda_arch_supported, last_torch_for_gpu, no_rocm_build, rocm_gfx_verdict, \
     torch_cuda_arches
+from macml.knowledge.torch_family import mismatched_companion
 from macml.recipes.catalog import Recipe
 from macml.recipes.recommend import recipes_on
 
@@ -115,7 +116,7 @@ def check_torch_builds_agree(facts: MachineFacts) -> Optional[Finding]:
     tags = {name: _LOCAL.search(packages.get(name) or "") for name in _TORCH_FAMILY}
     builds = {name: match.group(1) for name, match in tags.items() if match}
     if len(set(builds.values())) < 2:
-        return None
+        return releases_agree(facts, packages)
     listed = ", ".join(f"{name} {packages[name]}" for name in _TORCH_FAMILY if name in builds)
     torch_build = builds.get("torch") or next(iter(builds.values()))
     index = f"https://download.pytorch.org/whl/{torch_build}"
@@ -124,3 +125,15 @@ def check_torch_builds_agree(facts: MachineFacts) -> Optional[Finding]:
                 "not load together", Fix(f"Reinstall them together from one index (torch's own, {torch_build}):",
                                           (pip_cmd(facts, f"install --force-reinstall {names} --index-url {index}"),)))
 
+
+
+def releases_agree(facts: MachineFacts, packages) -> Optional[Finding]:
+    """torchvision / torchaudio of another torch release (torchaudio 2.1 beside torch 2.7): their extensions fail."""
+    torch = packages.get("torch") or ""
+    wrong = [m for m in (mismatched_companion(torch, n, packages.get(n) or "") for n in _TORCH_FAMILY[1:]) if m]
+    if not wrong:
+        return None
+    names = " ".join(n for n in _TORCH_FAMILY if n in packages)
+    return fail("PyTorch", f"The torch packages are of different releases ({'; '.join(wrong)}): their compiled parts "
+                "do not load together", Fix("Reinstall them together, so pip picks the matching releases:",
+                                            (pip_cmd(facts, f"install --force-reinstall {names}"),)))

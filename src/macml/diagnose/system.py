@@ -8,6 +8,7 @@ from macml.knowledge.compat import mps_min_macos
 from macml.diagnose.common import describe_chip, install_recipe, macos_at_least
 from macml.facts import MachineFacts, describe_gpu
 from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
+from macml.diagnose.ruled_out import only_ruled_out, ruled_out_finding
 from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.conditions import is_virtual_machine, unmet_conditions
 from macml.recipes.recommend import lowest_macos, preference
@@ -28,6 +29,8 @@ def check_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findin
     details = tuple(describe_gpu(g) for g in facts.gpus) if len(facts.gpus) > 1 else ()
     if facts.is_mac and facts.vm:
         return None  # check_virtual_machine explains what a VM's GPU can do
+    if only_ruled_out(facts):
+        return ruled_out_finding(facts)
     if not facts.gpus and not facts.gpu_list_known:
         return info("GPU", "GPUs unknown: the evidence holds no GPU listing",
                     Fix("Run `macml doctor` on the machine itself (or attach its `nvidia-smi` / "

@@ -12,6 +12,7 @@ from macml.recipes.catalog import Recipe, match
 from macml.recipes.recommend import recipes_on
 from macml.diagnose.gpu_support import gpus_torch_cannot_run, rocm_runs_here, unsupported_gpus
 from macml.diagnose.findings import Finding, Fix, fail, info, ok, warn
+from macml.diagnose.ruled_out import cpu_reason
 
 
 def torch_facts(facts: MachineFacts) -> Optional[FrameworkFacts]:
@@ -67,7 +68,9 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
     backend = {"mps": "MPS", "cuda": f"CUDA {data.get('cuda_version') or '(version not shown)'}",
                "rocm": f"ROCm {data.get('hip_version') or '(version not shown)'}"}
     if kind is None:
-        return ok("PyTorch", f"torch {ver} imports (no GPU here, so it runs on the CPU)")
+        why = cpu_reason(facts)
+        return ok("PyTorch", f"torch {ver} imports (no GPU here, so it runs on the CPU)" if why == "no GPU here"
+                  else f"torch {ver} imports and runs on the CPU: {why}")
     return ok("PyTorch", f"torch {ver} is built with {backend[kind]}")
 
 

@@ -130,7 +130,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(p100|quadro gp100)\b", "6.0"), (r"\btx2\b", "6.2"),
     (r"\b(p4|p40|p6|titan xp|titan x \(pascal\)|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b", "6.1"),
     # Maxwell
-    (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx titan x|quadro m[4-6]000)\b", "5.2"),
+    (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx 965m|gtx titan x|quadro m[4-6]000)\b", "5.2"),  # 965M: GM204
     (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
     # Kepler
     (r"\bk80\b", "3.7"), (r"\b(k40[cmst]?|k20(?:xm|[cmsx])?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0)\b", "3.5"),

@@ -254,9 +254,10 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     egpu = True if any(g.external for g in gpus) else (False if known else None)
     if egpu:
         sources["egpu"] = "system_profiler marks " + ", ".join(g.model for g in gpus if g.external) + " external"
-    ruled_out = tuple(sorted({s["value"] for s in snapshot.get("statements") or () if s.get("fact") == "gpu.absent"}
-                             - {g.vendor for g in gpus}))  # collect_env's 'No CUDA', ollama's empty library search
+    absent = {s["value"]: s.get("text") for s in snapshot.get("statements") or () if s.get("fact") == "gpu.absent"}
+    ruled_out = tuple(sorted(set(absent) - {g.vendor for g in gpus}))  # collect_env's 'No CUDA', ollama's library search
     if ruled_out:
-        sources["gpus_ruled_out"] = "; ".join(f"no {v} driver answered" for v in ruled_out)
+        sources["gpus_ruled_out"] = "; ".join(f"no {v} driver answered" + (f" ('{absent[v]}')" if absent[v] else "")
+                                              for v in ruled_out)
     return dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, gpus_ruled_out=ruled_out, vm=vm,
                                hypervisor=hypervisor, egpu=egpu, sources=sources)

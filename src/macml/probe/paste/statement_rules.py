@@ -15,6 +15,7 @@ from typing import Any, List, Optional, Tuple
 
 from macml.knowledge.hardware import chip_of_kernel
 from macml.probe.paste.gpu_names import CHIP as _CHIP, gib, gpu_names, gpu_record, gpu_value, plaidml_devices
+from macml.probe.paste.linux_clues_rules import wsl_distro
 from macml.probe.paste.log_rules import log_line_facts
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.report_rules import report_line_facts
@@ -70,7 +71,7 @@ def _platform_word(value: str) -> Optional[str]:
 
 
 def _os_line(value: str) -> Facts:
-    facts: Facts = []
+    facts, value = [], wsl_distro(value) or value  # 'Windows 10 ... WSL2 Ubuntu 24.04': Python runs in the Ubuntu
     platform = _platform_word(value)
     if platform:
         facts.append(("platform", platform))

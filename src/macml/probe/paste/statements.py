@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import mac_only_gpu
-from macml.probe.paste import (general_rules, linux_app_rules, linux_words_rules, mac_app_rules, mac_words_rules,
+from macml.probe.paste import (general_rules, linux_app_rules, linux_clues_rules, linux_words_rules, mac_app_rules, mac_clues_rules, mac_words_rules,
                                statement_rules as rules, system_rules)
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
@@ -164,6 +164,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     mac_answers = mac_app_rules.answer_facts(lines)
     arch_answers = mac_words_rules.answers(lines)
     words_answers = linux_words_rules.answers(lines)
+    clue_answers = linux_clues_rules.answers(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
@@ -171,12 +172,14 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             continue
         facts: List[Tuple[str, Any]] = list(numbered.get(index, ())) + answered.get(index, []) + app_answers.get(index, [])
         facts += mac_answers.get(index, []) + arch_answers.get(index, []) + words_answers.get(index, [])
+        facts += clue_answers.get(index, [])
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
         if pair:
             facts.extend(rules.by_key(*pair))
             facts.extend(mac_words_rules.keyed_facts(*pair) + linux_words_rules.keyed_facts(*pair))
+            facts.extend(linux_clues_rules.keyed_facts(*pair))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
@@ -190,6 +193,8 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts.extend(linux_app_rules.line_facts(text))
         facts.extend(mac_app_rules.mac_app_line_facts(text))
         facts.extend(mac_words_rules.line_facts(text))
+        facts.extend(mac_clues_rules.line_facts(text))
+        facts.extend(linux_clues_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
         seen = set()
