@@ -24,11 +24,24 @@ def test_ci_runs_the_readme_test_command_exactly():
     assert test_command in ci_lines
 
 
+def expand_braces(name):
+    """Shell-style: `a{1,2}b{x,y}` is four names."""
+    braces = re.search(r"\{([^}]*)\}", name)
+    if not braces:
+        return [name]
+    return [full for part in braces.group(1).split(",")
+            for full in expand_braces(name[:braces.start()] + part + name[braces.end():])]
+
+
 def named_paths(text):
     """Every project path the README names in backticks (`src/macml/probe/{macos,linux}.py` is two)."""
     for name in re.findall(r"`((?:src|checks|recipes|tests|benchmarks)/[\w./{},-]+)`", text):
-        braces = re.search(r"\{([^}]*)\}", name)
-        yield from ([name.replace(braces.group(0), part) for part in braces.group(1).split(",")] if braces else [name])
+        yield from expand_braces(name)
+
+
+def test_brace_expansion_reads_every_group():
+    assert expand_braces("r/h{7,8}-b{1,2}.txt") == ["r/h7-b1.txt", "r/h7-b2.txt", "r/h8-b1.txt", "r/h8-b2.txt"]
+    assert expand_braces("r/run{,2}/") == ["r/run/", "r/run2/"]
 
 
 def test_every_path_the_readme_names_is_in_the_tree():
