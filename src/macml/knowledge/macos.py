@@ -59,3 +59,9 @@ MAC_ONLY_GPU = re.compile(r"\bRadeon Pro (?:4[5-6]0|5[5-8]0X?|5[3-6]00[MX]?|Vega
 def mac_only_gpu(name: str) -> bool:
     """'AMD Radeon Pro 580' -> True (iMac 2017); 'AMD Radeon RX 580' -> False."""
     return bool(MAC_ONLY_GPU.search(name or ""))
+
+# Memory sizes (GB) Apple sells in Apple-silicon Macs, M1 to M4 generations: apple.com/mac/compare and each
+# model's tech-specs page. A number beside a chip name that is not one of these is not the Mac's memory.
+APPLE_SILICON_MEMORY_GB = frozenset({8, 16, 18, 24, 32, 36, 48, 64, 96, 128, 192, 256, 512})
+# Beside a Mac's product name the Mac may be an Intel one, which also came with 12 GB (e.g. iMac 2019).
+MAC_MEMORY_GB = APPLE_SILICON_MEMORY_GB | {12}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
 from macml.probe.paste.gpu_names import gpu_record
 from macml.probe.paste.mac_words_rules import PACKAGE_WORDS
 from macml.probe.paste.packages import canonical
@@ -31,7 +32,6 @@ _MACHINE_REPORT = re.compile(r"platform\.(machine|processor)\(\)`?\s*(?:is|retur
 _REPORTS_PLATFORM = re.compile(r"\breports?\s+(?:platform|processor|machine)\s+[`'\"]?(arm64|i386)\b", re.IGNORECASE)
 _JSON_PROCESSOR = re.compile(r"^\s*\"processor\"\s*:\s*\"(arm|i386)\"\s*,?\s*$")
 _UNIFIED = re.compile(r"(?<![\d.])(\d{1,3})\s?(?:GB|GiB|G)\b\s*(?:of\s+)?\(?\s*unified\b", re.IGNORECASE)
-_RAM_SIZES = {8, 16, 18, 24, 32, 36, 48, 64, 96, 128, 192, 256, 512}
 _APPLE_METAL_GPU = re.compile(r"\bApple\s+(?:Metal|GPU)\b", re.IGNORECASE)
 # 'RX5300M 4GB GPU', 'Radeon Pro 5500M', 'AMD RX 580 8GB': an AMD Radeon named in prose, with its memory
 _RADEON = re.compile(r"(?<![\w-])((?:AMD\s+)?(?:Radeon\s+(?:Pro\s+)?)?RX\s?\d{3,4}M?(?:\s?XTX?)?|(?:AMD\s+)?Radeon\s+Pro\s+"
@@ -105,7 +105,7 @@ def unified_memory(line: str) -> Facts:
     """'GPU model and memory: Apple Metal 32gb (unified)', '64 gb of unified memory': Apple silicon's memory, shared
     by CPU and GPU; 'Apple Metal' / 'Apple GPU' beside it is the chip's GPU."""
     found = _UNIFIED.search(line)
-    if not found or int(found.group(1)) not in _RAM_SIZES:
+    if not found or int(found.group(1)) not in APPLE_SILICON_MEMORY_GB:
         return []
     facts: Facts = [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
     if _APPLE_METAL_GPU.search(line):
@@ -192,7 +192,7 @@ def python_version_said(line: str) -> Facts:
 def chip_memory(line: str) -> Facts:
     """'my M1 Max 32GB', 'M2 Pro with 16GB': an Apple chip written with its memory (not its storage)."""
     found = _CHIP_MEMORY.search(line)
-    if not found or int(found.group(1)) not in _RAM_SIZES:
+    if not found or int(found.group(1)) not in APPLE_SILICON_MEMORY_GB:
         return []
     return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
 

@@ -15,6 +15,7 @@ import re
 from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.knowledge.hardware import mac_year_silicon
+from macml.knowledge.macos import MAC_MEMORY_GB
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.statement_rules import by_key
 from macml.probe.paste.system_rules import arch_word
@@ -26,7 +27,6 @@ _SIZE = r"\d{2}(?:\.\d)?\s?(?:[\"”″]|''|-?\s?inch(?:es)?)"
 _YEAR_BEFORE = re.compile(r"(?<![\d.])(20[0-3]\d)\s+(?:(?:" + _SIZE + r"|Intel|Retina)\s+){0,2}" + _PRODUCT, re.IGNORECASE)
 _YEAR_AFTER = re.compile(_PRODUCT + r"\s*[(,]?\s*(?:(?:Retina|" + _SIZE + r"|Late|Mid|Early|Intel|Touch Bar)[,\s]+){0,4}"
                          r"(20[0-3]\d)(?![\d.])", re.IGNORECASE)
-_RAM_SIZES = {8, 12, 16, 18, 24, 32, 36, 48, 64, 96, 128, 192, 256, 512}
 _MEMORY_BEFORE_MAC = re.compile(r"(?<![\d.])(\d{1,3})\s?GB\s+(?:(?:of\s+)?(?:RAM|memory)\s+)?(?:Apple\s+)?" + _PRODUCT,
                                 re.IGNORECASE)
 _MEMORY_BESIDE_CHIP = re.compile(r"(?<![A-Za-z0-9])M\d{1,2}(?:\s+(?:Pro|Max|Ultra))?[\s,]+(\d{1,3})\s*(?:GB|GiB|G)?\s+"
@@ -93,7 +93,7 @@ def memory_beside_mac(line: str) -> Facts:
     """'16GB MacBook Pro M1' (the size before the Mac), 'Mac Studio M3 Ultra 512 RAM' (a size without its unit
     after the chip): the Mac's memory, when the number is one Apple sells."""
     found = _MEMORY_BEFORE_MAC.search(line) or _MEMORY_BESIDE_CHIP.search(line)
-    if not found or int(found.group(1)) not in _RAM_SIZES:
+    if not found or int(found.group(1)) not in MAC_MEMORY_GB:
         return []
     return [("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
 
