@@ -12,7 +12,8 @@ from macml.probe.paste import import_pastes
 from macml.probe.paste.gpu_names import gpu_names, gpu_vendor
 from macml.probe.paste.report_rules import (frameworks_used, gpu_reports, inline_packages, mac_with_chip, path_facts,
                                             plaidml_device_id, system_line, torch_backend_answers, wheel_tag)
-from macml.probe.paste.statement_rules import anywhere, by_key
+from macml.probe.paste.inline_rules import anywhere
+from macml.probe.paste.statement_rules import by_key
 from macml.recipes.catalog import load_all
 from macml.recipes.recommend import preference, user_frameworks
 
@@ -127,7 +128,10 @@ def test_frameworks_used(line, expected):
     ("Successfully installed numpy-2.2.3 wheel-0.45.1", [("numpy", "2.2.3"), ("wheel", "0.45.1")]),
     ("xFormers 0.0.35+42fc265.d20260623", [("xformers", "0.0.35+42fc265.d20260623")]),
     ("conda create -n tf python=3.9.5", []),
-], ids=["pin-in-prose", "backticked", "pip-installed", "xformers-banner", "conda-python-is-no-package"])
+    ("ERROR: Could not find a version that satisfies the requirement torch==2.6.0 (from versions: 2.2.2)", []),
+    ("ERROR: No matching distribution found for tensorflow==2.15.0", []),
+], ids=["pin-in-prose", "backticked", "pip-installed", "xformers-banner", "conda-python-is-no-package",
+        "pip-found-no-such-version", "pip-found-no-distribution"])
 def test_inline_packages(line, expected):
     assert [(v["name"], v["version"]) for _, v in inline_packages(line)] == expected
 
@@ -167,7 +171,10 @@ def test_gpu_names(text, name, vendor):
     ("MacOS 13.0.1 Ventura", "13.0.1"),
     ("- OS Platform and Distribution: Mac OS Big Sur Version 11.6 Apple M1 chip", "11.6"),
     ("  Referenced from: libmetal_plugin.dylib (which was built for Mac OS X 12.0)", None),
-], ids=["capital-m", "named-release-then-version", "built-for-is-not-the-machine"])
+    ("Does this also happen under macOS 12.3.x?", None),
+    ("works on macOS 13.x and 14.*", None),
+], ids=["capital-m", "named-release-then-version", "built-for-is-not-the-machine", "a-range-is-no-release",
+        "ranges-with-x-or-star"])
 def test_macos_versions(line, version):
     assert dict(anywhere(line)).get("os.version") == version
 

@@ -9,7 +9,8 @@ from macml.knowledge.hardware import nvidia_compute_capability, raspberry_pi_ker
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import import_pastes, linux_app_rules as rules
 from macml.probe.paste.gpu_names import gib, gpu_value
-from macml.probe.paste.statement_rules import anywhere, by_key
+from macml.probe.paste.inline_rules import anywhere
+from macml.probe.paste.statement_rules import by_key
 from macml.recipes.catalog import load_all
 
 GIB = 1024 ** 3

@@ -12,7 +12,7 @@ from macml.diagnose import run_checks
 from macml.diagnose.framework_checks import check_framework_gpu
 from macml.facts import GPU, CPUFacts, FrameworkFacts, MachineFacts, OSFacts
 from macml.knowledge.amd_apus import apu_gfx, apu_target
-from macml.knowledge.compat import no_rocm_build
+from macml.knowledge.rocm import no_rocm_build
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import app_log_rules as logs, import_pastes, linux_words_rules as rules

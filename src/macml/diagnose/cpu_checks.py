@@ -26,9 +26,11 @@ def _tensorflow(facts: MachineFacts) -> Optional[str]:
 
 
 def check_rosetta_avx(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
-    """x86_64 TensorFlow under Rosetta 2, which translates no AVX before macOS 15 ('Illegal instruction')."""
+    """x86_64 TensorFlow or jaxlib under Rosetta 2, which translates no AVX before macOS 15 ('Illegal instruction')."""
     tf = _tensorflow(facts)
     used = any(name.startswith("tensorflow") for name in facts.frameworks_in_use)  # installed or run in the text
+    if not (tf or used) and facts.rosetta and _x86_python(facts):
+        return _rosetta_jaxlib(facts, recipes) or _rosetta_paddle(facts)
     if not (tf or used) or not facts.rosetta or not _x86_python(facts):
         return None
     if macos_at_least(facts, ROSETTA_AVX_MACOS):
@@ -42,6 +44,32 @@ def check_rosetta_avx(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
                     "`import tensorflow` dies with 'Illegal instruction' (tensorflow/tensorflow#25822)", fix)
     return fail("TensorFlow", f"tensorflow {tf} is an x86_64 build under Rosetta 2, which translates no AVX {when}: "
                 "`import tensorflow` dies with 'Illegal instruction' (tensorflow/tensorflow#25822)", fix)
+
+
+def _rosetta_paddle(facts: MachineFacts) -> Optional[Finding]:
+    """x86_64 paddlepaddle for macOS is built with AVX, so under Rosetta 2 before macOS 15 `import paddle` dies
+    with SIGILL ('illegal hardware instruction', PaddlePaddle/Paddle#49567, #51825)."""
+    paddle = facts.package("paddlepaddle")
+    if not (paddle or "paddlepaddle" in facts.frameworks_in_use) or macos_at_least(facts, ROSETTA_AVX_MACOS):
+        return None
+    name = f"paddlepaddle {paddle}" if paddle else "paddlepaddle"
+    fix = Fix("Use a native arm64 Python (Miniforge's or Homebrew's) and a paddlepaddle with macOS arm64 wheels:",
+              ("/opt/homebrew/bin/python3 -m venv ~/.venvs/paddle", "~/.venvs/paddle/bin/python -m pip install paddlepaddle"))
+    return fail("Python", f"{name} here is an x86_64 build under Rosetta 2, which translates no AVX before macOS 15: "
+                "`import paddle` dies with 'illegal hardware instruction' (SIGILL)", fix)
+
+
+def _rosetta_jaxlib(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """x86_64 jaxlib's cpu_feature_guard refuses a CPU without AVX, and Rosetta 2 shows none before macOS 15
+    (jax-ml/jax#7237, #13886)."""
+    jaxlib = facts.package("jaxlib")
+    if not (jaxlib or {"jax", "jaxlib"} & set(facts.frameworks_in_use)) or macos_at_least(facts, ROSETTA_AVX_MACOS):
+        return None
+    name = f"jaxlib {jaxlib}" if jaxlib else "jaxlib"
+    fix = Fix("Use a native arm64 Python, whose jaxlib wheels need no AVX:",
+              ("/opt/homebrew/bin/python3 -m venv ~/.venvs/jax", "~/.venvs/jax/bin/python -m pip install jax"))
+    return fail("JAX", f"{name} here is an x86_64 build under Rosetta 2, which shows no AVX before macOS 15: "
+                "`import jax` stops with 'This version of jaxlib was built using AVX instructions' (jax-ml/jax#7237)", fix)
 
 
 def check_cpu_features(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:

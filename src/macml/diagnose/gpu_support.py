@@ -9,8 +9,8 @@ from typing import List, Optional, Sequence, Tuple
 from macml.diagnose.common import install_recipe, pip_cmd
 from macml.diagnose.findings import Finding, Fix, fail, warn
 from macml.facts import GPU, MachineFacts
-from macml.knowledge.compat import ROCM_GFX, cuda_arch_supported, last_torch_for_gpu, no_rocm_build, rocm_gfx_verdict, \
-    torch_cuda_arches
+from macml.knowledge.compat import cuda_arch_supported, last_torch_for_gpu, torch_cuda_arches
+from macml.knowledge.rocm import ROCM_GFX, no_rocm_build, rocm_gfx_verdict
 from macml.knowledge.torch_family import mismatched_companion
 from macml.recipes.catalog import Recipe
 from macml.recipes.recommend import recipes_on
@@ -43,14 +43,15 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
     nvidia = facts.gpus_by_vendor("NVIDIA")
     cuda_build = probe is not None and (probe.data.get("cuda_version")
                                          or any(str(a).startswith("sm_") for a in probe.data.get("arch_list") or ()))
-    if probe is None or not probe.ok or not nvidia or not cuda_build:
+    said = set(probe.data.get("incompatible_capabilities") or ()) if probe is not None else set()  # torch's own warning
+    if probe is None or not probe.ok or not nvidia or not (cuda_build or said):
         return [], (), ""
     arch_list, source = torch_arch_list(facts)
-    if not arch_list:
+    if not arch_list and not said:
         return [], (), ""
+    source = source or "torch's own warning"  # it named the GPU's capability, whatever the list it printed next
     probed = [c if _CAPABILITY.match(str(c or "")) else None for c in probe.data.get("capabilities") or []]
     caps = probed or [g.compute_capability for g in nvidia]
-    said = set(probe.data.get("incompatible_capabilities") or ())  # torch's own warning named them
     missing = [(g, cap) for g, cap in zip(nvidia, caps) if cap and (cap in said or not cuda_arch_supported(cap, arch_list))]
     return missing, arch_list, source
 

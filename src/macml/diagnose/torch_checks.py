@@ -153,15 +153,16 @@ def check_cuda_arch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[
     """A GPU whose compute capability is missing from torch's CUDA arch list."""
     probe = torch_facts(facts)
     missing, arch_list, source = gpus_torch_cannot_run(facts)
-    if not arch_list or unsupported_gpus(facts, recipes):
+    if not (arch_list or missing) or unsupported_gpus(facts, recipes):
         return None  # unknown, or no build at all runs this GPU (check_gpu_generation says so)
     if not missing:
         caps = [g.compute_capability for g in facts.gpus_by_vendor("NVIDIA") if g.compute_capability]
         return ok("PyTorch", f"torch's kernels cover this GPU (sm_{(caps[0] if caps else '?').replace('.', '')})",
                   f"arch list ({source}): " + " ".join(arch_list))
     gpu, cap = missing[0]
-    return fail("PyTorch", f"{gpu.display_name} (compute capability {cap}) is not in torch "
-                f"{probe.data.get('version')}'s arch list: every CUDA kernel launch fails ('no kernel image is available')",
+    torch = f"torch {probe.data.get('version')}" if probe.data.get("version") else "the installed torch"
+    return fail("PyTorch", f"{gpu.display_name} (compute capability {cap}) is not in "
+                f"{torch}'s arch list: every CUDA kernel launch fails ('no kernel image is available')",
                 Fix("Install a build that still ships kernels for it (e.g. cu126 for Pascal sm_6x; cu128+ for "
                     "Blackwell sm_120):", install_recipe(facts, recipes, "torch", "cuda")),
-                f"arch list ({source}): " + " ".join(arch_list))
+                f"arch list ({source}): " + " ".join(arch_list) if arch_list else f"said by {source}")

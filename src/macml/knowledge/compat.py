@@ -117,43 +117,6 @@ TORCH_MPS_MIN_MACOS = (
 )
 INTEL_MAC_LAST_TORCH = "2.2.2"  # torch-2.2.2-cp312-none-macosx_10_9_x86_64.whl; pytorch#114602 (also AMD MPS, #141182)
 
-# ROCm version of download.pytorch.org/whl/rocmX.Y per torch release.
-TORCH_ROCM = (
-    (">=2.14", "7.14", "pytorch#194367 (TheRock wheel-based ROCm, pytorch#191688)"),
-    (">=2.11,<2.14", "7.2", "ROCm/pytorch#3111; unsloth#7280 (2.11.0+rocm7.2); 2.12/2.13 UNVERIFIED at the index"),
-    (">=2.10,<2.11", "7.1", "InvokeAI#9297 (torch 2.10.0+rocm7.1)"),
-    (">=2.9,<2.10", "6.4", "pytorch#168268"),
-)
-
-
-@dataclass(frozen=True)
-class RocmTargets:
-    rocm: str
-    gfx: Tuple[str, ...]  # PYTORCH_ROCM_ARCH the wheels carry kernels for, and that run
-    unsupported: Tuple[Tuple[str, str], ...]  # (gfx, why) known not to work with these wheels
-    source: str
-
-
-_NO_KERNELS = "in no PYTORCH_ROCM_ARCH list of the wheels"
-_ROCM_UNSUPPORTED = (
-    ("gfx803", "Polaris: " + _NO_KERNELS),
-    ("gfx900", "Vega 10: ROCm 6.4+/7.x rocBLAS ships no kernels for it (unsloth#7354, TheRock#1844)"),
-    ("gfx906", "Vega 20 / MI50: ROCm 6.4+/7.x wheels fail (rocBLAS TensileLibrary missing; unsloth#7354)"),
-    ("gfx940", "removed from the build (pytorch#147394)"), ("gfx941", "removed from the build (pytorch#147394)"),
-    ("gfx1010", "RDNA1: " + _NO_KERNELS), ("gfx1012", "RDNA1: " + _NO_KERNELS),
-    ("gfx1031", "not built; HSA_OVERRIDE_GFX_VERSION workarounds only (unsloth#9829)"),
-    ("gfx1032", "not built; HSA_OVERRIDE_GFX_VERSION workarounds only (unsloth#9829)"),
-    ("gfx1033", "not built; HSA_OVERRIDE_GFX_VERSION gives wrong results (unsloth#8412)"),
-    ("gfx1034", "not built (unsloth#9829)"), ("gfx1035", "not built (unsloth#9829)"), ("gfx1036", "not built (unsloth#9829)"),
-    ("gfx1103", "not built; the 11.0.0 override page-faults (pytorch#179653 via unsloth#9829)"),
-)
-ROCM_GFX = (
-    RocmTargets("7.2", ("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1101", "gfx1102",
-                        "gfx1200", "gfx1201"), _ROCM_UNSUPPORTED,
-                "pytorch .ci/docker/manywheel/build.sh PYTORCH_ROCM_ARCH (main); gfx1101 pytorch#141394, gfx1102 "
-                "pytorch#147761, gfx1200/1201 pytorch#148562; per-release list UNVERIFIED (unsloth#9829)"),
-)
-
 # TensorFlow minor -> the tensorflow-metal release built for it.
 TF_METAL_SOURCE = "https://pypi.org/project/tensorflow-metal/ (Apple's table in the description)"
 TF_METAL = (
@@ -211,7 +174,7 @@ version = versions.package  # '2.5.1+cu121' -> Version('2.5.1')
 driver_tuple = versions.release  # '550.54.15' -> (550, 54, 15)
 
 
-def _in(spec: str, v: Optional[Version]) -> bool:
+def in_spec(spec: str, v: Optional[Version]) -> bool:
     return v is not None and SpecifierSet(spec).contains(v, prereleases=True)
 
 
@@ -236,14 +199,14 @@ def torch_cuda_arches(torch_version: str, build: str, machine: str = "x86_64") -
     v = version(torch_version)
     machine = os_arch_name(arch_family(machine), "linux")
     for entry in TORCH_CUDA_BUILDS:
-        if entry.build == build and entry.machine == machine and _in(entry.torch, v):
+        if entry.build == build and entry.machine == machine and in_spec(entry.torch, v):
             return entry.arches
     return None
 
 
 def pypi_torch_cuda(torch_version: str) -> Optional[str]:
     v = version(torch_version)
-    return next((cuda for spec, cuda, _ in PYPI_TORCH_CUDA if _in(spec, v)), None)
+    return next((cuda for spec, cuda, _ in PYPI_TORCH_CUDA if in_spec(spec, v)), None)
 
 
 def tf_metal_for(tf_version: str) -> Optional[str]:
@@ -264,29 +227,7 @@ def mps_min_macos(torch_version: Optional[str]) -> Tuple[int, int]:
     v = version(torch_version)
     if v is None:
         return TORCH_MPS_MIN_MACOS[0][1]
-    return next(macos for spec, macos, _ in TORCH_MPS_MIN_MACOS if _in(spec, v))
-
-
-def torch_rocm(torch_version: str) -> Optional[str]:
-    v = version(torch_version)
-    return next((rocm for spec, rocm, _ in TORCH_ROCM if _in(spec, v)), None)
-
-
-def rocm_gfx_verdict(gfx: Optional[str], rocm: str) -> Tuple[Optional[bool], str]:
-    """(True, "") when the ROCm build's torch runs on gfx, (False, why) when known not to, (None, "") unknown."""
-    targets = next((t for t in ROCM_GFX if t.rocm == rocm), None)
-    name = (gfx or "").strip().lower()
-    if targets is None or not name.startswith("gfx"):
-        return None, ""
-    if name in targets.gfx:
-        return True, ""
-    why = dict(targets.unsupported).get(name)
-    return (False, why) if why else (None, "")
-
-
-def no_rocm_build(gfx: Optional[str]) -> bool:
-    """Every ROCm release ROCM_GFX lists is known not to run on this gfx target ('gfx1103', 'gfx803')."""
-    return all(rocm_gfx_verdict(gfx, targets.rocm)[0] is False for targets in ROCM_GFX)
+    return next(macos for spec, macos, _ in TORCH_MPS_MIN_MACOS if in_spec(spec, v))
 
 
 def cuda_arch_supported(capability: str, arch_list: Tuple[str, ...]) -> bool:

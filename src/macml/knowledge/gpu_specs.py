@@ -77,7 +77,8 @@ OTHER_GPUS: Tuple[Tuple[str, float, Optional[float]], ...] = (
 )
 
 _NOT_A_TIER = {"chip", "cpu", "gpu", "soc", "processor", "virtual"}
-_CHIP = re.compile(r"\bapple\s+m(\d{1,2})\b(?:\s+([a-z]+))?", re.IGNORECASE)
+# M-series, and the A-series chips Apple puts in Macs too (A12Z of the Developer Transition Kit, A18 Pro of the MacBook Neo)
+_CHIP = re.compile(r"\bapple\s+(?:(m)(\d{1,2})|(a)(1[2-9]|[2-9]\d)([a-z]?))\b(?:\s+([a-z]+))?", re.IGNORECASE)
 
 
 def identify_apple_chip(brand: str) -> Optional[AppleChip]:
@@ -85,11 +86,12 @@ def identify_apple_chip(brand: str) -> Optional[AppleChip]:
     match = _CHIP.search(brand or "")
     if not match:
         return None
-    generation = int(match.group(1))
-    tier = (match.group(2) or "").capitalize()
-    if tier.lower() in _NOT_A_TIER:
+    letter, number = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    generation = int(number)
+    tier = (match.group(6) or "").capitalize()
+    if tier.lower() in _NOT_A_TIER or letter.lower() == "a" and tier != "Pro":
         tier = ""
-    family = f"M{generation}"
+    family = f"{letter.upper()}{generation}{(match.group(5) or '').upper()}"
     name = f"Apple {family} {tier}".strip()
     virtual = "virtual" in brand.lower()
     return AppleChip(name=name, family=family, generation=generation, tier=tier, virtual=virtual)

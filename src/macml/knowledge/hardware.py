@@ -150,6 +150,7 @@ def nvidia_compute_capability(name: str) -> Optional[str]:
     short ('GeForce GTX 105...') gives the capability every completion of it shares, if they agree."""
     text = " ".join(re.sub(r"[^a-z0-9()]+", " ", (name or "").lower()).split())
     text = re.sub(r"\b(gtx|gts|gt|rtx)(?=\d)", r"\1 ", text)  # 'GT1030', 'RTX3090' as people write them
+    text = re.sub(r"\b(\d{3,4})(ti|super)\b", r"\1 \2", text)  # 'GTX 1070Ti', 'RTX 3060Ti' as people write them
     text = re.sub(r"\b(\d{4}(?: ti)?) (rtx|gtx)\b", r"\2 \1", text)  # '4080 RTX'
     text = re.sub(r"\bgtx (?=(?:20[6-8]|30[5-9]|40[6-9]|50[5-9])0\b)", "rtx ", text)  # 'GTX 3070': no such GTX
     text = re.sub(r"\bgrid ((?:rtx ?)?[a-z]?\d+)[a-z]{0,2} \d+[a-z]\b", r"grid \1", text)  # a vGPU type 'GRID A100D-20C' is
@@ -181,3 +182,42 @@ def raspberry_pi_kernel(release: Optional[str]) -> bool:
     """A kernel only a Raspberry Pi without a PCIe graphics card runs: '6.6.31+rpt-rpi-v8' -> True;
     '6.6.51+rpt-rpi-2712' (a Pi 5) and '6.8.0-111-generic' -> False."""
     return bool(_RASPBERRY_PI_KERNEL.search(release or ""))
+
+
+# Apple-silicon chip -> (CPU core counts, GPU core counts) it was sold with in Macs. Source: Apple's Tech Specs
+# pages of each Mac (support.apple.com/specs: MacBook Air/Pro, Mac mini, iMac, Mac Studio, Mac Pro), M1 to M5.
+# A core count beside a chip that is only in the GPU set is the GPU's ('M1 Ultra (64 core)').
+APPLE_CHIP_CORES: Dict[str, Tuple[frozenset, frozenset]] = {
+    "M1": (frozenset({8}), frozenset({7, 8})),
+    "M1 Pro": (frozenset({8, 10}), frozenset({14, 16})),
+    "M1 Max": (frozenset({10}), frozenset({24, 32})),
+    "M1 Ultra": (frozenset({20}), frozenset({48, 64})),
+    "M2": (frozenset({8}), frozenset({8, 10})),
+    "M2 Pro": (frozenset({10, 12}), frozenset({16, 19})),
+    "M2 Max": (frozenset({12}), frozenset({30, 38})),
+    "M2 Ultra": (frozenset({24}), frozenset({60, 76})),
+    "M3": (frozenset({8}), frozenset({8, 10})),
+    "M3 Pro": (frozenset({11, 12}), frozenset({14, 18})),
+    "M3 Max": (frozenset({14, 16}), frozenset({30, 40})),
+    "M3 Ultra": (frozenset({28, 32}), frozenset({60, 80})),
+    "M4": (frozenset({8, 10}), frozenset({8, 10})),
+    "M4 Pro": (frozenset({12, 14}), frozenset({16, 20})),
+    "M4 Max": (frozenset({14, 16}), frozenset({32, 40})),
+    "M5": (frozenset({10}), frozenset({10})),
+}
+
+
+def apple_core_options(chip: str) -> Optional[Tuple[frozenset, frozenset]]:
+    """'M1 Ultra' (or 'Apple M1 Ultra') -> ({20}, {48, 64}); None for a chip not in the table."""
+    return APPLE_CHIP_CORES.get(re.sub(r"^Apple\s+", "", (chip or "").strip()))
+
+
+# Intel's discrete GPUs: Arc A-series (Alchemist, the DG2 chip: A310..A770, A370M..A770M), Arc B-series
+# (Battlemage: B570, B580) and the Data Center GPU Flex / Max cards. Source: intel.com ark, "Intel Arc Graphics"
+# and "Intel Data Center GPU" product lists; written without its letter too ('Arc770'). Core Ultra's 'Intel Arc Graphics' and 'Arc 130V/140V' are integrated.
+_INTEL_DISCRETE = re.compile(r"\bArc\s?(?:[AB]\s?\d{3}M?|[3-7]\d0M?)\b|\bDG2\b|\bData Center GPU (?:Flex|Max)\b", re.IGNORECASE)
+
+
+def intel_discrete_gpu(name: str) -> bool:
+    """'Intel Arc A770', 'Intel Corporation DG2 [Arc A770]' -> True; 'Intel Arc Graphics', 'Intel UHD Graphics 630' -> False."""
+    return bool(_INTEL_DISCRETE.search(name or ""))

@@ -50,10 +50,12 @@ def macos_for_darwin(release: str) -> Tuple[Optional[str], str]:
 
 
 # GPUs Apple had AMD build for Macs only (Apple's Tech Specs pages for the MacBook Pro 2016-2020,
-# iMac 2017-2020, iMac Pro and Mac Pro 2019, and the FirePro D300/D500/D700 of the Mac Pro 2013): their
-# names say the machine is a Mac.
-MAC_ONLY_GPU = re.compile(r"\bRadeon Pro (?:4[5-6]0|5[5-8]0X?|5[3-6]00[MX]?|Vega (?:16|20|48|56|64X?)|"
-                          r"W5[57]00X|W6[89]00X(?: Duo)?)\b|\bFirePro D[357]00\b", re.IGNORECASE)
+# iMac 2017-2020 (the 2020 27-inch iMac's Radeon Pro 5300-5700 XT), iMac Pro and Mac Pro 2019, and the FirePro
+# D300/D500/D700 of the Mac Pro 2013): their names say the machine is a Mac.
+MAC_ONLY_GPU = re.compile(r"\bRadeon Pro (?:4[5-6]0|5[5-8]0X?|5[3-6]00[MX]?|5700(?: XT)?|Vega (?:16|20|48|56|64X?)|"
+                          r"W5[57]00X|W6[89]00X(?: Duo)?)\b|\bFirePro D[357]00\b"
+                          r"|\b(?:Radeon )?Pro (?:Vega II(?: Duo)?|W6600X)\b", re.IGNORECASE)  # Mac Pro 2019 MPX modules
+# (support.apple.com/kb/SP797): people write 'AMD Pro Vega II' without 'Radeon'
 
 
 def mac_only_gpu(name: str) -> bool:
@@ -65,3 +67,9 @@ def mac_only_gpu(name: str) -> bool:
 APPLE_SILICON_MEMORY_GB = frozenset({8, 16, 18, 24, 32, 36, 48, 64, 96, 128, 192, 256, 512})
 # Beside a Mac's product name the Mac may be an Intel one, which also came with 12 GB (e.g. iMac 2019).
 MAC_MEMORY_GB = APPLE_SILICON_MEMORY_GB | {12}
+
+
+# macOS release names and the version each names (Apple's "macOS version history", support.apple.com/HT201260).
+MACOS_RELEASE_NAMES = {"tahoe": "26", "sequoia": "15", "sonoma": "14", "ventura": "13", "monterey": "12",
+                       "big sur": "11", "catalina": "10.15", "mojave": "10.14", "high sierra": "10.13",
+                       "sierra": "10.12", "el capitan": "10.11", "yosemite": "10.10", "mavericks": "10.9"}

@@ -215,6 +215,26 @@ def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str])
     return cpu
 
 
+def _stated_gfx(gpus: Tuple[GPU, ...], snapshot: Mapping[str, Any], sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """A GPU the text calls external ('an external NVIDIA GeForce RTX 4070'); a gfx target the text states once
+    ('Navi 22' in rocm-smi's cut name is gfx1031) for the AMD GPUs a tool listed without one (not where it names two)."""
+    for said in (s for s in snapshot.get("statements") or () if s.get("fact") == "gpu.external"):
+        named = " ".join(re.sub(r"\b(?:nvidia|geforce|amd)\b", " ", str(said["value"]).lower()).split())
+        gpus = tuple(dataclasses.replace(g, external=True) if " ".join(re.sub(
+            r"\b(?:nvidia|geforce|amd)\b", " ", g.model.lower()).split()) == named else g for g in gpus)
+        sources["egpu"] = f"line {said.get('line')}: {str(said.get('text'))[:120]}"
+    stated = [s for s in snapshot.get("statements") or () if s.get("fact") == "gpu.gfx"]
+    if len({s["value"] for s in stated}) != 1:
+        return gpus
+    out = []
+    for index, gpu in enumerate(gpus):
+        if gpu.vendor == "AMD" and not gpu.compute_capability:
+            gpu = dataclasses.replace(gpu, compute_capability=stated[0]["value"])
+            sources[f"gpus.{index}.compute_capability"] = f"line {stated[0].get('line')}: {str(stated[0].get('text'))[:120]}"
+        out.append(gpu)
+    return tuple(out)
+
+
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
     sources: Dict[str, str] = dict(facts.sources)
@@ -236,7 +256,8 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         facts = infer_translation(intel_mac_python(facts, sources), snapshot, snapshot.get("statements"), sources)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
-    gpus = mps_gpu_on_intel(facts, _nvidia_capabilities(_tegra_gpu(facts, sources), sources), sources)
+    gpus = _stated_gfx(mps_gpu_on_intel(facts, _nvidia_capabilities(_tegra_gpu(facts, sources), sources), sources),
+                       snapshot, sources)
     if not gpus:
         gpus = _raspberry_pi_gpu(facts, sources)
         known = known or bool(gpus)
@@ -252,7 +273,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     if vm_source:
         sources["vm"] = vm_source
     egpu = True if any(g.external for g in gpus) else (False if known else None)
-    if egpu:
+    if egpu and "egpu" not in sources:
         sources["egpu"] = "system_profiler marks " + ", ".join(g.model for g in gpus if g.external) + " external"
     absent = {s["value"]: s.get("text") for s in snapshot.get("statements") or () if s.get("fact") == "gpu.absent"}
     ruled_out = tuple(sorted(set(absent) - {g.vendor for g in gpus}))  # collect_env's 'No CUDA', ollama's library search

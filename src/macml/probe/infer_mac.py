@@ -6,7 +6,7 @@ import dataclasses
 import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from macml.facts import GPU, CPUFacts, MachineFacts
+from macml.facts import GPU, CPUFacts, InterpreterFacts, MachineFacts
 from macml.knowledge.gpu_specs import identify_apple_chip
 from macml.knowledge.hardware import mac_model_silicon
 from macml.knowledge.compat import INTEL_MAC_LAST_TORCH
@@ -15,6 +15,7 @@ from macml.knowledge.macos_builds import macos_for_build
 from macml.versions import package as package_version
 
 Evidence = Tuple[bool, str]  # (value, where it came from)
+PYTHON_FRAMEWORKS = ("torch", "tensorflow", "keras", "jax", "mlx", "plaidml")  # imported only by a Python
 
 
 def stdout(snapshot: Mapping[str, Any], key: str) -> str:
@@ -98,6 +99,7 @@ _TEXT_SIGNS = (
     (r"machdep\.cpu\.brand_string:\s*Apple\b.*", True), (r"machdep\.cpu\.brand_string:\s*.*Intel.*", False),
     (r"hw\.optional\.arm64\s*[:=]\s*1\b", True), (r"hw\.optional\.arm64\s*[:=]\s*0\b", False),
     (r"RELEASE_ARM64\w*", True), (r"RELEASE_X86_64\b", False),
+    (r"hw\.optional\.arm\.FEAT_\w+:\s*[01]\b", True),  # an arm64 kernel's CPU features, also seen from under Rosetta
     (r"machdep\.cpu\.(?:leaf7_)?features:\s*\S+", False),  # x86 CPUID features: an Intel Mac, or Rosetta
 )
 
@@ -208,8 +210,11 @@ def infer_native_python(facts: MachineFacts, sources: Dict[str, str]) -> Machine
 
 
 def intel_mac_python(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
-    """On an Intel Mac every process is x86_64 (Rosetta 2 runs only on Apple silicon), the Python included."""
+    """On an Intel Mac every process is x86_64 (Rosetta 2 runs only on Apple silicon), the Python included: the
+    interpreter the facts describe, or the one a Python framework shown in use ('import tensorflow') ran in."""
     interp = facts.interpreter
+    if interp is None and any(name in PYTHON_FRAMEWORKS for name in facts.frameworks_in_use):
+        interp = InterpreterFacts(executable="", version="", implementation="", machine="", prefix="", base_prefix="")
     if not facts.is_mac or facts.cpu.apple_silicon is not False or interp is None or interp.machine:
         return facts
     sources["interpreter.machine"] = "an Intel Mac runs x86_64 processes only (" + sources.get(

@@ -171,6 +171,9 @@ def amd_gpus(smi: CommandResult, product: CommandResult) -> Tuple[GPU, ...]:
     return tuple(gpus)
 
 
+_DEBIAN_ARCH = {"arm64": "aarch64", "amd64": "x86_64"}  # hostnamectl's Architecture (Debian's names), read as lscpu's
+
+
 def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
     release = parse_os_release(run(OS_RELEASE).stdout)
     uname = run(UNAME).stdout.split()
@@ -180,12 +183,13 @@ def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
     os_facts = OSFacts(
         system="Linux",
         name=release.get("NAME") or "Linux",
-        version=release.get("VERSION_ID", ""),
+        # VERSION ('8.6 (Green Obsidian)') begins with VERSION_ID, where a paste grepped only NAME and VERSION
+        version=release.get("VERSION_ID") or next(iter(re.findall(r"^\d+(?:\.\d+)*", release.get("VERSION", ""))), ""),
         kernel=kernel or None,
     )
     cpu = CPUFacts(
         brand=lscpu.get("Model name", ""),
-        hardware_arch=lscpu.get("Architecture") or arch or "unknown",
+        hardware_arch=_DEBIAN_ARCH.get(lscpu.get("Architecture", ""), lscpu.get("Architecture")) or arch or "unknown",
         cores=versions.number(cores),
         memory_bytes=parse_meminfo_total(run(MEMINFO).stdout),
     )

@@ -3,39 +3,28 @@
 The outputs macml parses (sw_vers, nvidia-smi, collect_env, ...) come first; a statement only fills
 a fact that is still unknown, and each fact it fills names its line in `facts.sources`. GPUs come from
 statements only when no output listed any: a numbered "GPU 1: ..." counts once per number, the same
-name on consecutive lines (a list) once per line, elsewhere once per name.
+name on consecutive lines (a list) once per line, elsewhere once per name (stated_gpus.py).
 """
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
-from macml.facts import GPU, FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
+from macml.facts import FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
 from macml.probe.paste.general_rules import stated_env
-from macml.probe.paste.gpu_names import gpu_vendor
-
-Statement = Mapping[str, Any]  # {"fact", "value", "source", "line", "text"}
-MIB = 1024**2
-
-
-def where(statement: Statement) -> str:
-    return f"{statement.get('source', 'paste')} line {statement.get('line', '?')}: {str(statement.get('text', ''))[:160]}"
-
-
-def _first(statements: Sequence[Statement], fact: str) -> Optional[Statement]:
-    return next((s for s in statements if s.get("fact") == fact), None)
-
+from macml.probe.stated_gpus import fill_gpus
+from macml.probe.statement_source import Statement, first_stated, where
 
 def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     os, found = facts.os, {}
     if not os.version:
         if facts.is_mac:
-            stated = _first(statements, "os.version")
+            stated = first_stated(statements, "os.version")
             if stated:
                 found.update(version=stated["value"], name=os.name or "macOS", system=os.system or "Darwin")
         else:
-            stated = _first(statements, "os.name")
+            stated = first_stated(statements, "os.name")
             version = re.search(r"\b\d+(?:\.\d+)*\b", stated["value"]) if stated else None
             if stated:
                 found.update(name=re.split(r"\s+(?=\d)", stated["value"], maxsplit=1)[0].strip(),
@@ -43,7 +32,7 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
         if stated:
             sources["os.version"] = where(stated)
     for fact, field in (("os.build", "build"), ("os.darwin" if facts.is_mac else "os.kernel", "kernel")):
-        stated = _first(statements, fact)
+        stated = first_stated(statements, fact)
         if stated and not getattr(os, field):
             found[field] = stated["value"]
             sources[f"os.{field}"] = where(stated)
@@ -54,11 +43,11 @@ def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
     cpu, found = facts.cpu, {}
     for fact, field, empty in (("cpu.brand", "brand", ""), ("cpu.model", "model", None),
                                ("cpu.memory_bytes", "memory_bytes", None)):
-        stated = _first(statements, fact)
+        stated = first_stated(statements, fact)
         if stated and getattr(cpu, field) in (empty, None, ""):
             found[field] = stated["value"]
             sources[f"cpu.{field}"] = where(stated)
-    stated = _first(statements, "cpu.hardware_arch")
+    stated = first_stated(statements, "cpu.hardware_arch")
     if stated and cpu.hardware_arch in ("", "unknown"):
         found["hardware_arch"] = hardware_arch_name(stated["value"], facts.platform)
         sources["cpu.hardware_arch"] = where(stated)
@@ -70,7 +59,7 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
                                                    prefix="", base_prefix="")
     found: Dict[str, Any] = {}
     for fact, field in (("python.version", "version"), ("python.machine", "machine")):
-        stated = _first(statements, fact)
+        stated = first_stated(statements, fact)
         if fact == "python.machine" and len({s["value"] for s in statements if s.get("fact") == fact}) > 1:
             continue  # sessions of more than one interpreter ('arch -x86_64 python3' beside a native one)
         if stated and not getattr(interp, field):
@@ -79,7 +68,7 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
     minors = {s["value"] for s in statements if s.get("fact") == "python.minor"}
     if not interp.version and "version" not in found and len(minors) == 1:  # a path's or wheel tag's 'python3.11'
         found["version"] = minors.pop()
-        sources["interpreter.version"] = where(_first(statements, "python.minor"))
+        sources["interpreter.version"] = where(first_stated(statements, "python.minor"))
     packages = dict(interp.packages)
     for stated in statements:
         if stated.get("fact") == "package" and stated["value"]["name"] not in packages:
@@ -92,29 +81,29 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
 
 
 def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
-    stated = (_first(statements, "torch.version") or _first(statements, "torch.arch_list")
-              or _first(statements, "torch.driver_too_old") or _first(statements, "torch.cuda_available"))
+    stated = (first_stated(statements, "torch.version") or first_stated(statements, "torch.arch_list")
+              or first_stated(statements, "torch.driver_too_old") or first_stated(statements, "torch.cuda_available"))
     if not stated:
         return facts
     if "torch" in facts.frameworks:
         return _add_torch_warnings(facts, statements)
-    version = _first(statements, "torch.version")
+    version = first_stated(statements, "torch.version")
     listed = facts.package("torch")  # a pip list beside collect_env's 'PyTorch version' line
     data: Dict[str, Any] = {"version": version["value"] if version else (listed or ""), "cuda_version": None,
                             "hip_version": None}
-    arches = _first(statements, "torch.arch_list")
+    arches = first_stated(statements, "torch.arch_list")
     if arches is not None:
         data["arch_list"] = arches["value"].split()
     incompatible = [s["value"] for s in statements if s.get("fact") == "torch.incompatible"]
     if incompatible:
         data["incompatible_capabilities"] = sorted(set(incompatible))
-    too_old = _first(statements, "torch.driver_too_old")
+    too_old = first_stated(statements, "torch.driver_too_old")
     if too_old is not None:  # torch's own CUDA initialisation said so
         data.update(driver_too_old=too_old["value"], cuda_available=False)
     for fact, key in (("torch.cuda_version", "cuda_version"), ("torch.hip_version", "hip_version"),
                       ("torch.cuda_available", "cuda_available"), ("torch.mps_available", "mps_available"),
                       ("torch.mps_built", "mps_built")):
-        found = _first(statements, fact)
+        found = first_stated(statements, fact)
         if found is not None:
             data[key] = found["value"]
     local = re.search(r"\+(cu|rocm)(\d+(?:\.\d+)*)", data["version"])
@@ -129,61 +118,22 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
     return dataclasses.replace(facts, frameworks=frameworks)
 
 
-def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], Statement]]:
-    listed = [s for s in statements if s.get("fact") == "gpu"]
-    if not listed:  # names mentioned on other lines: one GPU per name
-        listed = [dict(s, value={"name": s["value"], "vendor": None, "memory_mib": None, "index": None})
-                  for s in statements if s.get("fact") == "gpu.mention"]
-        # a model the writer owns, named bare ('I have two GPUs: A6000 and GT1030'), unless a mention names it whole
-        named = {_model_words(str(s["value"]["name"])) for s in listed}
-        listed = sorted(listed + [s for s in statements if s.get("fact") == "gpu.owned" and not any(
-            n.endswith(_model_words(s["value"]["name"])) for n in named)], key=lambda s: s.get("line", 0))
-    chosen: List[Tuple[Dict[str, Any], Statement]] = []
-    seen_index, last_line = set(), {}
-    for stated in listed:
-        value, name = stated["value"], stated["value"]["name"]
-        key = (name, value.get("index"))
-        if value.get("index") is not None:
-            if key in seen_index:
-                continue
-            seen_index.add(key)
-        elif name in last_line and not (stated.get("line") == last_line[name] + 1 and _bare(stated, name)):
-            continue
-        last_line[name] = stated.get("line", 0)
-        chosen.append((value, stated))
-    return chosen
-
-
-def _bare(statement: Statement, name: str) -> bool:
-    """A list item that is only the GPU's name ('- NVIDIA GeForce RTX 4090'): each such line is one GPU."""
-    return re.sub(r"^[\s*+-]+", "", str(statement.get("text", ""))).strip() == name
-
-
-def _capability_named(name: str, statements: Sequence[Statement]) -> Optional[str]:
-    """torch's 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120': the capability of the GPU it names."""
-    for stated in statements:
-        value = stated["value"] if stated.get("fact") == "gpu.capability" else None
-        if value and value.get("name") in (name, None):
-            return value["capability"]
-    return None
-
-
 def _add_torch_warnings(facts: MachineFacts, statements: Sequence[Statement]) -> MachineFacts:
     """torch's own warnings (arch list, incompatible GPU, driver too old) beside a parsed collect_env."""
     probe = facts.frameworks["torch"]
     data = dict(probe.data)
-    arches = _first(statements, "torch.arch_list")
+    arches = first_stated(statements, "torch.arch_list")
     if arches is not None and not data.get("arch_list"):
         data["arch_list"] = arches["value"].split()
     incompatible = sorted({s["value"] for s in statements if s.get("fact") == "torch.incompatible"})
     if incompatible and not data.get("incompatible_capabilities"):
         data["incompatible_capabilities"] = incompatible
-    too_old = _first(statements, "torch.driver_too_old")
+    too_old = first_stated(statements, "torch.driver_too_old")
     if too_old is not None and not data.get("driver_too_old"):
         data["driver_too_old"] = too_old["value"]
     for fact, key in (("torch.cuda_available", "cuda_available"), ("torch.mps_available", "mps_available"),
                       ("torch.mps_built", "mps_built")):
-        available = _first(statements, fact)
+        available = first_stated(statements, fact)
         if available is not None and data.get(key) is None:
             data[key] = available["value"]
     if data == dict(probe.data):
@@ -191,87 +141,9 @@ def _add_torch_warnings(facts: MachineFacts, statements: Sequence[Statement]) ->
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, torch=dataclasses.replace(probe, data=data)))
 
 
-def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
-    by_index: Dict[Any, Dict[str, Any]] = {}
-    for stated in statements:
-        if stated.get("fact") in ("gpu.capability_of", "gpu.memory_of") and stated["value"].get("index") is not None:
-            by_index.setdefault(stated["value"]["index"], {}).update(stated["value"])
-    single = [s["value"] for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
-    gfx = _first(statements, "gpu.gfx")
-    gpus: List[GPU] = []
-    chosen = _stated_gpus(statements)
-    # an unnamed capability ('Highest compute capability among GPUs detected: 6.1') is a lone GPU's only
-    told = statements if len(chosen) == 1 else [s for s in statements if s.get("fact") != "gpu.capability"
-                                                or s["value"].get("name")]
-    for value, stated in chosen:
-        vendor = value.get("vendor") or gpu_vendor(value["name"])
-        if value.get("index") is not None:
-            extra = by_index.get(value["index"], {})
-        else:  # one numbered device beside one named GPU: the same GPU
-            extra = next(iter(by_index.values())) if len(by_index) == 1 else {}
-        memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
-        cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
-        gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
-                        unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
-                        compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" else None)))
-        sources[f"gpus.{len(gpus) - 1}"] = where(stated)
-    return gpus
-
-
-def _model_words(name: str) -> str:
-    """A GPU name without the brand words a writer may leave out: 'NVIDIA GeForce RTX 3090' -> 'rtx 3090'."""
-    return " ".join(re.sub(r"\b(?:nvidia|geforce)\b", " ", name.lower()).split())
-
-
-def _full_name(name: str, statements: Sequence[Statement]) -> str:
-    """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci, prose's 'Nvidia RTX 3090') may
-    name the same GPU whole: the one name there that the cut name begins (brand words aside)."""
-    if not name.endswith("..."):
-        return name
-    stem = _model_words(name[:-3])
-    other_line = r"\b(?:quadro|tesla|rtx a\d|[ahlbt]\d+)\b" if "geforce" in name.lower() else r"$^"
-    fuller = [str(s["value"]) for s in statements if s.get("fact") == "gpu.mention"
-              and not str(s["value"]).endswith("...") and _model_words(str(s["value"])).startswith(stem)
-              and gpu_vendor(str(s["value"])) == gpu_vendor(name) and not re.search(other_line, str(s["value"]).lower())]
-    return fuller[0] if len(set(fuller)) == 1 else name
-
-
-def _fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
-    gpus = list(facts.gpus)
-    present = _first(statements, "gpu.present")
-    if not gpus and present is not None and not _stated_gpus(statements):
-        capability = _capability_named("", statements) if present["value"] == "NVIDIA" else None  # an unnamed GPU's
-        gpus.append(GPU(vendor=present["value"], model=f"{present['value']} GPU (model not in the evidence)",
-                        compute_capability=capability))
-        sources["gpus.0"] = where(present)
-    if not gpus:
-        gpus = _gpus_from_statements(statements, sources)
-    gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
-    single = [s["value"]["memory_mib"] for s in statements
-              if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
-    if single and len(gpus) == 1 and gpus[0].memory_bytes is None and not gpus[0].unified_memory:
-        gpus = [dataclasses.replace(gpus[0], memory_bytes=single[0] * MIB)]
-    cores = _first(statements, "gpu.cores")
-    if cores is not None:
-        gpus = [dataclasses.replace(g, cores=cores["value"]) if g.vendor == "Apple" and g.cores is None else g for g in gpus]
-    gpus = [dataclasses.replace(g, compute_capability=_capability_named(g.model, [
-        s for s in statements if s.get("fact") == "gpu.capability" and s["value"].get("name")]))
-            if g.vendor == "NVIDIA" and not g.compute_capability and _capability_named(g.model, [
-                s for s in statements if s.get("fact") == "gpu.capability" and s["value"].get("name")]) else g
-            for g in gpus]
-    for fact, field in (("gpu.driver", "driver_version"), ("gpu.cuda_driver", "cuda_driver_version")):
-        stated = _first(statements, fact)
-        vendors = ("NVIDIA", "AMD") if field == "driver_version" else ("NVIDIA",)
-        if stated and any(g.vendor in vendors and getattr(g, field) is None for g in gpus):
-            gpus = [dataclasses.replace(g, **{field: stated["value"]}) if g.vendor in vendors and getattr(g, field) is None
-                    else g for g in gpus]
-            sources[f"gpus.{field}"] = where(stated)
-    return dataclasses.replace(facts, gpus=tuple(gpus)) if gpus != list(facts.gpus) else facts
-
-
 def _fill_jax(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     """jax.print_environment_info()'s device list is jax's own answer, like the probe's."""
-    stated = _first(statements, "jax.platforms")
+    stated = first_stated(statements, "jax.platforms")
     version = facts.package("jax") or ""  # jax answered, so it imports, whatever version the text shows
     if "jax" in facts.frameworks or stated is None:
         return facts
@@ -285,8 +157,8 @@ def _fill_tensorflow(facts: MachineFacts, statements: Sequence[Statement], sourc
     """TensorFlow's own log saying it could not load its CUDA libraries (and created no GPU device), or its
     empty answer to list_physical_devices('GPU'): it imports, and runs on the CPU."""
     missing = [s for s in statements if s.get("fact") == "tensorflow.missing_gpu_library"]
-    no_gpu = _first(statements, "tensorflow.no_gpu")
-    if "tensorflow" in facts.frameworks or not (missing or no_gpu) or _first(statements, "tensorflow.gpu_device"):
+    no_gpu = first_stated(statements, "tensorflow.no_gpu")
+    if "tensorflow" in facts.frameworks or not (missing or no_gpu) or first_stated(statements, "tensorflow.gpu_device"):
         return facts
     sources["frameworks.tensorflow"] = where(missing[0] if missing else no_gpu)
     data = {"version": facts.package("tensorflow") or "", "gpus": [],
@@ -329,7 +201,7 @@ def torch_build_from_tag(facts: MachineFacts, sources: Dict[str, str]) -> Machin
 def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -> MachineFacts:
     """The facts, with every unknown a statement gives filled in and its line recorded in sources."""
     sources: Dict[str, str] = dict(facts.sources)
-    for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_jax, _fill_tensorflow, _fill_gpus):
+    for step in (_fill_os, _fill_cpu, _fill_interpreter, _fill_torch, _fill_jax, _fill_tensorflow, fill_gpus):
         facts = step(facts, statements, sources)
     facts = _torch_in_use(torch_build_from_tag(facts, sources), statements, sources)
     used = tuple(sorted({s["value"] for s in statements if s.get("fact") == "framework.used"}))
@@ -340,7 +212,7 @@ def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -
         facts = dataclasses.replace(facts, env={**facts.env, **env})
         sources.update({f"env.{name}": where(next(s for s in statements if s.get("fact") == "env"
                                                   and s["value"]["name"] == name)) for name in env})
-    translated = _first(statements, "process.translated")
+    translated = first_stated(statements, "process.translated")
     if translated is not None and facts.translated_process is None:
         facts = dataclasses.replace(facts, translated_process=bool(translated["value"]))
         sources["translated_process"] = where(translated)
@@ -349,4 +221,4 @@ def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -
 
 def statement_arches(statements: Sequence[Statement]) -> Tuple[Optional[Statement], Optional[Statement]]:
     """(a process's arch statement, the hardware's) for the Rosetta inference."""
-    return _first(statements, "process.arch"), _first(statements, "cpu.hardware_arch")
+    return first_stated(statements, "process.arch"), first_stated(statements, "cpu.hardware_arch")

@@ -14,7 +14,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from macml import versions
-from macml.knowledge.compat import rocm_gfx_verdict
+from macml.knowledge.rocm import rocm_gfx_verdict
 from macml.facts import GPU, PLATFORM_LABELS, MachineFacts, arch_family, platform_label
 
 

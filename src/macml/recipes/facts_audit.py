@@ -14,6 +14,7 @@ from packaging.version import Version
 
 from macml.facts import hardware_arch_name
 from macml.knowledge import compat
+from macml.knowledge.rocm import torch_rocm
 from macml.recipes.schema import PinSet, Recipe
 from macml.recipes.index import pinned_version
 
@@ -86,8 +87,8 @@ def rocm_problems(recipe: Recipe, pin: PinSet) -> List[str]:
     if not build or not torch:
         return []
     rocm, problems = build[len("rocm"):], []
-    if compat.torch_rocm(torch) != rocm:
-        problems.append(f"torch {torch} is built for ROCm {compat.torch_rocm(torch) or '?'} (compat.TORCH_ROCM), not {rocm}")
+    if torch_rocm(torch) != rocm:
+        problems.append(f"torch {torch} is built for ROCm {torch_rocm(torch) or '?'} (knowledge/rocm.py TORCH_ROCM), not {rocm}")
     if (pin.when.rocm_gfx or recipe.requires.rocm_gfx) != rocm:
         problems.append(f"needs rocm_gfx = \"{rocm}\" so that GPUs its wheels do not run on are not offered it")
     return problems

@@ -11,7 +11,8 @@ from typing import Optional, Sequence, Tuple
 from macml import versions
 from macml.facts import MachineFacts
 from macml.knowledge.amd_apus import apu_target
-from macml.knowledge.compat import no_rocm_build
+from macml.knowledge.hardware import intel_discrete_gpu
+from macml.knowledge.rocm import no_rocm_build
 from macml.probe.infer import TEGRA
 from macml.recipes.catalog import Recipe, RecipeMatch, load_all, match, match_all
 from macml.recipes.conditions import UNMET, is_virtual_machine, python_tags, shortfalls
@@ -54,6 +55,10 @@ def wanted_accelerators(facts: MachineFacts) -> Tuple[str, ...]:
         nothing_else = facts.gpu_list_known or "NVIDIA" in facts.gpus_ruled_out
         igpus_only = all(no_rocm_build(g.compute_capability) and apu_target(g.compute_capability) for g in amd)
         return ("cpu",) if nothing_else and igpus_only else ("rocm",)
+    if any(g.usable and intel_discrete_gpu(g.model) for g in facts.gpus_by_vendor("Intel")):
+        return ("cpu",)  # like a named Radeon: a discrete Arc is the machine's GPU, and no recipe drives it
+    if facts.platform == "win32" and any(g.usable for g in facts.gpus_by_vendor("AMD")):
+        return ("cpu",)  # a named Radeon on Windows is the machine's GPU, and no recipe drives it there (ROCm is Linux's)
     if not facts.gpu_list_known:
         cuda = () if "NVIDIA" in facts.gpus_ruled_out else ("cuda",)
         return cuda + (("rocm", "cpu") if facts.platform == "linux" else ("cpu",))

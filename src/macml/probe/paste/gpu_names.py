@@ -13,7 +13,7 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVI
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b))",
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b|with\b))",
                      re.IGNORECASE)
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
@@ -34,7 +34,7 @@ def gib(value: str) -> Optional[int]:
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
     return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier)\b", name, re.I) else
-            "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}\b", name, re.I) else
+            "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))", name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
 
 

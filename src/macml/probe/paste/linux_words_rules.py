@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from macml.knowledge.amd_apus import apu_gfx, codename_gfx
 from macml.probe.paste import app_log_rules, general_rules
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record, gpu_vendor, informal_gpu_names
+from macml.probe.paste.linux_clues_rules import _DISTRO_NAMES as DISTRO_NAMES
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -65,10 +66,20 @@ def os_in_words(line: str) -> Facts:
         facts.append(("platform", "win32"))
     distro = _DISTRO_WORDS.search(line)
     if distro and not _NEGATED.search(line[:distro.start()]):
-        facts += [("platform", "linux")] + ([("os.name", " ".join(distro.group(1).split()))] if distro.group(2) else [])
+        facts += [("platform", "linux")] + ([("os.name", _distro_spelling(distro.group(1)))] if distro.group(2) else [])
     if _LINUX_ONLY.search(line):
         facts.append(("platform", "linux"))
     return facts
+
+
+def _distro_spelling(text: str) -> str:
+    """'ubuntu 22.04' -> 'Ubuntu 22.04': the distribution as it spells itself (linux_clues_rules' table)."""
+    name, _, version = " ".join(text.split()).partition(" ")
+    for known in sorted(DISTRO_NAMES, key=len, reverse=True):
+        if text.lower().startswith(known + " "):
+            name, version = DISTRO_NAMES[known], " ".join(text.split())[len(known) + 1:]
+            break
+    return f"{name} {version}".strip()
 
 
 def spec_list(line: str) -> Facts:

@@ -40,8 +40,8 @@ _MACOS_CODENAME = re.compile(r"\bmac\s?OS(?:\s?X)?\s+(?:Tahoe|Sequoia|Sonoma|Ven
                              r"High Sierra|Sierra)\b", re.IGNORECASE)
 _NO_ARM64_OID = re.compile(r"sysctl: unknown oid '?hw\.optional\.arm64'?")
 _MLX_LIBRARY = re.compile(r"\blibmlx\.dylib\b|\bmlx::core::")
-_CHIP_MAC = re.compile(r"(?<![\w-])M[1-5](?:\s+(?:Pro|Max|Ultra))?\s+(?:Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Mac ?Studio|iMac)\b"
-                       r"|\bMac ?Book(?: ?Pro| ?Air)?\s*(?:\(|,)?\s*M[1-5](?![\w.])", re.IGNORECASE)
+_CHIP_MAC = re.compile(r"(?<![\w-])M[1-9](?:\s+(?:Pro|Max|Ultra))?\s+(?:Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Mac ?Studio|iMac)\b"
+                       r"|\bMac(?: ?Book(?: ?Pro| ?Air)?)?\s*(?:\(|,)?\s*M[1-9](?![\w.])", re.IGNORECASE)
 _MAC_INTEL = re.compile(r"\b(?:Mac ?Book ?(?:Pro|Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)[\s,(]+(?:Intel|x64|x86[_-]64)\b", re.IGNORECASE)
 _WRITTEN_VERSIONS = re.compile(r"\b(Python|OS Version|macOS)\s?\((\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)\)", re.IGNORECASE)
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[[xX ]\]\s*([A-Za-z][\w .()/-]{0,40}?)\s*:\s*(\S.*?)\s*$")

@@ -66,6 +66,7 @@ PACKAGE_WORDS = {
     "pytorch-lightning": "pytorch-lightning", "lightning": "lightning", "xformers": "xformers",
     "bitsandbytes": "bitsandbytes", "llama-cpp-python": "llama-cpp-python", "timm": "timm", "plaidml": "plaidml",
     "plaidml-keras": "plaidml-keras", "gensim": "gensim", "open-clip-torch": "open-clip-torch",
+    "opencv-python": "opencv-python", "opencv-contrib-python": "opencv-contrib-python",
 }
 _PACKAGE_IN_WORDS = re.compile(r"(?<![\w./-])(" + "|".join(sorted((re.escape(w).replace(r"\-", "[-_ ]") for w in PACKAGE_WORDS),
                                                                   key=len, reverse=True))

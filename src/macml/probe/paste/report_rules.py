@@ -134,8 +134,10 @@ def frameworks_used(line: str) -> Facts:
 
 def inline_packages(line: str) -> Facts:
     """'tensorflow-metal==1.1.0' in prose, '`mlx 0.32.2`', pip's 'Successfully installed numpy-2.2.3', 'xFormers 0.0.35+42fc265.d20260623' (xformers.info's
-    banner): a distribution and its version."""
-    pairs = _INLINE_PIN.findall(line) + _BACKTICK_PACKAGE.findall(line)
+    banner): a distribution and its version. A requirement pip could not satisfy was never installed."""
+    unmet = re.search(r"Could not find a version that satisfies|No matching distribution found for|"
+                      r"ResolutionImpossible|conflicting dependencies|requires? a different Python", line)
+    pairs = [] if unmet else _INLINE_PIN.findall(line) + _BACKTICK_PACKAGE.findall(line)
     installed = re.match(r"^\s*Successfully installed ((?:\S+-\d\S*\s*)+)$", line)  # pip's last line
     if installed:
         pairs += [tuple(item.rsplit("-", 1)) for item in installed.group(1).split()]

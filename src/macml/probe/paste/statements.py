@@ -6,7 +6,7 @@ CPU brand, a Mac model identifier, an architecture, memory, GPUs and their drive
 package versions, torch's build. Each Statement keeps the line it came from, so every fact it gives
 says where it was read. A statement only ever fills what the shaped outputs leave unknown.
 
-The vocabulary lives in statement_rules: `key: value` lines (any dump's "OS: darwin", "- **Python
+The vocabulary lives in statement_rules and inline_rules: `key: value` lines (any dump's "OS: darwin", "- **Python
 Version:** 3.12.9", "sys.platform  darwin", '"modelCode" : "Mac15,6"') by key, and patterns found
 anywhere in a line ("Darwin Kernel Version 23.5.0", "Apple M2 Pro", "MacBookPro18,3").
 """
@@ -17,8 +17,14 @@ from dataclasses import dataclass
 from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import mac_only_gpu
-from macml.probe.paste import (general_rules, linux_app_rules, linux_clues_rules, linux_words_rules, mac_app_rules, mac_clues_rules, mac_words_rules,
+from macml.probe.paste import (general_rules, inline_rules, linux_app_rules, linux_clues_rules, linux_words_rules, mac_app_rules, mac_clues_rules, mac_text_rules,
+                               mac_words_rules,
                                statement_rules as rules, system_rules)
+from macml.probe.paste import gpu_text_rules
+from macml.probe.paste import env_report_rules
+from macml.probe.paste import graphics_tool_rules, spec_prose_rules
+from macml.probe.paste import mac_prose_specs_rules
+from macml.probe.paste import mac_issue_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -165,36 +171,55 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     arch_answers = mac_words_rules.answers(lines)
     words_answers = linux_words_rules.answers(lines)
     clue_answers = linux_clues_rules.answers(lines)
+    gpu_text_answers = gpu_text_rules.answers(lines)
+    env_report_answers = env_report_rules.answers(lines)  # first on its line: it corrects misreadings
+    tool_answers, prose_answers = graphics_tool_rules.answers(lines), spec_prose_rules.answers(lines)
+    text_answers = mac_text_rules.answers(lines)
+    spec_answers = mac_prose_specs_rules.answers(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
         if not text.strip() or len(text) > 2000:
             continue
-        facts: List[Tuple[str, Any]] = list(numbered.get(index, ())) + answered.get(index, []) + app_answers.get(index, [])
+        facts: List[Tuple[str, Any]] = env_report_answers.get(index, []) + list(numbered.get(index, ())) + answered.get(index, []) + app_answers.get(index, [])
         facts += mac_answers.get(index, []) + arch_answers.get(index, []) + words_answers.get(index, [])
-        facts += clue_answers.get(index, [])
+        facts += clue_answers.get(index, []) + text_answers.get(index, []) + gpu_text_answers.get(index, [])
+        facts += spec_answers.get(index, [])
+        facts += tool_answers.get(index, []) + prose_answers.get(index, [])
+        facts += mac_text_rules.early_line_facts(text)  # before by_key: it reads 'RAM: used / total' as the used
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
         if pair:
             facts.extend(rules.by_key(*pair))
             facts.extend(mac_words_rules.keyed_facts(*pair) + linux_words_rules.keyed_facts(*pair))
-            facts.extend(linux_clues_rules.keyed_facts(*pair))
+            facts.extend(mac_text_rules.keyed_facts(*pair))
+            facts.extend(mac_prose_specs_rules.keyed_facts(*pair))
+            facts.extend(linux_clues_rules.keyed_facts(*pair) + gpu_text_rules.keyed_facts(*pair))
+            facts.extend(graphics_tool_rules.keyed_facts(*pair) + spec_prose_rules.keyed_facts(*pair))
+            facts.extend(mac_issue_rules.keyed_facts(*pair))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
                 facts.extend(rules.by_key("memory", pair[1]))
         if index in form:
             facts.extend(rules.by_key(form[index], text.strip()) + mac_words_rules.keyed_facts(form[index], text.strip())
-                         + linux_words_rules.keyed_facts(form[index], text.strip()))
+                         + linux_words_rules.keyed_facts(form[index], text.strip())
+                         + mac_text_rules.keyed_facts(form[index], text.strip())
+                         + gpu_text_rules.keyed_facts(form[index], text.strip()))
         facts.extend(general_rules.line_facts(text) + linux_words_rules.line_facts(text))  # before anywhere(): their
         # named CPU is the more precise
-        facts.extend(rules.anywhere(text.replace("**", "")))
+        facts.extend(inline_rules.anywhere(text.replace("**", "")))
         facts.extend(linux_app_rules.line_facts(text))
         facts.extend(mac_app_rules.mac_app_line_facts(text))
         facts.extend(mac_words_rules.line_facts(text))
         facts.extend(mac_clues_rules.line_facts(text))
+        facts.extend(mac_text_rules.line_facts(text))
         facts.extend(linux_clues_rules.line_facts(text))
+        facts.extend(gpu_text_rules.line_facts(text))
+        facts.extend(graphics_tool_rules.line_facts(text) + spec_prose_rules.line_facts(text))
+        facts.extend(mac_prose_specs_rules.line_facts(text))
+        facts.extend(mac_issue_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
         seen = set()

@@ -52,8 +52,8 @@ X86_SYSCTL = ("machdep.cpu.features", "machdep.cpu.leaf7 features", "machdep.cpu
 def crashed_python(key: str, value: str) -> Facts:
     """A crash report's header when the crashed process is Python: 'Version: 3.9.10 (3.9.10)',
     'Code Type: X86-64 (Native)'; in an .ips report 'cpuType' and 'translated'."""
-    if key in ("version", "app version") and re.match(r"3\.\d+\.\d+", value):
-        return [("python.version", re.match(r"3\.\d+\.\d+", value).group())]
+    if key in ("version", "app version") and re.match(r"(?:3\.\d+|2\.7)\.\d+", value):  # python.org's 2.7.12 too
+        return [("python.version", re.match(r"(?:3\.\d+|2\.7)\.\d+", value).group())]
     if key in ("code type", "cputype") and arch_word(value):
         return [("python.machine", arch_word(value))]
     return []

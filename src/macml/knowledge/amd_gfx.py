@@ -1,0 +1,33 @@
+"""AMD GPU code names and Instinct boards -> the LLVM gfx target their GPU compiles for.
+
+Source: LLVM's AMDGPU processor table (llvm.org/docs/AMDGPUUsage.html, "Processors": gfx900 Vega 10,
+gfx906 Vega 20 / Radeon VII / MI50 / MI60, gfx908 MI100, gfx90a MI210 / MI250, gfx942 MI300, gfx950 MI350;
+gfx1010 Navi 10, gfx1012 Navi 14, gfx1030-1034 Navi 21-24, gfx1100-1102 Navi 31-33, gfx1200/1201 Navi 44/48)
+and ROCm's GPU support tables (rocm.docs.amd.com, "System requirements (Linux)").
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+CODENAME_GFX = {
+    "navi 10": "gfx1010", "navi 14": "gfx1012", "navi 21": "gfx1030", "navi 22": "gfx1031", "navi 23": "gfx1032",
+    "navi 24": "gfx1034", "navi 31": "gfx1100", "navi 32": "gfx1101", "navi 33": "gfx1102", "navi 44": "gfx1200",
+    "navi 48": "gfx1201", "vega 10": "gfx900", "vega 20": "gfx906",
+}
+INSTINCT_GFX = {
+    "mi25": "gfx900", "mi50": "gfx906", "mi60": "gfx906", "mi100": "gfx908", "mi210": "gfx90a", "mi250": "gfx90a",
+    "mi250x": "gfx90a", "mi300": "gfx942", "mi300a": "gfx942", "mi300x": "gfx942", "mi325x": "gfx942",
+    "mi350x": "gfx950", "mi355x": "gfx950",
+}
+
+
+def codename_target(name: str) -> Optional[str]:
+    """'Navi 22' -> 'gfx1031', 'Vega20' -> 'gfx906'; None for a name the table does not hold."""
+    key = re.sub(r"^(navi|vega)\s*(\d+)$", r"\1 \2", name.strip().lower())
+    return CODENAME_GFX.get(key)
+
+
+def instinct_target(name: str) -> Optional[str]:
+    """'MI60' -> 'gfx906', 'Instinct MI250X' -> 'gfx90a'."""
+    return INSTINCT_GFX.get(re.sub(r"^(?:amd\s+)?(?:instinct\s+)?", "", name.strip().lower()))

@@ -1,0 +1,186 @@
+"""Set 11's Linux clues in tool output pasted into issues, each a pure function returning stated facts.
+
+- kohya/SD.Next's 'Torch detected GPU: NAME VRAM 24150 Arch (8, 6) Cores 82' and 'Torch backend: nVidia CUDA 11.8'.
+- trtexec's 'Device 0: "NVIDIA GeForce RTX 3090" UUID: GPU-...' and the selected device's 'Compute Capability: 8.6'.
+- Paddle's device_context: 'device: 0, CUDA Capability: 75, Driver API Version: 10.1, Runtime API Version: 10.0'.
+- An NGC container's banner: 'built for NVIDIA Driver Release 450.51 or later, but / version 440.64.00 was detected';
+  a glog line's 'GPU 0: TITAN Xp' (Triton's NVML metrics).
+- MXNet's diagnose.py sections ('Version : 3.5.2' under '----------Python Info----------').
+- `pipx list`'s 'package ctranslate2 4.4.0, installed using Python 3.12.3'; Lightning's 'GPU available: True (cuda)'.
+- lspci's 'NVIDIA Corporation Device 2684' (a pci.ids without the board's name; knowledge/pci_ids.py).
+- The Linux loader's 'libcudnn_ops_infer.so.8: cannot open shared object file'; '(bare metal server, not virtualised)'.
+
+env_report_rules registers these with its own (statements registers one module).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from macml.knowledge.hardware import nvidia_compute_capability
+from macml.knowledge.pci_ids import nvidia_device_name
+from macml.probe.paste.gpu_names import gpu_names, gpu_record
+
+Facts = List[Tuple[str, Any]]
+
+
+_KOHYA_GPU = re.compile(r"\bTorch detected GPU:\s*(.+?)\s+VRAM\s+(\d{3,6})\b(?:\s+Arch\s+\((\d+),\s*(\d+)\))?")
+_KOHYA_BACKEND = re.compile(r"\bTorch backend:\s*nVidia CUDA\s+(\d+\.\d+)", re.IGNORECASE)
+
+
+def kohya_log(line: str, following: str = "") -> Facts:
+    """'Torch detected GPU: NVIDIA GeForce RTX 3090 VRAM 24150 Arch (8, 6) Cores 82' (the Arch may wrap onto the next
+    line): the GPU torch found, so CUDA works; 'Torch backend: nVidia CUDA 11.8 cuDNN 8700' is torch's CUDA build."""
+    backend = _KOHYA_BACKEND.search(line)
+    if backend:
+        return [("torch.cuda_version", backend.group(1))]
+    found = _KOHYA_GPU.search(line)
+    if not found:
+        return []
+    arch = found.groups()[2:] if found.group(3) else None
+    wrapped = re.match(r"^\s*Arch\s+\((\d+),\s*(\d+)\)", following)
+    arch = arch or (wrapped.groups() if wrapped else None)
+    record = dict(gpu_record(found.group(1))[1], memory_mib=int(found.group(2)))
+    if arch:
+        record["capability"] = f"{arch[0]}.{arch[1]}"
+    return [("gpu", record), ("torch.cuda_available", True)]
+
+
+_TRTEXEC_DEVICE = re.compile(r'\bDevice (\d{1,2}): "([^"]+)" UUID: GPU-')
+_TRTEXEC_SELECTED = re.compile(r"\bSelected Device ID:\s*(\d{1,2})\s*$")
+_TRTEXEC_CAPABILITY = re.compile(r"\]\s*Compute Capability:\s*(\d{1,2})\.(\d)\s*$")
+
+
+def trtexec_devices(lines: Sequence[str]) -> Dict[int, Facts]:
+    """trtexec's device information: each 'Device N: "NAME" UUID: GPU-...' is one GPU; 'Compute Capability: 8.6'
+    is the selected device's."""
+    found: Dict[int, Facts] = {}
+    selected: Optional[int] = None
+    for index, line in enumerate(lines):
+        device = _TRTEXEC_DEVICE.search(line)
+        if device:
+            found[index] = [gpu_record(device.group(2), index=int(device.group(1))), ("gpu.present", "NVIDIA")]
+        chosen = _TRTEXEC_SELECTED.search(line)
+        selected = int(chosen.group(1)) if chosen else selected
+        capability = _TRTEXEC_CAPABILITY.search(line)
+        if capability and selected is not None:
+            found[index] = [("gpu.capability_of", {"index": selected,
+                                                   "capability": f"{capability.group(1)}.{capability.group(2)}"})]
+    return found
+
+
+_PADDLE_DEVICE = re.compile(r"\bdevice: (\d{1,2}), CUDA Capability: (\d)(\d), Driver API Version: (\d{1,2}\.\d)")
+
+
+def paddle_device(line: str) -> Facts:
+    """Paddle's device_context: 'device: 0, CUDA Capability: 75, Driver API Version: 10.1, Runtime API Version: 10.0'
+    -> GPU 0 has compute capability 7.5; the driver supports CUDA 10.1."""
+    found = _PADDLE_DEVICE.search(line)
+    if not found:
+        return []
+    capability = f"{found.group(2)}.{found.group(3)}"
+    return [("gpu.present", "NVIDIA"), ("gpu.capability_of", {"index": int(found.group(1)), "capability": capability}),
+            ("gpu.capability", {"name": None, "capability": capability}), ("gpu.cuda_driver", found.group(4))]
+
+
+_NGC_DRIVER = re.compile(r"\bbuilt for NVIDIA Driver Release [\d.]+ or later, but\s*$")
+_NGC_DETECTED = re.compile(r"^\s*(?:ERROR:\s*)?version (\d{3}\.\d{2,3}(?:\.\d{2})?) was detected\b")
+_GLOG_GPU = re.compile(r"^[IWE]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\]\s+GPU (\d{1,2}): (.+?)\s*$")
+
+
+def ngc_banner(lines: Sequence[str]) -> Dict[int, Facts]:
+    """An NGC container's banner: 'This container was built for NVIDIA Driver Release 450.51 or later, but / version
+    440.64.00 was detected' -> driver 440.64.00 (NGC images are Linux); Triton's glog 'GPU 0: TITAN Xp' -> one GPU."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        same_line = re.search(r"\bbuilt for NVIDIA Driver Release [\d.]+ or later, but\s+version (\d{3}\.\d{2,3}(?:\.\d{2})?) "
+                              r"was detected", line)
+        if same_line:
+            found[index] = [("platform", "linux"), ("gpu.driver", same_line.group(1)), ("gpu.present", "NVIDIA")]
+        elif _NGC_DRIVER.search(line) and index + 1 < len(lines):
+            detected = _NGC_DETECTED.match(lines[index + 1])
+            if detected:
+                found[index + 1] = [("platform", "linux"), ("gpu.driver", detected.group(1)), ("gpu.present", "NVIDIA")]
+        glog = _GLOG_GPU.match(line)
+        if glog and gpu_names(glog.group(2)):
+            found.setdefault(index, []).append(gpu_record(gpu_names(glog.group(2))[0], index=int(glog.group(1))))
+    return found
+
+
+_SECTION = re.compile(r"^-{4,}\s*(Python|Pip|MXNet|System|Hardware|Network) Info\s*-{4,}\s*$")
+_DIAGNOSE_ROW = re.compile(r"^(\w[\w ]*?)\s*:\s*(\S.*?)\s*$")
+
+
+def diagnose_sections(lines: Sequence[str]) -> Dict[int, Facts]:
+    """MXNet's diagnose.py: 'Version : 3.5.2' under '----------Python Info----------' is Python's; under
+    '----------MXNet Info-----------' mxnet's."""
+    found: Dict[int, Facts] = {}
+    section = ""
+    for index, line in enumerate(lines):
+        heading = _SECTION.match(line.strip())
+        if heading:
+            section = heading.group(1).lower()
+            continue
+        row = _DIAGNOSE_ROW.match(line.strip())
+        if not row or row.group(1).lower() != "version" or not re.fullmatch(r"\d+(?:\.\d+)+", row.group(2)):
+            continue
+        if section == "python":
+            found[index] = [("python.version", row.group(2))]
+        elif section == "mxnet":
+            found[index] = [("package", {"name": "mxnet", "version": row.group(2)})]
+    return found
+
+
+_PIPX = re.compile(r"^\s*package ([A-Za-z][\w.-]*) (\d+(?:\.\d+)+\S*), installed using Python (\d+\.\d+\.\d+)\s*$")
+
+
+def pipx_package(line: str) -> Facts:
+    """`pipx list`: 'package whisperx 3.3.2, installed using Python 3.12.3'."""
+    found = _PIPX.match(line)
+    return [("package", {"name": found.group(1).lower(), "version": found.group(2)})] if found else []
+
+
+def lightning_gpu(line: str) -> Facts:
+    """PyTorch Lightning's 'GPU available: True (cuda), used: True' is torch.cuda.is_available()."""
+    found = re.search(r"\bGPU available: (True|False) \(cuda\)", line)
+    return [("torch.cuda_available", found.group(1) == "True")] if found else []
+
+
+_PCI_DEVICE = re.compile(r"\b(?:VGA compatible controller|3D controller)(?: \[\w+\])?: (NVIDIA Corporation Device ([0-9a-f]{4}))\b")
+
+
+def pci_device(line: str) -> Facts:
+    """lspci without a name for the board: 'VGA compatible controller: NVIDIA Corporation Device 2684' is an RTX 4090,
+    so the GPU lspci names that way has compute capability 8.9."""
+    found = _PCI_DEVICE.search(line)
+    name = nvidia_device_name(found.group(2)) if found else None
+    capability = nvidia_compute_capability(name) if name else None
+    return [("gpu.capability", {"name": found.group(1), "capability": capability})] if capability else []
+
+
+_SHARED_OBJECT = re.compile(r"\blib[\w+-]+\.so(?:\.\d+)*: cannot open shared object file")
+_NOT_VIRTUAL = re.compile(r"\b(?:not|non)[- ]virtuali[sz]ed\b|\(\s*bare[- ]metal\b", re.IGNORECASE)
+
+
+def loader_and_machine(line: str) -> Facts:
+    """The Linux loader's 'libcudnn_ops_infer.so.8: cannot open shared object file'; '(bare metal server, not
+    virtualised)' says there is no VM."""
+    facts: Facts = [("platform", "linux")] if _SHARED_OBJECT.search(line) else []
+    if _NOT_VIRTUAL.search(line):
+        facts.append(("hypervisor.none", True))
+    return facts
+
+
+def line_facts(line: str, following: str = "") -> Facts:
+    """Every one-line rule here (`following`: the next line, where a log wraps)."""
+    return (kohya_log(line, following) + paddle_device(line) + pipx_package(line) + lightning_gpu(line)
+            + pci_device(line) + loader_and_machine(line))
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """Line index -> the facts the multi-line readers here find there."""
+    found: Dict[int, Facts] = {}
+    for reader in (trtexec_devices, ngc_banner, diagnose_sections):
+        for index, facts in reader(lines).items():
+            found[index] = found.get(index, []) + facts
+    return found

@@ -1,0 +1,202 @@
+"""Set 9's Linux/Windows clues about GPUs, each a pure function returning stated facts.
+
+- A GPU listed as a device: lspci's 'VGA compatible controller: Intel Corporation DG2 [Arc A770] (rev 08)' (the
+  whole name where no marketing name is bracketed), inxi -G's 'Device-1: Intel DG2 [Arc A770] driver: i915'.
+- KDE's 'About this System': 'Graphics Processor: NVIDIA GeForce RTX 4060 Ti/PCIe/SSE2' (OpenGL's renderer string)
+  and 'VRAM: 16GiB'.
+- A GPU answer with its memory: 'GPU: [Intel Arc A730M 12G]', 'Graphics card - GTX 1070 8gb'; a 'key - value'
+  list of parts ('Processor - Xeon E5 - 2689', 'RAM - 16GB', 'OS - Windows 10').
+- A Jetson module named as the device ('Mobile device: NVIDIA Jetson AGX Orin', 'GPU model and memory: Jetson
+  Nano 4GB'): its integrated GPU, an aarch64 Linux, and the module's memory.
+- A count of GPUs: '4xH100', '8 x A100 80GB', '2× RTX 4090'.
+- AMD code names and Instinct boards and their gfx target (knowledge/amd_gfx.py): 'Navi 22 [Radeon RX 6', 'my Mi60'.
+- A GPU the writer calls external ('an external NVIDIA GeForce RTX 4070', 'an eGPU (RTX 3080)'); a machine named
+  for its GPU ('GH200 node'); '我的是NVIDIA GeForce RTX 3050 Laptop GPU' ('mine is ...').
+
+The stack and OS around the GPU (CUDA's numbers, torch finding no GPU, OS answers) are read by stack_text_rules;
+line_facts, keyed_facts and answers here include its rules, so statements registers one module.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Sequence, Tuple
+
+from macml.knowledge.amd_gfx import codename_target, instinct_target
+from macml.knowledge.hardware import nvidia_compute_capability
+from macml.probe.paste import stack_text_rules
+from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor, informal_gpu_names
+from macml.probe.paste.statement_rules import by_key
+
+Facts = List[Tuple[str, Any]]
+
+_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead)\b|n't\b", re.IGNORECASE)
+_GPU_VENDOR_WORDS = re.compile(r"^(?:Intel|NVIDIA|Advanced Micro Devices|AMD|ATI)\b", re.IGNORECASE)
+_LSPCI = re.compile(r"^\s*(?:\S+\$\s+)?(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d\s+(?:VGA compatible controller|3D controller|"
+                    r"Display controller)(?: \[\w+\])?:\s*(.+)$", re.IGNORECASE)
+
+
+def _device_name(text: str) -> str:
+    """'Intel Corporation DG2 [Arc A770] (rev 08) (prog-if 00 [VGA controller])' -> 'Intel Corporation DG2 [Arc A770]'."""
+    text = re.sub(r"\s*\((?:rev|prog-if)\b.*$", "", text)
+    return re.sub(r"\s*\[[0-9a-f]{4}:[0-9a-f]{4}\]", "", text).strip()
+
+
+def lspci_device(line: str) -> Facts:
+    """An lspci display controller the marketing-name reader leaves out (no known name in its brackets): the
+    device as lspci names it, 'Intel Corporation DG2 [Arc A770]'."""
+    found = _LSPCI.match(line)
+    if not found or not _GPU_VENDOR_WORDS.match(found.group(1)):
+        return []
+    if any(gpu_names(bracket) for bracket in re.findall(r"\[([^\]]+)\]", found.group(1))):
+        return []  # log_rules reads it
+    name = _device_name(found.group(1))
+    return [gpu_record(name), ("platform", "linux")] if re.search(r"\d", name) else []
+
+
+_INXI = re.compile(r"^\s*Device-(\d{1,2}):\s+(.+?)\s+(?:driver|vendor|bus-ID):\s")
+
+
+def inxi_device(line: str) -> Facts:
+    """inxi -G's 'Device-1: Intel DG2 [Arc A770] driver: i915 v: kernel' -> one GPU (a Linux tool)."""
+    found = _INXI.match(line)
+    if not found or not _GPU_VENDOR_WORDS.match(found.group(2)):
+        return []
+    return [gpu_record(found.group(2).strip(), index=int(found.group(1)) - 1), ("platform", "linux")]
+
+
+_RENDERER_SUFFIX = re.compile(r"/(?:PCIe?|AGP)/SSE2$")
+_GPU_KEYS = ("gpu", "gpu type", "gpu name", "gpu model", "graphics card", "video card", "graphics", "gpu model and memory")
+_MEMORY_AFTER = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:G|GB|GiB)(?:\s*(?:VRAM|of VRAM))?\s*\]?\s*$", re.IGNORECASE)
+_JETSON = re.compile(r"\b((?:NVIDIA\s+)?Jetson\s+(?:AGX\s+|Xavier\s+|Orin\s+|TX\d\s+)?(?:Orin|Xavier|Nano|TX1|TX2|Thor)"
+                     r"(?:\s+(?:NX|Nano|Super|Developer Kit))*(?:\s+(\d{1,2})\s?GB)?)\b", re.IGNORECASE)
+_JETSON_KEYS = _GPU_KEYS + ("mobile device", "device", "hardware", "board", "platform", "machine")
+
+
+def gpu_answer(key: str, value: str) -> Facts:
+    """'Graphics Processor: NVIDIA GeForce RTX 4060 Ti/PCIe/SSE2' -> that GPU; 'VRAM: 16GiB' -> its memory;
+    'GPU: [Intel Arc A730M 12G]' -> 12 GiB; 'Mobile device: NVIDIA Jetson AGX Orin' -> a Jetson."""
+    value = value.strip()
+    if key == "graphics processor" and _RENDERER_SUFFIX.search(value):
+        name = _RENDERER_SUFFIX.sub("", value).strip()
+        return [gpu_record(name)] if gpu_vendor(name) else []
+    if key == "vram":
+        size = re.match(r"^(\d{1,3}(?:\.\d+)?)\s?(GiB|GB|G)$", value, re.IGNORECASE)
+        return [("gpu.memory_of", {"index": None, "memory_mib": int(float(size.group(1)) * 1024)})] if size else []
+    jetson = _JETSON.search(value) if key in _JETSON_KEYS else None
+    if jetson:
+        memory = [("cpu.memory_bytes", int(jetson.group(2)) * 1024**3)] if jetson.group(2) else []
+        return [("gpu", {"name": " ".join(jetson.group(1).split()), "vendor": "NVIDIA", "memory_mib": None, "index": None}),
+                ("platform", "linux"), ("cpu.hardware_arch", "aarch64")] + memory
+    size = _MEMORY_AFTER.search(value.strip("[]")) if key in _GPU_KEYS else None
+    if size and (gpu_names(value) or by_key("gpu", value.strip("[]"))):
+        return [("gpu.memory_of", {"index": None, "memory_mib": int(size.group(1)) * 1024})]
+    return []
+
+
+_DASH_ITEM = re.compile(r"^\s*[-*•]?\s*(Graphics card|Video card|GPU|Processor|CPU|RAM|Memory|OS|Operating system)\s+[-–—]\s+(\S.*)$",
+                        re.IGNORECASE)
+_X86_CPU = re.compile(r"\b(?:Xeon|Core|Ryzen|EPYC|Threadripper|Pentium|Celeron|Athlon|i[3579])\b", re.IGNORECASE)
+
+
+def dash_item(line: str) -> Facts:
+    """'Graphics card - GTX 1070 8gb', 'Processor - Xeon E5 - 2689', 'RAM - 16GB', 'OS - Windows 10': a parts list
+    written 'key - value'."""
+    found = _DASH_ITEM.match(line)
+    if not found:
+        return []
+    key, value = found.group(1).lower(), found.group(2).strip()
+    if key in ("processor", "cpu"):
+        brand = re.sub(r"\s+-\s+", "-", value)
+        return [("cpu.brand", brand if re.search(r"\b(?:Intel|AMD)\b", brand, re.IGNORECASE) else _cpu_maker(brand) + brand),
+                ("cpu.hardware_arch", "x86_64")] if _X86_CPU.search(value) else []
+    if key in ("graphics card", "video card", "gpu"):
+        return by_key("gpu", value) + gpu_answer("gpu", value)
+    if key in ("ram", "memory"):
+        return by_key("ram", value)
+    return by_key("os", value)
+
+
+def _cpu_maker(brand: str) -> str:
+    return "AMD " if re.search(r"\b(?:Ryzen|EPYC|Threadripper|Athlon)\b", brand, re.IGNORECASE) else "Intel "
+
+
+_TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s+|GTX\s+|Tesla\s+)?[A-Z]{0,2}\d{1,4}[A-Z]?"
+                    r"(?:\s?(?:Ti|SUPER|PCIe|SXM\d?|NVL))*(?:\s\d{2,3}\s?GB)?)(?![\w.])", re.IGNORECASE)
+
+
+def gpu_count(line: str) -> Facts:
+    """'4xH100', '8 x A100 80GB', '2× RTX 4090': that many NVIDIA GPUs of a model the capability table knows."""
+    found = _TIMES.search(line)
+    if not found or _NEGATED.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
+        return []
+    name = " ".join(found.group(2).split())
+    if not nvidia_compute_capability(name):
+        return []
+    return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": i}) for i in range(int(found.group(1)))]
+
+
+_NODE = re.compile(r"(?<![\w./-])((?:NVIDIA\s+)?G?[AHBL]\d{2,3}[A-Z]?)\s+(?:node|server|machine|box|instance|host|cluster)s?\b")
+
+
+def node_gpu(line: str) -> Facts:
+    """'(GH200 node, image ...)', 'on our H100 server': a machine named for its NVIDIA data-center GPU."""
+    found = _NODE.search(line)
+    if not found or _NEGATED.search(line[:found.start()]) or not nvidia_compute_capability(found.group(1)):
+        return []
+    return [("gpu", {"name": found.group(1), "vendor": "NVIDIA", "memory_mib": None, "index": None})]
+
+
+_MY_GPU_ZH = re.compile(r"我(?:的|用的|电脑的|笔记本的)(?:显卡|GPU)?(?:型号)?是\s*(.+)$")
+
+
+def chinese_owned_gpu(line: str) -> Facts:
+    """'我的是NVIDIA GeForce RTX 3050 Laptop GPU' ('mine is ...'), '我的显卡是 RTX 3060' ('my GPU is ...')."""
+    found = _MY_GPU_ZH.search(line)
+    names = gpu_names(re.split(r"[，。；？！,;?]", found.group(1))[0]) if found else []
+    return [gpu_record(names[0])] if names else []
+
+
+_EXTERNAL = re.compile(r"\b(?:external|eGPU)\b(?:\s+(?:GPU|graphics card|card|enclosure))?[\s:(,-]*", re.IGNORECASE)
+
+
+def external_gpu(line: str) -> Facts:
+    """'my machine which has an external NVIDIA GeForce RTX 4070', 'an eGPU (RTX 3080)': that GPU is external."""
+    found = _EXTERNAL.search(line)
+    if not found or _NEGATED.search(line[max(0, found.start() - 20):found.start()]):
+        return []
+    rest = line[found.end():found.end() + 80]
+    names = [n for n in gpu_names(rest) + informal_gpu_names(rest) if rest.lower().startswith(n.lower())]
+    return [("gpu.external", names[0])] if names else []
+
+
+_CODENAME = re.compile(r"\b(Navi\s?(?:1[04]|2[1-4]|3[1-3]|4[48])|Vega\s?(?:10|20))\b")
+_INSTINCT = re.compile(r"\b(?:my|our|an?|the|\d+x?|AMD|Instinct)\s+(MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))\b", re.IGNORECASE)
+
+
+def amd_target(line: str) -> Facts:
+    """'Navi 22 [Radeon RX 6' -> an AMD GPU, gfx1031; 'my Mi60 server' -> an AMD Instinct MI60 (gfx906), as named."""
+    facts: Facts = []
+    codename = _CODENAME.search(line)
+    if codename and codename_target(codename.group(1)):
+        facts += [("gpu.present", "AMD"), ("gpu.gfx", codename_target(codename.group(1)))]
+    board = _INSTINCT.search(line)
+    if board and instinct_target(board.group(1)) and not _NEGATED.search(line[:board.start()]):
+        facts += [("gpu.owned", {"name": board.group(1), "vendor": "AMD", "memory_mib": None, "index": None}),
+                  ("gpu.gfx", instinct_target(board.group(1)))]
+    return facts
+
+
+def line_facts(line: str) -> Facts:
+    facts: Facts = []
+    for rule in (lspci_device, inxi_device, dash_item, gpu_count, node_gpu, chinese_owned_gpu, external_gpu, amd_target):
+        facts += rule(line)
+    return facts + stack_text_rules.line_facts(line)
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    return gpu_answer(key, value) + stack_text_rules.keyed_facts(key, value)
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> what the lines around it decide (stack_text_rules.answers)."""
+    return stack_text_rules.answers(lines)

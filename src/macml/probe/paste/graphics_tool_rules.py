@@ -1,0 +1,98 @@
+"""Linux graphics tools' outputs, each read by a pure function returning stated facts.
+
+- Mesa's drivers name Linux: a Vulkan device '(RADV POLARIS10) (radv)' (RADV is Mesa's Vulkan driver for AMD, as
+  llama.cpp's 'ggml_vulkan' and vulkaninfo print it), glxinfo's renderer '(navi10, LLVM 13.0.1, DRM 3.42,
+  5.15.0-56-generic)' (DRM is the Linux kernel's Direct Rendering Manager).
+- glxinfo -B's 'Video memory: 6144MB' (GLX_MESA_query_renderer) and 'Dedicated video memory: 8192 MB' (GL_NVX):
+  the one GPU's memory.
+- fastfetch --format json: a GPU's '"driver": "amdgpu"' (a Linux kernel driver's name) and the Memory module's
+  '"total": 33247907840' bytes.
+- rocm-smi --showhw's table ('GPU NODE DID GUID GFX VER ...'): one AMD GPU per row, on Linux (rocm-smi is a Linux
+  tool: https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Sequence, Tuple
+
+Facts = List[Tuple[str, Any]]
+
+_MESA_LINUX = re.compile(r"\(RADV\s+[A-Z0-9_ ]+\)|\(radv\)|\bLLVM \d+(?:\.\d+)*, DRM \d+\.\d+\b")
+
+
+def mesa_linux(line: str) -> Facts:
+    """'Vulkan0: AMD Radeon RX 580 Series (RADV POLARIS10) (radv)', 'Device: AMD Radeon RX 5600 XT (navi10, LLVM
+    13.0.1, DRM 3.42, 5.15.0-56-generic)': Mesa's Linux drivers, so the machine runs Linux."""
+    return [("platform", "linux")] if _MESA_LINUX.search(line) else []
+
+
+_LINUX_KERNEL_DRIVERS = ("amdgpu", "radeon", "i915", "xe", "nouveau")
+
+
+def kernel_driver(key: str, value: str) -> Facts:
+    """fastfetch's '"driver": "amdgpu"': a GPU bound to a Linux kernel driver ('nvidia' is left out: Windows and
+    Linux tools both print it)."""
+    return [("platform", "linux")] if key == "driver" and value.strip().lower() in _LINUX_KERNEL_DRIVERS else []
+
+
+_VIDEO_MEMORY = re.compile(r"^(\d{2,6})\s?(MB|MiB)$", re.IGNORECASE)
+
+
+def glx_video_memory(key: str, value: str) -> Facts:
+    """glxinfo's 'Video memory: 6144MB' / 'Dedicated video memory: 8192 MB' -> 6144 MiB of GPU memory."""
+    size = _VIDEO_MEMORY.match(value.strip()) if key in ("video memory", "dedicated video memory") else None
+    return [("gpu.memory_of", {"index": None, "memory_mib": int(size.group(1))})] if size and int(size.group(1)) >= 256 else []
+
+
+def fastfetch_memory(lines: Sequence[str]) -> Dict[int, Facts]:
+    """fastfetch --format json's '"type": "Memory"' module and its '"total": 33247907840' (bytes) a few lines on."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if not re.match(r'^\s*"type"\s*:\s*"Memory"\s*,?\s*$', line):
+            continue
+        for follow in range(index + 1, min(len(lines), index + 6)):
+            total = re.match(r'^\s*"total"\s*:\s*(\d{9,14})\s*,?\s*$', lines[follow])
+            if total:
+                found[follow] = [("cpu.memory_bytes", int(total.group(1)))]
+                break
+            if re.match(r'^\s*"type"\s*:', lines[follow]):
+                break
+    return found
+
+
+_SHOWHW_HEADER = re.compile(r"^\s*GPU\s+NODE\s+DID\s+GUID\s+GFX VER\b")
+_SHOWHW_ROW = re.compile(r"^\s*(\d{1,2})\s+\d+\s+(0x[0-9a-f]{4})\s+\d+\s+(gfx[0-9a-f]{3,5})\s", re.IGNORECASE)
+
+
+def rocm_smi_showhw(lines: Sequence[str]) -> Dict[int, Facts]:
+    """rocm-smi --showhw: '0    1     0x7480  3799   gfx11002  N/A ...' -> AMD GPU 0 (device 0x7480), on Linux."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if not _SHOWHW_HEADER.match(line):
+            continue
+        found[index] = [("platform", "linux")]
+        for follow in range(index + 1, min(len(lines), index + 17)):
+            row = _SHOWHW_ROW.match(lines[follow])
+            if not row:
+                break
+            gpu = int(row.group(1))
+            found[follow] = [("gpu", {"name": f"AMD GPU (device {row.group(2).lower()})", "vendor": "AMD",
+                                      "memory_mib": None, "index": gpu})]
+    return found
+
+
+def line_facts(line: str) -> Facts:
+    return mesa_linux(line)
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    return kernel_driver(key, value) + glx_video_memory(key, value)
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> facts read from the lines around it."""
+    found: Dict[int, Facts] = {}
+    for reader in (fastfetch_memory, rocm_smi_showhw):
+        for index, facts in reader(lines).items():
+            found.setdefault(index, []).extend(facts)
+    return found

@@ -1,0 +1,246 @@
+"""Patterns that state a fact wherever they stand in a line ("Darwin Kernel Version 23.5.0",
+"Apple M2 Pro", "MacBookPro18,3", "NVRM version: ... 535.104.05"), grouped by what they read.
+
+Each group returns (fact, value) pairs, in the vocabulary statement_rules.py documents;
+statements.py attaches the line.
+"""
+from __future__ import annotations
+
+import re
+
+from macml.knowledge.hardware import chip_of_kernel
+from macml.probe.paste.gpu_names import CHIP, gpu_names, gpu_record, gpu_value, plaidml_devices
+from macml.probe.paste.log_rules import log_line_facts
+from macml.probe.paste.report_rules import report_line_facts
+from macml.probe.paste.statement_rules import PLATFORM_STRING, Facts, package_facts, python_platform
+from macml.probe.paste.system_rules import MODEL_ID, NO_SUCH_MACOS, arch_word, conda_virtual_packages
+
+# 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6'; never a binary's 'built for Mac OS X 12.0'
+_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS X|[Mm]ac ?OS|macos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
+                    r"[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
+                    r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
+_MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((\d{2}[A-Z]\d{1,4}[a-z]?)\)")
+_DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b|release='(\d{2}\.\d+\.\d+)'.*system='Darwin'"
+                     r"|system='Darwin'.*release='(\d{2}\.\d+\.\d+)'")
+_XNU_ARCH = re.compile(r"RELEASE_(ARM64|X86_64)")
+_INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|Pentium\(R\))[^,;|\"]*?"
+                          r"(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*|[\w-]*\d[\w-]*(?=\s*$))|Intel Core (?:i\d|2 Duo|m\d)\b|Intel Xeon\b)")
+# Homebrew's names for Apple-silicon core designs (brew config's CPU line)
+_APPLE_CORES = re.compile(r"\barm_(?:firestorm|icestorm|blizzard|avalanche|everest|sawtooth|ibiza|lobos|palma|donan|brava)(?![a-z])")
+_AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
+_CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
+_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\[\w .$()-]+\\")
+_PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
+_HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
+                ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
+                ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"))
+
+
+def mac_system(line: str) -> Facts:
+    """macOS and Darwin releases, builds, Apple chips, model identifiers, and the signs only macOS prints."""
+    facts: Facts = []
+    for match in _MACOS.finditer(line):
+        version = match.group(1) + match.group(2) if match.group(1) else f"{match.group(3)}.{match.group(4)}"
+        version = re.sub(r"^(\d+\.\d+)\.0$", r"\1", version)  # 'macOS 14.5.0' is sw_vers' 14.5
+        if not NO_SUCH_MACOS.match(version):
+            facts += [("platform", "darwin"), ("os.version", version)]
+    facts += conda_virtual_packages(line)
+    on = re.search(r"You're on macOS \(`macosx_\d+_\d+_(x86_64|arm64)`\)", line)  # uv's hint names its Python's tag
+    if on:
+        facts += [("platform", "darwin"), ("python.machine", on.group(1))]
+    uname_arch = re.search(r"RELEASE_(?:ARM64|X86_64)\S*\s+(arm64|x86_64)\s*$", line)  # uname -a's machine: the shell's
+    if uname_arch:
+        facts.append(("process.arch", uname_arch.group(1)))
+    build = _MACOS_BUILD.search(line)
+    if build:
+        facts.append(("os.build", build.group(1)))
+    darwin = _DARWIN.search(line) or re.search(r"\bDarwin/(\d{2}\.\d+\.\d+)", line)  # or conda's user-agent
+    if darwin:
+        facts += [("platform", "darwin"), ("os.darwin", next(g for g in darwin.groups() if g))]
+    xnu = _XNU_ARCH.search(line)
+    if xnu:
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64" if xnu.group(1) == "ARM64" else "x86_64")]
+    return facts + _apple_chip(line) + _mac_only_signs(line)
+
+
+def _apple_chip(line: str) -> Facts:
+    facts: Facts = []
+    soc = chip_of_kernel(line)
+    chip = CHIP.search(line)
+    if soc and not chip:
+        facts.append(("cpu.brand", soc))
+    if chip and not re.search(r"Apple M\d+[\w ]*(?:GPU|Neural)", line[chip.start():chip.end() + 8]):
+        facts.append(("cpu.brand", " ".join(g for g in ("Apple", *chip.groups()) if g)))
+    facts += [("cpu.model", m) for m in MODEL_ID.findall(line)]
+    if _APPLE_CORES.search(line):
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+    return facts
+
+
+def _mac_only_signs(line: str) -> Facts:
+    facts: Facts = []
+    if re.search(r"\bMach-O\b|\bggml_metal|\bMTLGPUFamily|\bMTLCopyAllDevices|\bimport Metal\b", line):
+        facts.append(("platform", "darwin"))  # Mach-O binaries and Metal exist only on Apple's systems
+    if re.search(r"(?:^|[$%>]\s*)arch -x86_64 \S", line):  # the command runs translated by Rosetta 2
+        facts += [("platform", "darwin"), ("process.translated", True)]
+    julia_triple = re.search(r"\((arm64|x86_64)-apple-darwin", line)  # the Julia binary's own arch
+    if julia_triple:
+        facts += [("platform", "darwin"), ("process.arch", julia_triple.group(1))]
+    if re.search(r'"(?:procPath|procName|bundleInfo|cpuType)"\s*:', line):
+        facts.append(("platform", "darwin"))  # an .ips crash report
+    for python in (re.search(r'"app_name"\s*:\s*"Python".*"app_version"\s*:\s*"(3\.\d+\.\d+)"', line),  # a crash of Python
+                   re.search(r'"CFBundleShortVersionString":"(3\.\d+\.\d+)".*"CFBundleIdentifier":"org\.python\.python"', line)):
+        if python:
+            facts.append(("python.version", python.group(1)))
+    return facts
+
+
+def cpu_and_os(line: str) -> Facts:
+    """CPU brands, conda and Python platform strings, Windows paths, Debian multiarch paths, hypervisors, RAM."""
+    facts: Facts = []
+    for pattern in (_INTEL_BRAND, _AMD_BRAND):
+        found = pattern.search(line)
+        if found:
+            facts.append(("cpu.brand", re.sub(r"\s+", " ", found.group(1)).strip()))
+    conda = _CONDA_PLATFORM.search(line)
+    if conda:
+        word = conda.group(1)
+        facts += [("platform", "darwin" if word.startswith("osx") else "linux" if word.startswith("linux") else "win32"),
+                  ("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64")]
+    for platform_string in PLATFORM_STRING.finditer(line):
+        facts += python_platform(platform_string.group())
+    if re.search(r"\b[\w-]+\.(?:exe|dll)\b", line) or _WINDOWS_SIGN.search(line):
+        facts.append(("platform", "win32"))
+    if re.search(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]", line):
+        facts += [("platform", "win32"), ("python.machine", "x86_64")]
+    if re.search(r"Math Kernel Library.*Intel\(R\) 64 architecture", line):
+        facts.append(("python.machine", "x86_64"))  # MKL ships only in x86_64 builds (torch's arm64 ones have none)
+    banner = _PYTHON_BANNER.match(line)
+    if banner:
+        facts.append(("python.version", banner.group(1)))
+    multiarch = re.search(r"/(x86_64|aarch64)-linux-gnu/", line)  # Debian's multiarch library path
+    if multiarch:
+        facts += [("platform", "linux"), ("cpu.hardware_arch", multiarch.group(1))]
+    uname = re.search(r"uname_result\(system='(\w+)'.*machine='(\w+)'", line)
+    if uname:  # platform.uname() from inside Python: the interpreter's own machine
+        facts.append(("python.machine", arch_word(uname.group(2)) or uname.group(2)))
+    ram = re.search(r"\btotal RAM (\d+) MB\b", line)
+    if ram:
+        facts.append(("cpu.memory_bytes", int(ram.group(1)) * 1024**2))
+    for name, label in _HYPERVISORS:
+        if re.search(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*\b{re.escape(name)}",
+                     line, re.IGNORECASE):
+            facts.append(("hypervisor", label))
+    return facts
+
+
+def gpu_drivers(line: str) -> Facts:
+    """NVIDIA and AMD driver versions as nvidia-smi, the kernel, CUDA.jl, rocminfo or torch's warning print them."""
+    facts: Facts = []
+    julia = re.match(r"^\s*(CUDA|NVIDIA) driver (\d+(?:\.\d+)+)\s*$", line)  # CUDA.jl's versioninfo()
+    if julia:
+        facts += [("gpu.cuda_driver" if julia.group(1) == "CUDA" else "gpu.driver", julia.group(2)),
+                  ("gpu.present", "NVIDIA")]
+    if "NVIDIA-SMI" in line or "Driver Version" in line or re.match(r"^\s*CUDA Version\s+:", line):
+        driver = re.search(r"(?<!CUDA )(?:Driver|KMD) Version\s*:\s*(\d+(?:\.\d+)+)", line)
+        cuda = re.search(r"CUDA (?:UMD )?Version\s*:\s*(\d+\.\d+)", line)
+        facts += [("gpu.driver", driver.group(1)), ("gpu.present", "NVIDIA")] if driver else []
+        facts += [("gpu.cuda_driver", cuda.group(1))] if cuda else []
+    amdgpu = re.search(r"\bamdgpu version:\s*(\d+(?:\.\d+)+)", line, re.IGNORECASE)
+    if amdgpu:
+        facts.append(("gpu.driver", amdgpu.group(1)))
+    rock = re.search(r"\bROCk module version (\S+) is loaded", line)  # rocminfo: the amdgpu driver's version
+    if rock:
+        facts += [("platform", "linux"), ("gpu.driver", rock.group(1))]
+    nvrm = re.search(r"NVRM version: NVIDIA UNIX (x86_64|aarch64) Kernel Module\s+(\d+(?:\.\d+)+)", line)
+    if nvrm:
+        facts += [("platform", "linux"), ("cpu.hardware_arch", nvrm.group(1)), ("gpu.driver", nvrm.group(2)),
+                  ("gpu.present", "NVIDIA")]
+    too_old = re.search(r"driver on your system is too old \(found version (\d+)\)", line)
+    if too_old and len(too_old.group(1)) >= 4:  # torch's warning: 11040 = CUDA 11.4
+        version = int(too_old.group(1))
+        found = f"{version // 1000}.{version % 1000 // 10}"
+        facts += [("gpu.cuda_driver", found), ("gpu.present", "NVIDIA"), ("torch.driver_too_old", found)]
+    libcuda = re.search(r"\blibcuda\.so\.(\d{3}\.\d+(?:\.\d+)?)\b", line)  # the driver's own library
+    if libcuda:
+        facts += [("gpu.driver", libcuda.group(1)), ("gpu.present", "NVIDIA")]
+    return facts
+
+
+def gpus_in_use(line: str) -> Facts:
+    """GPUs named anywhere, and what the frameworks say of them: Metal plugins, PlaidML, torch's
+    capability warnings and CUDA build, ComfyUI's device line, jax.devices."""
+    facts: Facts = []
+    if "Metal device set to:" in line:  # printed by tensorflow-metal / jax-metal inside the Python process
+        named = gpu_value(line.split("Metal device set to:", 1)[1])
+        facts += [("platform", "darwin")] + named
+        vendors = {value["vendor"] for _, value in named}
+        if vendors == {"Apple"}:
+            facts.append(("python.machine", "arm64"))  # those plugins drive an Apple GPU from arm64 wheels only
+        elif vendors & {"AMD", "Intel"}:
+            facts.append(("python.machine", "x86_64"))  # an AMD or Intel GPU is an Intel Mac's
+    facts += plaidml_devices(line) + [("gpu.mention", name) for name in gpu_names(line)]  # PlaidML's names first
+    if re.search(r"\b(?:Device|Type|Name):\**\s*mps\b|Metal device set to:|ggml_metal\w*: GPU name:", line):
+        facts += [("metal.in_use", "mps" if "mps" in line else "metal"), ("platform", "darwin")]  # MPS/Metal: macOS only
+    cuda_device = re.search(r"\bcuda:\d+ (.+?) : \w+", line)  # ComfyUI: torch's CUDA device in use
+    if cuda_device and gpu_names(cuda_device.group(1)):
+        facts += [gpu_record(gpu_names(cuda_device.group(1))[0]), ("torch.cuda_available", True)]
+    vram = re.search(r"\bTotal VRAM (\d+) MB\b", line)
+    if vram:
+        facts.append(("gpu.memory_of", {"index": None, "memory_mib": int(vram.group(1))}))
+    jax = re.search(r"^\s*jax\.devices \(\d+ total, \d+ local\): \[(.*)\]", line)
+    if jax:
+        kinds = re.findall(r"(\w+?)(?:Device)?\(id=", jax.group(1))  # CpuDevice(id=0), gpu(id=0), cuda(id=0)
+        facts.append(("jax.platforms", ",".join(sorted({p.lower() for p in kinds}))))
+    return facts + _plaidml(line) + _torch_cuda_build(line)
+
+
+def _plaidml(line: str) -> Facts:
+    facts: Facts = []
+    version = re.search(r"PlaidML Setup \((\d[\w.]*)\)", line)
+    if version:
+        facts.append(("package", {"name": "plaidml", "version": version.group(1)}))
+    if re.search(r"\bINFO:plaidml:|\bimport plaidml\b", line):
+        facts.append(("python.machine", "x86_64"))  # plaidml published x86_64 wheels only
+    device = re.search(r"\b(metal|opencl)_(amd|nvidia|intel)_\w+\.\d+\b", line)
+    if device:
+        facts.append(("gpu.present", {"amd": "AMD", "nvidia": "NVIDIA", "intel": "Intel"}[device.group(2)]))
+        if device.group(1) == "metal":
+            facts.append(("platform", "darwin"))
+    return facts
+
+
+def _torch_cuda_build(line: str) -> Facts:
+    facts: Facts = []
+    arches = re.search(r"supports CUDA capabilities ((?:(?:sm|compute)_\d+\s*)+)", line)  # torch's own warning
+    if arches:
+        facts.append(("torch.arch_list", " ".join(arches.group(1).split())))
+    capability = re.search(r"with CUDA capability sm_(\d+)(\d)\b( is not compatible)?", line)
+    if capability:
+        named = gpu_names(line[:capability.start()])
+        facts.append(("gpu.capability", {"name": named[-1] if named else None,
+                                         "capability": f"{capability.group(1)}.{capability.group(2)}"}))
+        if capability.group(3):  # torch's own verdict on this GPU
+            facts.append(("torch.incompatible", f"{capability.group(1)}.{capability.group(2)}"))
+    runtime = re.match(r"^\s*-\s*CUDA Runtime (\d+\.\d+)", line)  # torch.__config__.show()
+    if runtime:
+        facts.append(("torch.cuda_version", runtime.group(1)))
+    return facts
+
+
+def packages_inline(line: str) -> Facts:
+    """Versions stated inside a line: collect_env's first line run into the second, 'Huggingface_hub version: 0.16.4'."""
+    facts: Facts = []
+    torch_inline = re.search(r"\S\s{2,}PyTorch version: (\d\S+)", line)
+    if torch_inline:
+        facts += package_facts("torch", torch_inline.group(1))
+    underscored = re.match(r"^\s*[-*]?\s*`?([A-Za-z][\w.-]*_[\w.-]+)`? version:\s*(\d\S*)", line)
+    if underscored:
+        facts += package_facts(underscored.group(1).lower(), underscored.group(2))
+    return facts
+
+
+def anywhere(line: str) -> Facts:
+    """Every pattern that states a fact wherever it stands in a line."""
+    return (mac_system(line) + cpu_and_os(line) + gpu_drivers(line) + gpus_in_use(line) + packages_inline(line)
+            + log_line_facts(line) + report_line_facts(line))

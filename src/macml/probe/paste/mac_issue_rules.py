@@ -1,0 +1,191 @@
+"""What Mac users write about their machine in issue prose and issue forms.
+
+A Mac named with its chip in shorthand ('MBP M2', 'mac air (with the m1 chip)'), Docker's form answer 'Intel chip
+or Apple chip: Intel chip', a macOS version after its (even misspelled) name ('Mac OS, Mojave, 10.14.6', 'macOS
+Version: Big Sir v11.6'), GPUs in an eGPU enclosure ('Gigabyte Gaming Box RX 580'), an Intel GPU without its
+'Intel' ('Iris Plus Graphics 650 1536 MB'), a Mac Pro's MPX GPU ('a 32GB AMD Pro Vega II'), a Python version
+in prose ('Python version (3.8.10 is the only one...)', 'cpython 3.8.12') and pip's torch candidates that stop at
+the last x86_64 macOS wheel. Each rule is a pure function of one line (or one `key: value` pair).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+from macml.knowledge.compat import INTEL_MAC_LAST_TORCH
+from macml.knowledge.macos import MACOS_RELEASE_NAMES
+from macml.probe.paste.gpu_names import gpu_names, gpu_record, informal_gpu_names
+
+Facts = List[Tuple[str, Any]]
+
+_MAC_WORD = r"(?:mac\s?book(?:\s?(?:pro|air))?|mac\s?(?:mini|studio|air|pro)|imac|mbp|mba|mac)"
+_CHIP_WORD = r"m([1-5])(?:\s?(pro|max|ultra))?"
+# 'MBP M2', 'MacBook Air (M2)', 'mac air (with the m1 chip)', 'M1 MBA', 'an m2 max macbook'
+_MAC_THEN_CHIP = re.compile(rf"(?<![\w-]){_MAC_WORD}s?\b[\s,(]*(?:with\s+(?:an?|the)\s+|w/\s*)?{_CHIP_WORD}\b(?![.\w-])",
+                            re.IGNORECASE)
+_CHIP_THEN_MAC = re.compile(rf"(?<![\w.-]){_CHIP_WORD}\s+(?:chip\s+)?{_MAC_WORD}s?\b", re.IGNORECASE)
+_NOT = re.compile(r"(?:\b(?:not|non|no|without)\b|n't\b)[\s\w-]{0,12}$", re.IGNORECASE)
+_AIR = re.compile(r"\b(?:air|mba)\b", re.IGNORECASE)
+
+
+def mac_with_chip(line: str) -> Facts:
+    """'can't install on MBP M2', 'the new mac air (with the m1 chip)': a Mac with an Apple chip is Apple silicon.
+    The chip is named only where the text settles it: a tier is written, or the Mac is an Air (MacBook Airs ship
+    only the base M chips: apple.com/macbook-air/specs)."""
+    found = _MAC_THEN_CHIP.search(line) or _CHIP_THEN_MAC.search(line)
+    if not found or _NOT.search(line[:found.start()]):
+        return []
+    facts: Facts = [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+    tier = found.group(2)
+    if tier or _AIR.search(found.group(0)):
+        facts.append(("cpu.brand", f"Apple M{found.group(1)}" + (f" {tier.capitalize()}" if tier else "")))
+    return facts
+
+
+def intel_or_apple_chip(key: str, value: str) -> Facts:
+    """Docker Desktop's issue form: 'Intel chip or Apple chip: Intel chip' -> an Intel Mac (x86_64)."""
+    if not re.fullmatch(r"(?:intel chip or apple chip|apple chip or intel chip|chip type)", key):
+        return []
+    answer = value.strip().lower()
+    if re.fullmatch(r"intel(?: chip| cpu)?", answer):
+        return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
+    if re.fullmatch(r"apple(?: chip| silicon)?", answer):
+        return [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+    return []
+
+
+_VERSION = re.compile(r"(?<![\d.])v?(10\.(?:[4-9]|1[0-5])(?:\.\d{1,2})?|1[1-5](?:\.\d{1,2}){1,2}|26(?:\.\d{1,2}){1,2})(?![\d.]*\d)")
+
+
+def macos_version_answer(key: str, value: str) -> Facts:
+    """'macOS Version: Big Sir v11.6' (a misspelled name before it): the version a macOS form field gives."""
+    if not re.fullmatch(r"(?:mac\s?os(?: x)?|os x)(?: version)?", key):
+        return []
+    found = _VERSION.search(value)
+    return [("platform", "darwin"), ("os.version", found.group(1))] if found else []
+
+
+_RELEASE = re.compile(r"\b(" + "|".join(sorted(MACOS_RELEASE_NAMES, key=len, reverse=True)).replace(" ", r"\s") + r")\b"
+                      r"[\s,:(]*(?:version\s*|v)?(\d{2}(?:\.\d{1,2}){0,2})\b(?![.\d])", re.IGNORECASE)
+
+
+def macos_release_version(line: str) -> Facts:
+    """'Mac OS, Mojave, 10.14.6', 'macOS Big Sur Version 11.6': a version beside the release name it belongs to."""
+    for found in _RELEASE.finditer(line):
+        prefix = MACOS_RELEASE_NAMES[" ".join(found.group(1).lower().split())]
+        version = found.group(2)
+        if version == prefix or version.startswith(prefix + "."):
+            return [("platform", "darwin"), ("os.version", version)]
+    return []
+
+
+_EGPU = re.compile(r"\b(?:e-?GPU|external GPU|Razer Core(?: X| V2)?|(?:AORUS|Gigabyte) (?:RTX \d+ |RX \d+ )?Gaming Box"
+                   r"|Sonnet (?:eGFX|Breakaway)|Akitio Node|Mantiz (?:Venus|Saturn)|PowerColor (?:Gaming Station|Devil Box)"
+                   r"|Bizon ?Box)\b", re.IGNORECASE)
+
+
+def egpu_gpus(line: str) -> Facts:
+    """'I do have an eGPU (enclosure is Razer Core X and GPU is AMD RX580)', 'a Gigabyte Gaming Box RX 580':
+    the GPUs named after an eGPU or an eGPU enclosure are external (a name as tools print it is also that GPU;
+    an informal one, 'RX580', only marks the GPU another line names)."""
+    found = _EGPU.search(line)
+    if not found or _NOT.search(line[:found.start()]):
+        return []
+    rest = line[found.start():found.end() + 100]
+    named = [name for name in gpu_names(rest) if not name.startswith("Apple")]  # as tools print them: one GPU each
+    return [gpu_record(name) for name in named] + [("gpu.external", name) for name in named or informal_gpu_names(rest)]
+
+
+_NAMED_MAKER = re.compile(r"(?:\bIntel|Corporation|Radeon|AMD|®|\(R\)|\(TM\)|™)\s*$", re.IGNORECASE)
+_BARE_INTEL = re.compile(r"\b((?:Iris(?: Plus| Pro)?|UHD|HD) Graphics \d{3,4})\b"
+                         r"(?:\s+(\d{3,5}\s*MB|\d{1,2}\s*GB)\b)?")
+
+
+def bare_intel_gpu(line: str) -> Facts:
+    """'System GPUs: IIntel Iris Plus Graphics 650 1536 MB', 'Iris Pro Graphics 5200': Intel's GPU names written
+    without (or with a misspelled) 'Intel'."""
+    return [gpu_record("Intel " + m.group(1), m.group(2)) for m in _BARE_INTEL.finditer(line)
+            if not _NAMED_MAKER.search(line[:m.start()])]
+
+
+_MPX = re.compile(r"(?:(\d{2})\s?GB\s+)?((?:AMD\s+)?(?:Radeon\s+)?Pro\s+(?:Vega\s+II(?:\s+Duo)?|W5[57]00X|W6[689]00X(?:\s+Duo)?))\b",
+                  re.IGNORECASE)
+_OWNS = re.compile(r"\b(?:has|have|had|my|with|using|got)\b", re.IGNORECASE)
+_OTHERS = re.compile(r"\b(?:like|such as|other|e\.g\.)\b", re.IGNORECASE)
+
+
+def mac_pro_gpu(line: str) -> Facts:
+    """'My machine ... has a 32GB AMD Pro Vega II': a Mac Pro (2019) MPX GPU the writer owns, as written, with the
+    memory before it; one only given as an example ('cards like the Pro Vega II Duo') is not theirs."""
+    facts: Facts = []
+    for found in _MPX.finditer(line):
+        before = line[max(0, found.start() - 30):found.start()]
+        if _OWNS.search(before) and not _OTHERS.search(before):
+            facts.append(gpu_record(found.group(2), found.group(1) + " GB" if found.group(1) else None))
+    return facts
+
+
+_PYTHON_PROSE = re.compile(r"\b(?:c?python)(?:\s+version)?\s*(?:\(|:|\bis\b)?\s*v?([23]\.\d{1,2}\.\d{1,2})\b(?![.\d])",
+                           re.IGNORECASE)
+
+
+def python_in_prose(line: str) -> Facts:
+    """'(conda 4.9.2, cpython 3.8.12, MacOS 12.2)', 'the correct Python version (3.8.10 is the only one that worked)'."""
+    found = _PYTHON_PROSE.search(line)
+    return [("python.version", found.group(1))] if found else []
+
+
+_TORCH_CANDIDATES = re.compile(r"requirement torch\b[^(]*\(from versions: ([^)]*)\)", re.IGNORECASE)
+
+
+def _release(version: str) -> Tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+
+def torch_candidates(line: str) -> Facts:
+    """pip's 'Could not find a version that satisfies the requirement torch==2.6.0 (from versions: 2.0.0, ...,
+    2.2.2)': torch wheels that stop at the last x86_64 macOS one (2.2.2; arm64 and Linux wheels go on) mean the
+    Python asking is an x86_64 one on macOS."""
+    found = _TORCH_CANDIDATES.search(line)
+    if not found:
+        return []
+    versions = [v.strip() for v in found.group(1).split(",") if re.fullmatch(r"\d+\.\d+\.\d+", v.strip())]
+    if len(versions) < 2 or max(map(_release, versions)) != _release(INTEL_MAC_LAST_TORCH):
+        return []
+    return [("python.machine", "x86_64")]
+
+
+_OWNED_WITH_MEMORY = re.compile(r"\b(?:I have|I've got|I own|my)\s+(?:an?\s+|the\s+)?(.{4,40}?)\s*(?:with|,|\(|-)\s*"
+                                r"(\d{1,2})\s?G[Bb]\b(?!/s)")
+
+
+def owned_gpu_memory(line: str) -> Facts:
+    """'I have a AMD Radeon Pro 5500M with 8Gb', 'my Radeon Pro 580 (8GB)': the writer's GPU and its memory."""
+    found = _OWNED_WITH_MEMORY.search(line)
+    names = gpu_names(found.group(1)) if found else []
+    if len(names) != 1 or names[0].startswith("Apple") or not found.group(1).strip().endswith(names[0]):
+        return []
+    return [gpu_record(names[0], found.group(2) + " GB")]
+
+
+_MACOS_ARCH = re.compile(r"\bmac\s?OS(?: X)?\b[^()\n]{0,40}?,\s*(x86(?:[_-]64)?|intel|amd64)\s*[),;]", re.IGNORECASE)
+
+
+def macos_with_arch(line: str) -> Facts:
+    """'(macOS Big Sur Version 11.6, x86)', 'macOS 13.4, Intel;': the machine a system line names, with its arch."""
+    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")] if _MACOS_ARCH.search(line) else []
+
+
+LINE_RULES = (mac_with_chip, owned_gpu_memory, macos_with_arch, macos_release_version, egpu_gpus, bare_intel_gpu, mac_pro_gpu, python_in_prose,
+              torch_candidates)
+
+
+def line_facts(line: str) -> Facts:
+    facts: Facts = []
+    for rule in LINE_RULES:
+        facts += rule(line)
+    return facts
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    return intel_or_apple_chip(key, value) + macos_version_answer(key, value)

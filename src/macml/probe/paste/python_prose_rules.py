@@ -1,0 +1,76 @@
+"""torch and Python as issue text states them, each read by a pure function returning stated facts.
+
+- 'PyTorch 1.13 with CUDA 11.7' (the build), 'torch.cuda.is_available() I get False', and a shell one-liner printing
+  is_available() with its answer on the next line.
+- 'I am running Python 3.8.10', IPython's 'In [4]: torchvision.__version__' / "Out[4]: '0.17.1'".
+- PyTorch's ROCm wheel index: ROCm wheels are built for Linux x86_64 only (https://pytorch.org/get-started/locally/
+  offers ROCm on Linux alone, and download.pytorch.org/whl/rocm* and repo.radeon.com/rocm/manylinux list only
+  linux_x86_64 files), so a pip command on it is a Linux x86_64 Python's.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Sequence, Tuple
+
+Facts = List[Tuple[str, Any]]
+
+_TORCH_CUDA = re.compile(r"\b(?:PyTorch|torch)\s+v?\d\.\d{1,2}(?:\.\d{1,2})?\s+(?:with|for|and)\s+CUDA\s+(\d{2}\.\d)\b", re.IGNORECASE)
+_AVAILABLE_SAID = re.compile(r"cuda\.is_available\(\)[^.;]{0,30}?\b(?:get|gives?|returns?|prints?|is|shows?|says?|=|->)\s*"
+                             r"[`'\"]?(False|True)\b")
+
+
+def torch_said(line: str) -> Facts:
+    """'PyTorch 1.13 with CUDA 11.7' -> a CUDA 11.7 build; 'torch.cuda.is_available() I get False' -> False."""
+    facts: Facts = []
+    build = _TORCH_CUDA.search(line)
+    if build:
+        facts.append(("torch.cuda_version", build.group(1)))
+    said = _AVAILABLE_SAID.search(line)
+    if said:
+        facts.append(("torch.cuda_available", said.group(1) == "True"))
+    return facts
+
+
+def available_answered(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'python -c "import torch;print(torch.cuda.is_available())"' and the next line's 'False'."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines[:-1]):
+        if "python" not in line or not re.search(r"print\(\s*torch\.cuda\.is_available\(\)\s*\)", line):
+            continue
+        answer = lines[index + 1].strip()
+        if answer in ("True", "False"):
+            found[index + 1] = [("torch.cuda_available", answer == "True")]
+    return found
+
+
+_RUNNING_PYTHON = re.compile(r"\b(?:running|using|use|on|with|have|installed)\s+Python\s+(3\.\d{1,2}\.\d{1,2})(?![\d])", re.IGNORECASE)
+_ROCM_WHEELS = re.compile(r"\bdownload\.pytorch\.org/whl/(?:nightly/)?rocm\d|\brepo\.radeon\.com/rocm/manylinux/")
+
+
+def python_said(line: str) -> Facts:
+    """'I am running Python 3.8.10.' -> 3.8.10; a pip command on PyTorch's ROCm wheel index -> a Linux x86_64 Python."""
+    facts: Facts = []
+    running = _RUNNING_PYTHON.search(line)
+    if running:
+        facts.append(("python.version", running.group(1)))
+    if _ROCM_WHEELS.search(line):
+        facts += [("platform", "linux"), ("python.machine", "x86_64"), ("cpu.hardware_arch", "x86_64")]
+    return facts
+
+
+def ipython_versions(lines: Sequence[str]) -> Dict[int, Facts]:
+    """IPython's 'In [4]: torchvision.__version__' then "Out[4]: '0.17.1'" -> torchvision 0.17.1."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines[:-1]):
+        asked = re.match(r"^\s*In \[(\d+)\]:\s*([A-Za-z_][\w]*)\.__version__\s*$", line)
+        if not asked:
+            continue
+        for follow in range(index + 1, min(len(lines), index + 3)):
+            answer = re.match(r"^\s*Out\[(\d+)\]:\s*['\"]([\w.+-]+)['\"]\s*$", lines[follow])
+            if answer and answer.group(1) == asked.group(1):
+                found[follow] = [("package", {"name": asked.group(2).lower(), "version": answer.group(2)})]
+    return found
+
+
+def line_facts(line: str) -> Facts:
+    return torch_said(line) + python_said(line)

@@ -1,0 +1,132 @@
+"""GPUs stated in pasted text, when no parsed output listed any: a numbered "GPU 1: ..." counts once
+per number, the same name on consecutive lines (a list) once per line, elsewhere once per name; and
+the driver, memory, cores and capability lines that describe them.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from macml.facts import GPU, MachineFacts
+from macml.probe.paste.gpu_names import gpu_vendor
+from macml.probe.statement_source import Statement, first_stated, where
+
+MIB = 1024**2
+
+
+def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], Statement]]:
+    listed = [s for s in statements if s.get("fact") == "gpu"]
+    if not listed:  # names mentioned on other lines: one GPU per name
+        listed = [dict(s, value={"name": s["value"], "vendor": None, "memory_mib": None, "index": None})
+                  for s in statements if s.get("fact") == "gpu.mention"]
+        # a model the writer owns, named bare ('I have two GPUs: A6000 and GT1030'), unless a mention names it whole
+        named = {_model_words(str(s["value"]["name"])) for s in listed}
+        listed = sorted(listed + [s for s in statements if s.get("fact") == "gpu.owned" and not any(
+            n.endswith(_model_words(s["value"]["name"])) for n in named)], key=lambda s: s.get("line", 0))
+    chosen: List[Tuple[Dict[str, Any], Statement]] = []
+    seen_index, last_line = set(), {}
+    for stated in listed:
+        value, name = stated["value"], stated["value"]["name"]
+        key = (name, value.get("index"))
+        if value.get("index") is not None:
+            if key in seen_index:
+                continue
+            seen_index.add(key)
+        elif name in last_line and not (stated.get("line") == last_line[name] + 1 and _bare(stated, name)):
+            continue
+        last_line[name] = stated.get("line", 0)
+        chosen.append((value, stated))
+    return chosen
+
+
+def _bare(statement: Statement, name: str) -> bool:
+    """A list item that is only the GPU's name ('- NVIDIA GeForce RTX 4090'): each such line is one GPU."""
+    return re.sub(r"^[\s*+-]+", "", str(statement.get("text", ""))).strip() == name
+
+
+def _capability_named(name: str, statements: Sequence[Statement]) -> Optional[str]:
+    """torch's 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120': the capability of the GPU it names."""
+    for stated in statements:
+        value = stated["value"] if stated.get("fact") == "gpu.capability" else None
+        if value and value.get("name") in (name, None):
+            return value["capability"]
+    return None
+
+
+def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
+    by_index: Dict[Any, Dict[str, Any]] = {}
+    for stated in statements:
+        if stated.get("fact") in ("gpu.capability_of", "gpu.memory_of") and stated["value"].get("index") is not None:
+            by_index.setdefault(stated["value"]["index"], {}).update(stated["value"])
+    single = [s["value"] for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
+    gfx = first_stated(statements, "gpu.gfx")
+    gpus: List[GPU] = []
+    chosen = _stated_gpus(statements)
+    # an unnamed capability ('Highest compute capability among GPUs detected: 6.1') is a lone GPU's only
+    told = statements if len(chosen) == 1 else [s for s in statements if s.get("fact") != "gpu.capability"
+                                                or s["value"].get("name")]
+    for value, stated in chosen:
+        vendor = value.get("vendor") or gpu_vendor(value["name"])
+        if value.get("index") is not None:
+            extra = by_index.get(value["index"], {})
+        else:  # one numbered device beside one named GPU: the same GPU
+            extra = next(iter(by_index.values())) if len(by_index) == 1 else {}
+        memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
+        cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
+        gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
+                        unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
+                        compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" else None)))
+        sources[f"gpus.{len(gpus) - 1}"] = where(stated)
+    return gpus
+
+
+def _model_words(name: str) -> str:
+    """A GPU name without the brand words a writer may leave out: 'NVIDIA GeForce RTX 3090' -> 'rtx 3090'."""
+    return " ".join(re.sub(r"\b(?:nvidia|geforce)\b", " ", name.lower()).split())
+
+
+def _full_name(name: str, statements: Sequence[Statement]) -> str:
+    """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci, prose's 'Nvidia RTX 3090') may
+    name the same GPU whole: the one name there that the cut name begins (brand words aside)."""
+    if not name.endswith("..."):
+        return name
+    stem = _model_words(name[:-3])
+    other_line = r"\b(?:quadro|tesla|rtx a\d|[ahlbt]\d+)\b" if "geforce" in name.lower() else r"$^"
+    fuller = [str(s["value"]) for s in statements if s.get("fact") == "gpu.mention"
+              and not str(s["value"]).endswith("...") and _model_words(str(s["value"])).startswith(stem)
+              and gpu_vendor(str(s["value"])) == gpu_vendor(name) and not re.search(other_line, str(s["value"]).lower())]
+    return fuller[0] if len(set(fuller)) == 1 else name
+
+
+def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
+    gpus = list(facts.gpus)
+    present = first_stated(statements, "gpu.present")
+    if not gpus and present is not None and not _stated_gpus(statements):
+        capability = _capability_named("", statements) if present["value"] == "NVIDIA" else None  # an unnamed GPU's
+        gpus.append(GPU(vendor=present["value"], model=f"{present['value']} GPU (model not in the evidence)",
+                        compute_capability=capability))
+        sources["gpus.0"] = where(present)
+    if not gpus:
+        gpus = _gpus_from_statements(statements, sources)
+    gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
+    single = [s["value"]["memory_mib"] for s in statements
+              if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
+    if single and len(gpus) == 1 and gpus[0].memory_bytes is None and not gpus[0].unified_memory:
+        gpus = [dataclasses.replace(gpus[0], memory_bytes=single[0] * MIB)]
+    cores = first_stated(statements, "gpu.cores")
+    if cores is not None:
+        gpus = [dataclasses.replace(g, cores=cores["value"]) if g.vendor == "Apple" and g.cores is None else g for g in gpus]
+    gpus = [dataclasses.replace(g, compute_capability=_capability_named(g.model, [
+        s for s in statements if s.get("fact") == "gpu.capability" and s["value"].get("name")]))
+            if g.vendor == "NVIDIA" and not g.compute_capability and _capability_named(g.model, [
+                s for s in statements if s.get("fact") == "gpu.capability" and s["value"].get("name")]) else g
+            for g in gpus]
+    for fact, field in (("gpu.driver", "driver_version"), ("gpu.cuda_driver", "cuda_driver_version")):
+        stated = first_stated(statements, fact)
+        vendors = ("NVIDIA", "AMD") if field == "driver_version" else ("NVIDIA",)
+        if stated and any(g.vendor in vendors and getattr(g, field) is None for g in gpus):
+            gpus = [dataclasses.replace(g, **{field: stated["value"]}) if g.vendor in vendors and getattr(g, field) is None
+                    else g for g in gpus]
+            sources[f"gpus.{field}"] = where(stated)
+    return dataclasses.replace(facts, gpus=tuple(gpus)) if gpus != list(facts.gpus) else facts
