@@ -53,7 +53,8 @@ def test_distro_with_its_architecture():
 
 
 @pytest.mark.parametrize("line, name", [
-    ("version      : #42~16.04.1-Ubuntu SMP Wed Mar 7 16:03:28 UTC 2018", "Ubuntu 16.04.1"),
+    ("version      : #42~16.04.1-Ubuntu SMP Wed Mar 7 16:03:28 UTC 2018", "Ubuntu 16.04"),  # '~16.04.1': the
+    # 16.04 backport kernel's build counter, not a point release
     ("3）系统环境：系统=16.04.1-Ubuntu、Python版本=Python3.5.5", "Ubuntu 16.04.1"),
     ("Platform     : Linux-4.13.0-37-generic-x86_64-with-Ubuntu-16.04-xenial", "Ubuntu 16.04"),
     ("Platform: Linux-3.10.0-957.el7.x86_64-x86_64-with-centos-7.6.1810-Core", "CentOS 7.6.1810"),

@@ -1,4 +1,4 @@
-"""Mac hardware that changes the advice: a virtual machine, 8 GB of unified memory, an eGPU."""
+"""Mac hardware that changes the advice: a virtual machine (any guest), 8 GB of unified memory, an eGPU."""
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -11,16 +11,39 @@ from macml.recipes.catalog import Recipe
 SMALL_UNIFIED_MEMORY = 8 * GIB
 
 
+# Desktop hypervisors give a guest an emulated display adapter; cloud ones (KVM, Xen, Hyper-V) often pass a GPU through
+_DESKTOP_HYPERVISORS = ("VirtualBox", "VMware", "Parallels")
+
+
 def check_virtual_machine(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
-    """A macOS virtual machine: no Metal compute for MPS or MLX inside it."""
-    if not facts.is_mac or not facts.vm:
+    """A virtual machine: no Metal compute for MPS or MLX in a macOS guest; elsewhere no GPU unless one is passed through."""
+    if not facts.vm:
         return None
+    if not facts.is_mac:
+        return _guest_without_gpu(facts, recipes)
     what = facts.hypervisor or "a hypervisor"
     return warn("GPU", f"This macOS runs in a virtual machine ({what}): no GPU training inside it",
                 Fix("VirtualBox, VMware, Parallels and QEMU give macOS guests no Metal GPU, and Apple's "
                     "Virtualization framework's paravirtual GPU does not run PyTorch MPS or MLX. Run training "
                     "on the host macOS; inside the VM only CPU builds work.",
                     install_recipe(facts, recipes, "torch", note="  # inside the VM")),
+                *((f"evidence: {facts.sources['vm']}",) if "vm" in facts.sources else ()))
+
+
+def _guest_without_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
+    """A Windows or Linux guest with no NVIDIA or AMD GPU passed through: a desktop hypervisor's, or one whose
+    GPU list was read and holds none."""
+    if facts.gpus_by_vendor("NVIDIA") or facts.gpus_by_vendor("AMD"):
+        return None
+    desktop = any(name.lower() in (facts.hypervisor or "").lower() for name in _DESKTOP_HYPERVISORS)
+    if not desktop and not facts.gpu_list_known:
+        return None
+    what = facts.hypervisor or "a hypervisor"
+    return warn("GPU", f"This machine runs in a virtual machine ({what}): no GPU for training unless one is passed through",
+                Fix("VirtualBox, VMware and Parallels give a guest an emulated display adapter that no ML framework "
+                    "uses. Train on the host, or pass a GPU through (PCI passthrough, Hyper-V DDA, a cloud GPU "
+                    "instance); inside this VM only CPU builds work.",
+                    install_recipe(facts, recipes, "torch", "cpu", note="  # inside the VM")),
                 *((f"evidence: {facts.sources['vm']}",) if "vm" in facts.sources else ()))
 
 

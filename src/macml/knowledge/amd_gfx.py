@@ -31,3 +31,13 @@ def codename_target(name: str) -> Optional[str]:
 def instinct_target(name: str) -> Optional[str]:
     """'MI60' -> 'gfx906', 'Instinct MI250X' -> 'gfx90a'."""
     return INSTINCT_GFX.get(re.sub(r"^(?:amd\s+)?(?:instinct\s+)?", "", name.strip().lower()))
+
+
+# Polaris cards by their Radeon RX number: Polaris 10/11/12/20/21/23/30 all compile for gfx803 (LLVM's
+# AMDGPUUsage "Processors": gfx803 'polaris10, polaris11, polaris12 ... Radeon RX 470/480/570/580/590, RX 460/560').
+_POLARIS_RX = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?(?:4[6-8]0|5[4-9]0)x?(?:\s+series)?$", re.IGNORECASE)
+
+
+def radeon_target(name: str) -> Optional[str]:
+    """'AMD RX 580' / 'Radeon RX 470' -> 'gfx803'; None for any other name (the table holds Polaris only)."""
+    return "gfx803" if _POLARIS_RX.match(name.strip()) else None

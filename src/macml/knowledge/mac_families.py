@@ -30,3 +30,24 @@ def family_tiers(family: str) -> Optional[Tuple[str, ...]]:
 def only_plain_chip(family: str) -> bool:
     """A Mac family sold only with the plain chip of each generation: naming 'M2' there names the Apple M2."""
     return family_tiers(family) == ("",)
+
+
+# Unified-memory sizes (GB) each Apple chip was sold with in Macs. Source: Apple's Tech Specs pages of each Mac
+# (support.apple.com/specs: MacBook Air/Pro, Mac mini, iMac, Mac Studio, Mac Pro), M1 to M4 generations; a
+# generation is listed only where all its tiers are known.
+APPLE_CHIP_MEMORY_GB = {
+    "M1": frozenset({8, 16}), "M1 Pro": frozenset({16, 32}), "M1 Max": frozenset({32, 64}),
+    "M1 Ultra": frozenset({64, 128}),
+    "M2": frozenset({8, 16, 24}), "M2 Pro": frozenset({16, 32}), "M2 Max": frozenset({32, 64, 96}),
+    "M2 Ultra": frozenset({64, 128, 192}),
+    "M3": frozenset({8, 16, 24}), "M3 Pro": frozenset({18, 36}), "M3 Max": frozenset({36, 48, 64, 96, 128}),
+    "M3 Ultra": frozenset({96, 256, 512}),
+    "M4": frozenset({16, 24, 32}), "M4 Pro": frozenset({24, 48, 64}), "M4 Max": frozenset({36, 48, 64, 128}),
+}
+
+
+def chip_by_memory(generation: int, memory_gb: int) -> Optional[str]:
+    """(2, 24) -> 'M2': only the plain M2 came with 24 GB; (4, 24) -> None (the M4 and M4 Pro both did)."""
+    tiers = [chip for chip in APPLE_CHIP_MEMORY_GB if chip.split()[0] == f"M{generation}"]
+    sold = [chip for chip in tiers if memory_gb in APPLE_CHIP_MEMORY_GB[chip]]
+    return sold[0] if len(sold) == 1 else None

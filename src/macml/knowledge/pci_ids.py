@@ -30,3 +30,13 @@ NVIDIA_DEVICE_IDS = {
 def nvidia_device_name(device_id: str) -> Optional[str]:
     """'2684' -> 'NVIDIA GeForce RTX 4090'; None for an ID the table does not hold."""
     return NVIDIA_DEVICE_IDS.get(device_id.strip().lower())
+
+
+# PCI vendor IDs of the GPU makers, as Windows' device keys print them ('Enum\PCI\VEN_1002&DEV_1638');
+# source: the PCI ID Repository (https://pci-ids.ucw.cz/read/PC/10de, /1002, /8086, /106b)
+PCI_VENDOR_IDS = {"10de": "NVIDIA", "1002": "AMD", "8086": "Intel", "106b": "Apple"}
+
+
+def pci_vendor(vendor_id: str) -> Optional[str]:
+    """'1002' -> 'AMD'; None for a vendor not listed."""
+    return PCI_VENDOR_IDS.get(vendor_id.lower())

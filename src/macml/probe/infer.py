@@ -14,6 +14,7 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
+from macml.knowledge.amd_gfx import radeon_target
 from macml.knowledge.hardware import RASPBERRY_PI_GPU, nvidia_compute_capability, raspberry_pi_kernel
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
                                    infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
@@ -196,12 +197,17 @@ def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[
 
 
 def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str]) -> CPUFacts:
-    """An Intel or AMD x86 CPU brand names the architecture (Core, Xeon, Ryzen, EPYC ...), as does CUDA
-    on Windows (x86_64 only: NVIDIA's Windows installation guide) and an MI300A (its CPU is Zen 4)."""
+    """An Intel or AMD x86 CPU brand names the architecture (Core, Xeon, Ryzen, EPYC ...), as do CUDA and an AMD
+    GPU on Windows (x86_64 only: NVIDIA's Windows installation guide, AMD's HIP SDK) and an MI300A (its CPU is Zen 4)."""
     if cpu.hardware_arch not in ("", "unknown"):
         return cpu
     if facts.platform == "win32" and facts.gpus_by_vendor("NVIDIA"):
         sources["cpu.hardware_arch"] = "CUDA on Windows runs on x86_64 only"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
+    # AMD's Windows GPU drivers and HIP SDK are x64 only (no Windows-on-Arm Radeon driver): HIP SDK requirements,
+    # https://rocm.docs.amd.com/projects/install-on-windows/en/latest/reference/system-requirements.html
+    if facts.platform == "win32" and facts.gpus_by_vendor("AMD"):
+        sources["cpu.hardware_arch"] = "AMD's Windows GPU drivers run on x86_64 only"
         return dataclasses.replace(cpu, hardware_arch="x86_64")
     apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)
     if apu:
@@ -225,14 +231,24 @@ def _stated_gfx(gpus: Tuple[GPU, ...], snapshot: Mapping[str, Any], sources: Dic
         sources["egpu"] = f"line {said.get('line')}: {str(said.get('text'))[:120]}"
     stated = [s for s in snapshot.get("statements") or () if s.get("fact") == "gpu.gfx"]
     if len({s["value"] for s in stated}) != 1:
-        return gpus
+        return tuple(_named_gfx(g, index, sources) for index, g in enumerate(gpus))
     out = []
+    several_amd = sum(1 for g in gpus if g.vendor == "AMD") > 1  # then only the GPU the gfx line names
     for index, gpu in enumerate(gpus):
-        if gpu.vendor == "AMD" and not gpu.compute_capability:
+        if gpu.vendor == "AMD" and not gpu.compute_capability and (not several_amd or gpu.model in str(stated[0].get("text"))):
             gpu = dataclasses.replace(gpu, compute_capability=stated[0]["value"])
             sources[f"gpus.{index}.compute_capability"] = f"line {stated[0].get('line')}: {str(stated[0].get('text'))[:120]}"
         out.append(gpu)
     return tuple(out)
+
+
+def _named_gfx(gpu: GPU, index: int, sources: Dict[str, str]) -> GPU:
+    """An AMD GPU whose name alone gives its gfx target ('AMD RX 580' is Polaris, gfx803)."""
+    target = radeon_target(gpu.model) if gpu.vendor == "AMD" and not gpu.compute_capability else None
+    if target:
+        sources[f"gpus.{index}.compute_capability"] = f"GPU-name table: {gpu.model} is a Polaris card ({target})"
+        return dataclasses.replace(gpu, compute_capability=target)
+    return gpu
 
 
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
@@ -261,6 +277,10 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     if not gpus:
         gpus = _raspberry_pi_gpu(facts, sources)
         known = known or bool(gpus)
+    none = next((s for s in snapshot.get("statements") or () if s.get("fact") == "gpu.none"), None)
+    if not gpus and none is not None:  # a machine the text names has none ('instance-type: t4g.2xlarge')
+        known = True
+        sources["gpus"] = f"{none.get('value')} (line {none.get('line')}: {str(none.get('text'))[:120]})"
     if facts.is_mac and cpu.apple_silicon and hypervisor == "Apple Virtual Machine" and not gpus:
         gpus = (GPU(vendor="Apple", model="Apple Paravirtual device"),)
         sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"

@@ -47,10 +47,17 @@ def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         if stated and getattr(cpu, field) in (empty, None, ""):
             found[field] = stated["value"]
             sources[f"cpu.{field}"] = where(stated)
-    stated = first_stated(statements, "cpu.hardware_arch")
+    apple_chip = bool(re.match(r"Apple M\d", found.get("brand") or cpu.brand or ""))
+    # an Apple chip's hardware is arm64: an x86_64 sign beside it (LLVM's host CPU 'westmere') is a Rosetta process's
+    arches = [s for s in statements if s.get("fact") == "cpu.hardware_arch" and not (apple_chip and s["value"] == "x86_64")]
+    stated = arches[0] if arches else None
     if stated and cpu.hardware_arch in ("", "unknown"):
         found["hardware_arch"] = hardware_arch_name(stated["value"], facts.platform)
         sources["cpu.hardware_arch"] = where(stated)
+    unified = first_stated(statements, "memory.unified")
+    if unified and apple_chip and facts.is_mac and cpu.memory_bytes is None and "memory_bytes" not in found:
+        found["memory_bytes"] = unified["value"]  # an Apple GPU's memory is the Mac's unified memory
+        sources["cpu.memory_bytes"] = where(unified)
     return dataclasses.replace(facts, cpu=dataclasses.replace(cpu, **found)) if found else facts
 
 
@@ -82,7 +89,8 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
 
 def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     stated = (first_stated(statements, "torch.version") or first_stated(statements, "torch.arch_list")
-              or first_stated(statements, "torch.driver_too_old") or first_stated(statements, "torch.cuda_available"))
+              or first_stated(statements, "torch.driver_too_old") or first_stated(statements, "torch.cuda_available")
+              or first_stated(statements, "torch.cuda_version"))  # 'torch was compiled with 11.8': a CUDA torch
     if not stated:
         return facts
     if "torch" in facts.frameworks:

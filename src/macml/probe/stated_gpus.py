@@ -63,6 +63,7 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
     gfx = first_stated(statements, "gpu.gfx")
     gpus: List[GPU] = []
     chosen = _stated_gpus(statements)
+    several_amd = sum(1 for value, _ in chosen if (value.get("vendor") or gpu_vendor(value["name"])) == "AMD") > 1
     # an unnamed capability ('Highest compute capability among GPUs detected: 6.1') is a lone GPU's only
     told = statements if len(chosen) == 1 else [s for s in statements if s.get("fact") != "gpu.capability"
                                                 or s["value"].get("name")]
@@ -76,7 +77,8 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
         cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
         gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
                         unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
-                        compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" else None)))
+                        compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" and (
+                            not several_amd or value["name"] in str(gfx.get("text", ""))) else None)))
         sources[f"gpus.{len(gpus) - 1}"] = where(stated)
     return gpus
 
@@ -90,7 +92,10 @@ def _full_name(name: str, statements: Sequence[Statement]) -> str:
     """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci, prose's 'Nvidia RTX 3090') may
     name the same GPU whole: the one name there that the cut name begins (brand words aside)."""
     if not name.endswith("..."):
-        return name
+        # a form's 'NVIDIA GeForce RTX 4060' that prose names 'NVIDIA GeForce RTX 4060 Laptop GPU': the laptop part
+        laptop = {str(s["value"]) for s in statements if s.get("fact") == "gpu.mention"
+                  and _model_words(str(s["value"])) == _model_words(name) + " laptop gpu"}
+        return laptop.pop() if len(laptop) == 1 else name
     stem = _model_words(name[:-3])
     other_line = r"\b(?:quadro|tesla|rtx a\d|[ahlbt]\d+)\b" if "geforce" in name.lower() else r"$^"
     fuller = [str(s["value"]) for s in statements if s.get("fact") == "gpu.mention"

@@ -61,12 +61,12 @@ def unsloth_banner(line: str) -> Facts:
     return facts
 
 
-_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+ - ")
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+ -(?: |$)")
 _COMFY_FIELD = re.compile(r"^\s*\*\*\s+(Platform|Python version):\s*(\S.*?)\s*$")
 _OLLAMA_GFX = re.compile(r"\bamdgpu \[\d+\] (gfx[0-9a-f]{3,4}) is not supported|\bamdgpu is (?:not )?supported\b.*?\bgpu_type=(gfx[0-9a-f]{3,4})")
 _OLLAMA_DETECTED = re.compile(r'msg="detected GPUs" count=(\d+) library=(\S+)')
 _VULKAN = re.compile(r"^\s*ggml_vulkan: (\d+) = (.+?) \((?:RADV|AMD|NVIDIA|Intel)[^)]*\)(.*)$")
-_BUILT_FOR = re.compile(r"^\s*built with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
+_BUILT_FOR = re.compile(r"(?:^\s*built|\bbuild:? \d+ \([0-9a-f]+\)) with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
                         r"|(x86_64|aarch64|arm64|x64|ARM64)(?:-(?:pc-|unknown-)?(linux|apple-darwin|windows)\S*)?)\s*$")
 
 
@@ -74,7 +74,7 @@ def app_log_lines(line: str) -> Facts:
     """ComfyUI's log with its time stamps run into the text ('** Platform:2025-10-07T08:08:15.445829 -  ... - Linux'),
     ollama's 'amdgpu [0] gfx1103 is not supported' and 'detected GPUs count=1 library=.../tegra/libcuda.so' (L4T's
     driver: a Jetson), ggml's 'ggml_vulkan: 0 = AMD Radeon Graphics (RADV GFX1151) (radv) | uma: 1', llama.cpp's
-    'built with GNU 11.4.0 for Linux x86_64', and ROCm's errors (rocBLAS, hipError..., MIOpen: an AMD GPU)."""
+    'built with GNU 11.4.0 for Linux x86_64' or 'build: 1239 (b8372ee) with clang ... for x86_64-pc-windows-msvc', and ROCm's errors (rocBLAS, hipError..., MIOpen: an AMD GPU)."""
     facts: Facts = []
     comfy = _COMFY_FIELD.match(_STAMP.sub("", line))
     if comfy:
@@ -93,7 +93,7 @@ def app_log_lines(line: str) -> Facts:
     if named:  # 'AMD Radeon Graphics', as an APU's integrated GPU calls itself
         facts.append(("gpu", {"name": named[0], "vendor": None, "memory_mib": None, "index": int(vulkan.group(1))}))
         facts += [("gpu.gfx", g.lower()) for g in re.findall(r"\bGFX[0-9A-F]{3,4}\b", line)[:1]]
-    built = _BUILT_FOR.match(line)
+    built = _BUILT_FOR.search(line)
     system = (built.group(1) or built.group(4) or ("windows" if "MSVC" in line else "")).lower() if built else ""
     if system:  # a binary runs on its own arch, but under Rosetta or Windows' emulation
         machine = built.group(2) or built.group(3)
@@ -110,12 +110,33 @@ _TF_DEVICES = re.compile(r"^\s*\[((?:PhysicalDevice\(name='/physical_device:(?:C
                          r"(?:,\s*)?)+)\]\s*$")
 
 
+_COMFY_DEVICE = re.compile(r"^\s*[-*]?\s*(?:\*\*)?Name:(?:\*\*)?\s*(?:cuda|xpu):(\d+)\s")
+_COMFY_VRAM = re.compile(r"^\s*[-*]?\s*(?:\*\*)?VRAM Total:(?:\*\*)?\s*(\d{9,13})\s*$")
+
+
+def comfyui_device_memory(lines: Sequence[str]) -> Dict[int, Facts]:
+    """ComfyUI's device list: '- **Name:** cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync', then a few lines on
+    '- **VRAM Total:** 25756696576' (bytes; not 'Torch VRAM Total', torch's own pool): device 0's memory."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        device = _COMFY_DEVICE.match(line)
+        if not device:
+            continue
+        for follow in range(index + 1, min(len(lines), index + 4)):
+            total = _COMFY_VRAM.match(lines[follow])
+            if total:
+                found[follow] = [("gpu.memory_of", {"index": int(device.group(1)),
+                                                    "memory_mib": round(int(total.group(1)) / 1024**2)})]
+                break
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """line index -> what the lines around it decide: detectron2's environment table with its columns run
     together ('sys.platform linux', 'CUDA available True'), `pip show`'s 'Name:' then 'Version:', ollama's
     'Discovered GPU libraries: []' after searching for NVIDIA's library (no NVIDIA driver), and TensorFlow's
     list_physical_devices() answer that lists no GPU."""
-    found: Dict[int, Facts] = {}
+    found: Dict[int, Facts] = comfyui_device_memory(lines)
     detectron2 = any(re.match(r"^\s*(?:sys\.platform\s+(?:linux|darwin|win32)|DETECTRON2_ENV_MODULE\b|Detectron2 Compiler\b)",
                               line) for line in lines)
     asked_tf = any(re.search(r"list_physical_devices\(\s*(?:['\"]GPU['\"])?\s*\)", line) for line in lines)
@@ -137,5 +158,5 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
         if devices and asked_tf and "device_type='GPU'" not in line:
             facts.append(("tensorflow.no_gpu", True))
         if facts:
-            found[index] = facts
+            found.setdefault(index, []).extend(facts)
     return found

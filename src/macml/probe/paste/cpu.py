@@ -68,7 +68,9 @@ def find(lines: Sequence[str]) -> List[Part]:
     index = 0
     while index < len(lines):
         match = _LABEL.match(lines[index])
-        if match and LOCALISED.get(match.group(2).strip(), match.group(2).strip()) == "Architecture":
+        # nvidia-container-cli's 'Architecture: 7.2' is a GPU's compute capability, not lscpu's
+        if (match and LOCALISED.get(match.group(2).strip(), match.group(2).strip()) == "Architecture"
+                and not re.fullmatch(r"[\d.]+", match.group(4).strip())):
             end = index
             for follow in range(index + 1, len(lines)):
                 if _LABEL.match(lines[follow]) or (lines[follow].startswith(" ") and lines[follow].strip()):

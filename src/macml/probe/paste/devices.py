@@ -14,7 +14,7 @@ from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor
 
 Facts = List[Tuple[str, Any]]
 _INDEX_LIST = re.compile(r"^\s*GPU ((?:\d+,)+\d+)(?::|\s)\s*(.+?)\s*$")  # detectron2: 'GPU 0,1,2  Tesla K80'
-_HEADER = re.compile(r"^\s*(?:Device|GPU)\s*#?\s*(\d+)\s*:?\s*$|Found device (\d+) with properties")
+_HEADER = re.compile(r"^\s*(?:Device|GPU|device#)\s*#?\s*(\d+)\s*:?\s*$|Found device (\d+) with properties")  # hipinfo: 'device#  0'
 _BRACKET = re.compile(r"^\s*\[(\d+|GPU-[0-9a-f-]+)\]\s*(.*)$")
 _TF_CREATED = re.compile(r"->\s*(?:physical GPU \()?device:\s*(\d+),\s*name:\s*([^,]+),.*compute capability:\s*(\d+\.\d+)")
 _NAME = re.compile(r"^\s*(?:CUDA device name|device name|name)\s*(?::|\s{2,})\s*(.+?)\s*$", re.IGNORECASE)

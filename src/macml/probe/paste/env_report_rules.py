@@ -75,13 +75,20 @@ _OLD_PLATFORM = re.compile(r"\bLinux-[\w.+~-]+?-with-(Ubuntu|debian|centos|fedor
 _PRETTY = re.compile(r'^\s*PRETTY_NAME="?([A-Za-z][^"]*?\d[^"]*?)"?\s*$')
 
 
+def _ubuntu_of_kernel(found: "re.Match[str]") -> str:
+    """'#46~16.04.1-Ubuntu': a kernel backported to 16.04 (the '.1' counts the backport builds, not a point
+    release); '16.04.1-Ubuntu' alone is the release."""
+    backport = found.start() > 0 and found.string[found.start() - 1] == "~"
+    return "Ubuntu " + (re.sub(r"^(\d{2}\.\d{2})\.\d$", r"\1", found.group(1)) if backport else found.group(1))
+
+
 def os_strings(line: str) -> Facts:
     """'#42~16.04.1-Ubuntu SMP' / '系统=16.04.1-Ubuntu' -> 'Ubuntu 16.04.1'; platform.platform()'s
     'Linux-4.13.0-37-generic-x86_64-with-Ubuntu-16.04-xenial' -> 'Ubuntu 16.04'; PRETTY_NAME="Ubuntu 22.04.5 LTS"."""
     for pattern, make in ((_OLD_PLATFORM, lambda m: _distro(m.group(1).capitalize().replace("Centos", "CentOS")
                                                               .replace("Linuxmint", "Linux Mint"), m.group(2))),
                           (_PRETTY, lambda m: m.group(1).strip()),
-                          (_UBUNTU_KERNEL, lambda m: "Ubuntu " + m.group(1))):
+                          (_UBUNTU_KERNEL, _ubuntu_of_kernel)):
         found = pattern.search(line)
         if found:
             return [("platform", "linux"), ("os.name", make(found))]

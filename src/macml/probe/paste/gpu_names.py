@@ -56,6 +56,7 @@ _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+
 def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
     names = []
+    text = text.replace("NoGCNArchNameOnOldPyTorch", " ")  # collect_env's marker glued to an AMD name (old torch)
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _INTEL_GPU):
         names += [m.group(1).strip() for m in pattern.finditer(text)]
     chip = CHIP.search(text)

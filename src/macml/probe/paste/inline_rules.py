@@ -19,6 +19,8 @@ from macml.probe.paste.system_rules import MODEL_ID, NO_SUCH_MACOS, arch_word, c
 _MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS X|[Mm]ac ?OS|macos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
                     r"[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
+# 'macOS 26 beta 4', 'macOS 15 Developer Beta': the betas before a major release are of its .0
+_MACOS_MAJOR_BETA = re.compile(r"\b(?:[Mm]ac ?OS|macos)(?:\s+[A-Z][a-z]+)?\s+(1[1-9]|2[0-9])\s+(?:(?:Developer|Public)\s+)?[Bb]eta\b")
 _MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((\d{2}[A-Z]\d{1,4}[a-z]?)\)")
 _DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b|release='(\d{2}\.\d+\.\d+)'.*system='Darwin'"
                      r"|system='Darwin'.*release='(\d{2}\.\d+\.\d+)'")
@@ -44,6 +46,9 @@ def mac_system(line: str) -> Facts:
         version = re.sub(r"^(\d+\.\d+)\.0$", r"\1", version)  # 'macOS 14.5.0' is sw_vers' 14.5
         if not NO_SUCH_MACOS.match(version):
             facts += [("platform", "darwin"), ("os.version", version)]
+    beta = _MACOS_MAJOR_BETA.search(line)
+    if beta and not NO_SUCH_MACOS.match(beta.group(1)):
+        facts += [("platform", "darwin"), ("os.version", f"{beta.group(1)}.0")]
     facts += conda_virtual_packages(line)
     on = re.search(r"You're on macOS \(`macosx_\d+_\d+_(x86_64|arm64)`\)", line)  # uv's hint names its Python's tag
     if on:
@@ -202,7 +207,7 @@ def _plaidml(line: str) -> Facts:
         facts.append(("package", {"name": "plaidml", "version": version.group(1)}))
     if re.search(r"\bINFO:plaidml:|\bimport plaidml\b", line):
         facts.append(("python.machine", "x86_64"))  # plaidml published x86_64 wheels only
-    device = re.search(r"\b(metal|opencl)_(amd|nvidia|intel)_\w+\.\d+\b", line)
+    device = re.search(r"\b(metal|opencl)_(amd|nvidia|intel)_\w+(?:\.\d+)?\b", line)  # '.0' left out in prose
     if device:
         facts.append(("gpu.present", {"amd": "AMD", "nvidia": "NVIDIA", "intel": "Intel"}[device.group(2)]))
         if device.group(1) == "metal":

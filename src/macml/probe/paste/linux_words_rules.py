@@ -167,6 +167,9 @@ def torch_in_words(line: str) -> Facts:
     found = _TORCH_WORDS.search(line.replace("**", ""))
     if not found or re.search(r"\b(?:install|upgrade|downgrade|requires?|need|instead)\b", line, re.IGNORECASE):
         return []
+    named = {m.group(1) for m in re.finditer(r"(?<![\w.-])(?:py)?torch\s+(?:version\s+)?v?(\d+\.\d+\.\d+)", line, re.IGNORECASE)}
+    if len(named) > 1:  # coremltools' 'Torch version 2.4.0 has not been tested ... Torch 2.2.0 is the most recent': which is installed is unclear
+        return []
     version = found.group(1) + (f"+{found.group(2)}" if found.group(2) else "")
     facts: Facts = [("package", {"name": "torch", "version": version}), ("torch.version", version)]
     return facts + ([("torch.cuda_version", found.group(3))] if found.group(3) else [])

@@ -59,13 +59,13 @@ def _lspci_gpu(line: str) -> Facts:
 
 
 def _ollama_compute(line: str) -> Facts:
-    """Ollama's 'inference compute' line: the GPU it runs on, named by description= or name=."""
+    """Ollama's 'inference compute' line: the GPU it runs on, named by description= or name=, and its total= memory."""
     found = _OLLAMA_COMPUTE.search(line)
     if not found:
         return []
     fields = {key: quoted or bare for key, quoted, bare in re.findall(r'(\w+)=(?:"([^"]*)"|(\S+))', found.group(1))}
     named = [n for key in ("description", "name") for n in gpu_names(fields.get(key, ""))]
-    facts: Facts = [gpu_record(named[0])] if named else []
+    facts: Facts = [gpu_record(named[0], fields.get("total"))] if named else []  # total="24.0 GiB": its memory
     gfx = re.fullmatch(r"gfx[0-9a-f]+", fields.get("compute", ""))
     if gfx and named:
         facts.append(("gpu.gfx", gfx.group()))

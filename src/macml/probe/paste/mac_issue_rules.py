@@ -23,7 +23,8 @@ _CHIP_WORD = r"m([1-5])(?:\s?(pro|max|ultra))?"
 # 'MBP M2', 'MacBook Air (M2)', 'mac air (with the m1 chip)', 'M1 MBA', 'an m2 max macbook'
 _MAC_THEN_CHIP = re.compile(rf"(?<![\w-]){_MAC_WORD}s?\b[\s,(]*(?:with\s+(?:an?|the)\s+|w/\s*)?{_CHIP_WORD}\b(?![.\w-])",
                             re.IGNORECASE)
-_CHIP_THEN_MAC = re.compile(rf"(?<![\w.-]){_CHIP_WORD}\s+(?:chip\s+)?{_MAC_WORD}s?\b", re.IGNORECASE)
+_CHIP_THEN_MAC = re.compile(rf"(?<![\w.-]){_CHIP_WORD}\s+(?:chip\s+)?(?:{_MAC_WORD}|air(?=\s+\d{{2}}\b|\s*(?:$|[,.;:()])|\s+(?:with|and|running|on|from)\b))s?\b",
+                            re.IGNORECASE)  # 'M2 Air 15'' is a MacBook Air
 _NOT = re.compile(r"(?:\b(?:not|non|no|without)\b|n't\b)[\s\w-]{0,12}$", re.IGNORECASE)
 _AIR = re.compile(r"\b(?:air|mba)\b", re.IGNORECASE)
 

@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.knowledge.hardware import apple_core_options
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
+from macml.probe.paste.form_answer_rules import states_x86_architecture
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -274,7 +275,8 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     chip = _one_chip(lines)
     options = apple_core_options(chip) if chip else None
     rosetta_line = any(re.match(r"^\s*Rosetta 2:\s*true\b", line) for line in lines)
-    site_packages = any("/site-packages/" in line for line in lines)
+    # not where the text answers 'Architecture: X64': a wheel can carry another arch's binary (onnxruntime 1.14.0)
+    site_packages = any("/site-packages/" in line for line in lines) and not states_x86_architecture(lines)
     for index, line in enumerate(lines):
         triple = _CORE_TRIPLE.search(line) if options and _SPEC_WORDS.search(line) else None
         if triple and int(triple.group(1)) in options[0] and int(triple.group(2)) in options[1]:

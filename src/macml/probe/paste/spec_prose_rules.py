@@ -111,12 +111,13 @@ def distro_named(line: str) -> Facts:
 _RADEON_BARE = re.compile(r"(?<![\w.-])((?:AMD\s+)?Radeon\s+\d{4}\s?(?:XTX|XT|GRE)?)(?![\w.+-])", re.IGNORECASE)
 _ARC = re.compile(r"(?<![\w.-])((?:Intel|Inter)\s+Arc\s?A?\d{3}M?|Arc\s?A\d{3}M?)(?![\w.+-])", re.IGNORECASE)
 _OWNED = re.compile(r"\b(?:with|my|have|got|using|on)\s+(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
+_SIZE_AFTER = re.compile(r"\s*(\d{1,3})\s?GB\b(?!\s*(?:of\s+)?(?:system\s+)?(?:RAM|DDR))", re.IGNORECASE)
 _DASH_GPU = re.compile(r"^\s*[-*•]?\s*(?:GPU|Graphics card|Video card)\s+[-–—:]\s+(\S.*)$", re.IGNORECASE)
 
 
 def owned_gpu(line: str) -> Facts:
     """'with rx 6600 xt on windows 11', 'GPU - Radeon 6900xt', 'on Win11 with Inter Arc770': the writer's GPU,
-    named informally."""
+    named informally ('my RX 9060XT 16GB': with its memory)."""
     dash = _DASH_GPU.match(line)
     if dash:
         bare = _RADEON_BARE.match(dash.group(1).strip())
@@ -132,7 +133,10 @@ def owned_gpu(line: str) -> Facts:
     for name in informal_gpu_names(text):
         at = text.find(name)
         if _OWNED.search(text[max(0, at - 25):at]) and not _NEGATED.search(text[max(0, at - 25):at]):
-            facts.append(("gpu.owned", dict(gpu_record(name)[1])))
+            size = _SIZE_AFTER.match(text[at + len(name):])  # 'my RX 9060XT 16GB': the card's memory
+            memory = int(size.group(1)) * 1024 if size and 2 <= int(size.group(1)) <= 192 else None
+            facts.append(("gpu.owned", dict(gpu_record(name)[1], memory_mib=memory)))
+            facts += [("gpu.memory_of", {"index": None, "memory_mib": memory})] if memory else []
     return facts
 
 

@@ -27,7 +27,8 @@ _TARGETS = re.compile(r"/cuda[-\d.]*/targets/(x86_64|sbsa|aarch64)-linux/")
 _PADDLE = re.compile(r"GPU Compute Capability:\s*(\d{1,2}\.\d),\s*Driver API Version:\s*(\d{1,2}\.\d)")
 _TRT_LLM = re.compile(r"\[TensorRT-LLM\]\s*TensorRT-LLM version:\s*(\d+\.\d+\.\d+\w*)")
 _NO_GPU = re.compile(r"\b(?:RuntimeError|AssertionError):\s*(?:No (?:HIP|CUDA) GPUs are available|Torch not compiled with CUDA enabled)"
-                     r"|^\W*Torch not compiled with CUDA enabled\s*$")
+                     r"|^\W*Torch not compiled with CUDA enabled\s*$"
+                     r"|\bcaught exception 'Torch not compiled with CUDA enabled'")  # webui's memory monitor
 
 
 def stack_line(line: str) -> Facts:

@@ -55,6 +55,8 @@ def _os_line(value: str) -> Facts:
     if re.match(r"^\s*(?:Linux|Windows)-\d", value):  # platform.platform(): a kernel or build, not the OS's name
         return facts
     named = re.sub(r"\s*\([^)]*\)", "", value).strip()  # '(x86_64)', '(x86_64-linux-gnu)', '(bookworm)'
+    named = re.sub(r"^Linux\s+(?=(?:Ubuntu|Debian|CentOS|Fedora|Rocky|AlmaLinux|openSUSE|Kali|Manjaro)\b)", "", named,
+                   flags=re.IGNORECASE)  # TensorFlow's form: 'Linux Ubuntu 20.04.2 LTS'
     if platform == "linux" and re.search(r"\b\d+(?:\.\d+)*\b", named):
         facts.append(("os.name", named))
     elif platform == "linux" and re.search(r"\(\d+(?:\.\d+)+\)", value):  # 'Kali Linux Rolling (2018.2)'
@@ -205,6 +207,7 @@ BY_KEY = {
     "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "total ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],  # llmfit system
     "physicalmemory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "primary memory available": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "is xpu available": lambda v: [("gpu.present", "Intel")] if v.strip().lower().startswith("true") else [],
@@ -241,5 +244,9 @@ def by_key(key: str, value: str) -> Facts:
         return gpu_value(value, int(re.search(r"\d+", key).group()))
     named = re.fullmatch(r"([a-z][\w.-]*) version", key)  # 'transformers Version: 5.15.0', 'xformers version: 0.0.20'
     if named and named.group(1) not in _NOT_VERSIONED:
+        # 'TensorFlow version: tensorflow-gpu 2.5.0': the distribution the value names, when it is one of the key's
+        dist = re.fullmatch(r"([a-z][\w.-]*?)\s*(?:==|\s)\s*(v?\d+(?:\.\d+)+)", value.strip(), re.IGNORECASE)
+        if dist and dist.group(1).lower().startswith(named.group(1) + "-"):
+            return package_facts(dist.group(1).lower(), dist.group(2))
         return package_facts(named.group(1), value)
     return package_facts(key, value) if " " not in key else []

@@ -23,8 +23,13 @@ from macml.probe.paste import (general_rules, inline_rules, linux_app_rules, lin
 from macml.probe.paste import gpu_text_rules
 from macml.probe.paste import env_report_rules
 from macml.probe.paste import graphics_tool_rules, spec_prose_rules
+from macml.probe.paste import windows_tool_rules
 from macml.probe.paste import mac_prose_specs_rules
 from macml.probe.paste import mac_issue_rules
+from macml.probe.paste import form_answer_rules, hardware_prose_rules, shell_output_rules
+from macml.probe.paste import mac_memory_rules, role_key_rules
+from macml.probe.paste import linux_sentence_rules, nvidia_cli_rules
+from macml.probe.paste import host_clue_rules, stack_prose_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -42,8 +47,9 @@ class Statement:
                 "text": self.text.strip()[:300]}
 
 
-# "key: value", "- key: value", "* **Key:** value", '"key" : "value"', "key    value" (two spaces or a tab)
-_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)["']?(?:\*\*)?\s*"""
+# "key: value", "- key: value", "* **Key:** value", '"key" : "value"', "key    value" (two spaces or a tab),
+# "- 🤗 Diffusers version: 0.33.0" (diffusers-cli env puts an emoji before its own name)
+_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+)?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)["']?(?:\*\*)?\s*"""
                         r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
 _SYSCTL_N = re.compile(r"^(?:.*[$%#>]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")
 
@@ -174,8 +180,14 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     gpu_text_answers = gpu_text_rules.answers(lines)
     env_report_answers = env_report_rules.answers(lines)  # first on its line: it corrects misreadings
     tool_answers, prose_answers = graphics_tool_rules.answers(lines), spec_prose_rules.answers(lines)
+    windows_answers = windows_tool_rules.answers(lines)
     text_answers = mac_text_rules.answers(lines)
     spec_answers = mac_prose_specs_rules.answers(lines)
+    form_answers_b, prose_answers_b = form_answer_rules.answers(lines), hardware_prose_rules.answers(lines)
+    shell_answers = shell_output_rules.answers(lines)
+    set10_answers = nvidia_cli_rules.answers(lines)
+    sentence_answers = linux_sentence_rules.answers(lines)
+    host_answers = host_clue_rules.answers(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
@@ -184,8 +196,10 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts: List[Tuple[str, Any]] = env_report_answers.get(index, []) + list(numbered.get(index, ())) + answered.get(index, []) + app_answers.get(index, [])
         facts += mac_answers.get(index, []) + arch_answers.get(index, []) + words_answers.get(index, [])
         facts += clue_answers.get(index, []) + text_answers.get(index, []) + gpu_text_answers.get(index, [])
-        facts += spec_answers.get(index, [])
-        facts += tool_answers.get(index, []) + prose_answers.get(index, [])
+        facts += set10_answers.get(index, []) + sentence_answers.get(index, []) + spec_answers.get(index, [])
+        facts += tool_answers.get(index, []) + prose_answers.get(index, []) + windows_answers.get(index, [])
+        facts += form_answers_b.get(index, []) + prose_answers_b.get(index, []) + shell_answers.get(index, [])
+        facts += host_answers.get(index, [])
         facts += mac_text_rules.early_line_facts(text)  # before by_key: it reads 'RAM: used / total' as the used
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
@@ -198,6 +212,10 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             facts.extend(linux_clues_rules.keyed_facts(*pair) + gpu_text_rules.keyed_facts(*pair))
             facts.extend(graphics_tool_rules.keyed_facts(*pair) + spec_prose_rules.keyed_facts(*pair))
             facts.extend(mac_issue_rules.keyed_facts(*pair))
+            facts.extend(form_answer_rules.keyed_facts(*pair))
+            facts.extend(mac_memory_rules.keyed_facts(*pair) + role_key_rules.keyed_facts(*pair))
+            facts.extend(linux_sentence_rules.keyed_facts(*pair))
+            facts.extend(host_clue_rules.keyed_facts(*pair))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
@@ -206,7 +224,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             facts.extend(rules.by_key(form[index], text.strip()) + mac_words_rules.keyed_facts(form[index], text.strip())
                          + linux_words_rules.keyed_facts(form[index], text.strip())
                          + mac_text_rules.keyed_facts(form[index], text.strip())
-                         + gpu_text_rules.keyed_facts(form[index], text.strip()))
+                         + gpu_text_rules.keyed_facts(form[index], text.strip())
+                         + mac_memory_rules.keyed_facts(form[index], text.strip()))
+        facts.extend(form_answer_rules.keyed_facts(form[index], text.strip()) if index in form else [])
         facts.extend(general_rules.line_facts(text) + linux_words_rules.line_facts(text))  # before anywhere(): their
         # named CPU is the more precise
         facts.extend(inline_rules.anywhere(text.replace("**", "")))
@@ -218,8 +238,13 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts.extend(linux_clues_rules.line_facts(text))
         facts.extend(gpu_text_rules.line_facts(text))
         facts.extend(graphics_tool_rules.line_facts(text) + spec_prose_rules.line_facts(text))
+        facts.extend(windows_tool_rules.line_facts(text))
         facts.extend(mac_prose_specs_rules.line_facts(text))
         facts.extend(mac_issue_rules.line_facts(text))
+        facts.extend(hardware_prose_rules.line_facts(text) + shell_output_rules.line_facts(text))
+        facts.extend(mac_memory_rules.line_facts(text))
+        facts.extend(linux_sentence_rules.line_facts(text))
+        facts.extend(host_clue_rules.line_facts(text) + stack_prose_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
         seen = set()

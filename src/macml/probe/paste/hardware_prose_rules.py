@@ -1,0 +1,79 @@
+"""Hardware as people write it in prose and spec lists:
+
+- 'my processor is intel i5': an Intel Core CPU, so an x86_64 machine;
+- a board partner's AMD card ('Sapphire Vega 56', 'XFX RX 580'), named as written; on the line after an eGPU
+  enclosure ('Razer Core X eGPU') it is that external GPU;
+- a GPU's memory written after its name, in GB or in French 'Go' ('Radeon Pro Vega 64X 16 Go');
+- 'N-core graphics processor' / 'N-core GPU' on its own line, for the one Apple chip the text names, when the
+  chip comes with that many GPU cores.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Sequence
+
+from macml.knowledge.hardware import apple_core_options
+from macml.probe.paste.gpu_names import gpu_names
+from macml.probe.paste.mac_issue_rules import _EGPU
+from macml.probe.paste.statement_rules import Facts
+
+_INTEL_CORE_PROSE = re.compile(r"\b(?:processor|cpu)\s+(?:is\s+)?(?:an?\s+)?intel\s+(?:core\s+)?(i[3579])\b(?![-\w])",
+                               re.IGNORECASE)
+# Sapphire, PowerColor and XFX make AMD cards only; the model word (Vega, RX) says AMD for the others
+_PARTNER_CARD = re.compile(r"\b((?:Sapphire|PowerColor|XFX|ASRock|Gigabyte|MSI|ASUS)\s+(?:(?:Pulse|Nitro\+?|Red Devil|Red Dragon)\s+)?"
+                           r"(?:Radeon\s+)?(?:RX\s*(?:Vega\s*(?:56|64)|\d{3,4}(?:\s?XTX?)?)|Vega\s*(?:56|64)))(?![\w.])",
+                           re.IGNORECASE)
+_MEMORY = re.compile(r"(?<![\w.])(\d{1,2})\s?(?:GB|Go|Gio|GiB)\b(?!\s*(?:RAM|of RAM|memory|DDR|LPDDR|SSD))")
+_GPU_CORE_LINE = re.compile(r"(?<![\d.])(\d{1,2})[- ]?cores?\s+(?:GPU|graphics(?: processor)?)\b", re.IGNORECASE)
+_CHIP = re.compile(r"(?<![\w-])(?:Apple\s+)?M([1-9])(?:\s+(Pro|Max|Ultra))?(?![\w.])")
+
+
+def intel_core_prose(line: str) -> Facts:
+    """'my processor is intel i5': an Intel Core CPU (x86_64)."""
+    return [("cpu.hardware_arch", "x86_64")] if _INTEL_CORE_PROSE.search(line) else []
+
+
+def partner_cards(line: str) -> List[str]:
+    """AMD cards named with their board partner, when no name as tools print it is on the line."""
+    return [] if gpu_names(line) else [m.group(1) for m in _PARTNER_CARD.finditer(line)]
+
+
+def partner_card_facts(line: str) -> Facts:
+    return [("gpu", {"name": name, "vendor": "AMD", "memory_mib": None, "index": None}) for name in partner_cards(line)]
+
+
+def memory_after_gpu(line: str) -> Facts:
+    """'Radeon Pro Vega 64X 16 Go': the memory written right after one GPU's name."""
+    sizes = [m for m in _MEMORY.finditer(line)
+             if any(line[:m.start()].rstrip().endswith(name) for name in gpu_names(line[:m.start()].rstrip())
+                    + partner_cards(line[:m.start()].rstrip()))]
+    return [("gpu.memory_of", {"index": None, "memory_mib": int(sizes[0].group(1)) * 1024})] if len(sizes) == 1 else []
+
+
+def line_facts(line: str) -> Facts:
+    return intel_core_prose(line) + partner_card_facts(line) + memory_after_gpu(line)
+
+
+def _one_chip(lines: Sequence[str]) -> Optional[str]:
+    named = {f"M{m.group(1)} {m.group(2) or ''}".strip() for line in lines for m in _CHIP.finditer(line)}
+    return named.pop() if len(named) == 1 else None
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> facts that need another line: the eGPU enclosure before a partner card, the chip a GPU
+    core count belongs to."""
+    found: Dict[int, Facts] = {}
+    chip = _one_chip(lines)
+    options = apple_core_options(chip) if chip else None
+    previous = ""
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        external = partner_cards(line) if _EGPU.search(previous) or _EGPU.search(line) else []
+        if external:
+            found.setdefault(index, []).extend(("gpu.external", name) for name in external)
+        cores = _GPU_CORE_LINE.search(line)
+        if cores and options and int(cores.group(1)) in options[1] and not _CHIP.search(line):
+            found.setdefault(index, []).append(("gpu.cores", int(cores.group(1))))
+        previous = line
+    return found

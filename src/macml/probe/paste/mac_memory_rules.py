@@ -1,0 +1,73 @@
+"""An Apple-silicon Mac's memory as people write it, and what it says about the chip.
+
+- A Mac whose chip is written without its tier beside a memory size only one tier of that generation was sold with:
+  'a new Mac Mini with an M2 processor and 8Gb RAM', 'Mac M2 mini, 24GB' name the plain Apple M2.
+- The memory an app should have found: 'The M5 shows 0/0 - it should be seeing 64GB.'
+- An issue form's 'GPU VRAM' answer ('18Go', French for 18 GB): on Apple silicon the GPU's memory is the Mac's
+  unified memory; stated.py uses it only where the machine is an Apple-silicon Mac and no other memory is known.
+
+Each rule is a pure function of one line (or one `key: value` pair).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+from macml.knowledge.mac_families import chip_by_memory
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
+
+Facts = List[Tuple[str, Any]]
+
+_CHIP = re.compile(r"(?<![\w.-])M([1-9])(?:\s+(Pro|Max|Ultra)\b)?(?![\w.-])", re.IGNORECASE)
+_MAC = re.compile(r"\b(?:Mac ?(?:Book ?(?:Pro|Air)?|mini|Studio)?|iMac|MBP|MBA)(?![a-z])|\b(?:chip|processor|SoC)\b", re.IGNORECASE)
+_SIZE = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:GB|GiB|Go|G)\b(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|HDD|VRAM|model|file|download))",
+                   re.IGNORECASE)
+_SHOULD_SEE = re.compile(r"\bshould\s+(?:be\s+)?(?:see(?:ing)?|show(?:ing)?|report(?:ing)?|detect(?:ing)?|display(?:ing)?|have)\s+"
+                         r"(\d{1,3})\s?(?:GB|GiB)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def plain_chip_by_memory(line: str) -> Facts:
+    """One Apple chip generation written without its tier, and one memory size, in a line about a Mac: the chip
+    is the one tier of that generation sold with that memory (mac_families.APPLE_CHIP_MEMORY_GB)."""
+    chips = {(m.group(1), (m.group(2) or "").lower()) for m in _CHIP.finditer(line)}
+    if len(chips) != 1 or not _MAC.search(line):
+        return []
+    generation, tier = chips.pop()
+    sizes = {int(m.group(1)) for m in _SIZE.finditer(line)}
+    if tier or len(sizes) != 1:
+        return []
+    chip = chip_by_memory(int(generation), sizes.pop())
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.brand", f"Apple {chip}")] if chip else []
+
+
+def memory_it_should_see(line: str) -> Facts:
+    """'The M5 shows 0/0 - it should be seeing 64GB.': the memory an app missed on the one Apple chip the sentence
+    names."""
+    facts: Facts = []
+    for sentence in _SENTENCE.split(line):
+        found = _SHOULD_SEE.search(sentence)
+        chips = {m.group(0).lower() for m in _CHIP.finditer(sentence)}
+        if found and len(chips) == 1 and int(found.group(1)) in APPLE_SILICON_MEMORY_GB:
+            facts.append(("memory.unified", int(found.group(1)) * 1024**3))
+    return facts
+
+
+_VRAM_KEYS = ("gpu vram", "vram")
+_VRAM_VALUE = re.compile(r"^(\d{1,3})\s?(?:GB|GiB|Go|G)$", re.IGNORECASE)
+
+
+def vram_answer(key: str, value: str) -> Facts:
+    """'GPU VRAM: 18Go' -> 18 GB, the unified memory if the GPU is an Apple one (stated.py decides)."""
+    found = _VRAM_VALUE.match(value.strip()) if key in _VRAM_KEYS else None
+    if not found or int(found.group(1)) not in APPLE_SILICON_MEMORY_GB:
+        return []
+    return [("memory.unified", int(found.group(1)) * 1024**3)]
+
+
+def line_facts(line: str) -> Facts:
+    return plain_chip_by_memory(line) + memory_it_should_see(line)
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    return vram_answer(key, value)

@@ -1,0 +1,72 @@
+"""The stack a writer describes in prose, where no tool printed it:
+
+- an NVIDIA driver named with its version ('Nvidia driver is 516.94', 'geforce, driver version 470.76'): a driver
+  is installed for an NVIDIA GPU, so the machine has one (model unknown); 'my RTX': the writer's NVIDIA card;
+- AMD's packaged driver ('AMDGPU-PRO 17.10 drivers'): the AMD GPU driver's version;
+- AMD cards counted ('a system with 6 AMD RX 580 cards'): that many GPUs of that name, as written;
+- a board with a desktop chipset ('ASRock H81 BTC Pro R2.0 motherboard'): an x86_64 machine (knowledge.pc_boards);
+- versions in parentheses ('python (version 3.8.10)', 'pytorch package (version 1.7.1)'), as the WSL issue form's
+  'Other Software' answers write them.
+"""
+from __future__ import annotations
+
+import re
+
+from macml.knowledge.pc_boards import board_chipset
+from macml.probe.paste.gpu_names import gpu_record
+from macml.probe.paste.statement_rules import Facts
+
+_NVIDIA_DRIVER = re.compile(r"\b(?:nvidia|geforce)\b[^.()]{0,30}?\bdriver(?:\s+version)?(?:\s+is|\s*[:=])?\s+v?"
+                            r"(\d{3}\.\d{2,3}(?:\.\d{2})?)(?![\d.])", re.IGNORECASE)
+_MY_RTX = re.compile(r"\bmy (?:nvidia )?(?:rtx|geforce)\b(?!\s*-?\s*[A-Za-z]?\d)", re.IGNORECASE)
+_AMDGPU_PRO = re.compile(r"\bAMDGPU-PRO\s+(?:driver\s+)?v?(\d{2}\.\d{1,2}(?:\.\d+)?)\b", re.IGNORECASE)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_COUNTED_AMD = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|six|seven|eight|[2-9]|1[0-6])\s+"
+                          r"((?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?)\s+(?:cards|gpus|graphics cards)\b",
+                          re.IGNORECASE)
+_PAREN_VERSION = re.compile(r"^\s*(?:[-*]\s*)?(python|pytorch|torch)(?:\s+package)?\s*\(version\s+(\d+(?:\.\d+){1,2})\)",
+                            re.IGNORECASE)
+
+
+def nvidia_driver_named(line: str) -> Facts:
+    found = _NVIDIA_DRIVER.search(line)
+    return [("gpu.driver", found.group(1)), ("gpu.present", "NVIDIA")] if found else []
+
+
+def my_rtx(line: str) -> Facts:
+    return [("gpu.present", "NVIDIA")] if _MY_RTX.search(line) else []
+
+
+def amdgpu_pro(line: str) -> Facts:
+    found = _AMDGPU_PRO.search(line)
+    return [("platform", "linux"), ("gpu.driver", found.group(1))] if found else []
+
+
+def counted_amd(line: str) -> Facts:
+    found = _COUNTED_AMD.search(line)
+    if not found:
+        return []
+    count = _COUNTS.get(found.group(1).lower()) or int(found.group(1))
+    name = " ".join(found.group(2).split())
+    return [("gpu", dict(gpu_record(name)[1], index=i)) for i in range(count)]
+
+
+def board(line: str) -> Facts:
+    return [("cpu.hardware_arch", "x86_64")] if board_chipset(line) else []
+
+
+def paren_version(line: str) -> Facts:
+    found = _PAREN_VERSION.search(line)
+    if not found:
+        return []
+    what, version = found.group(1).lower(), found.group(2)
+    if what == "python":
+        return [("python.version", version)] if version.count(".") == 2 else [("python.minor", version)]
+    return [("package", {"name": "torch", "version": version}), ("torch.version", version)]
+
+
+RULES = (nvidia_driver_named, my_rtx, amdgpu_pro, counted_amd, board, paren_version)
+
+
+def line_facts(line: str) -> Facts:
+    return [fact for rule in RULES for fact in rule(line)]

@@ -1,0 +1,135 @@
+"""Windows tools' GPU listings, each read by a pure function returning stated facts.
+
+- WMI's Win32_VideoController as a table: PowerShell's `Get-WmiObject Win32_VideoController | format-table Name,
+  DriverVersion` (a dashed rule under the header) or `wmic path win32_VideoController get Name,DriverVersion` (none):
+  one display adapter per row, its Windows driver version. WMI and wmic exist only on Windows.
+- DxDiag's 'Display Devices' section: 'Card name: AMD Radeon(TM) Graphics' with its 'Chip type', 'DAC type' and
+  'Device Key: Enum\\PCI\\VEN_1002&DEV_1638...' rows, and 'Driver Version'. DxDiag is a Windows tool.
+
+NVIDIA's Windows driver version '32.0.15.6094' is read as the release it packs, 560.94 (its last five digits).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from macml.knowledge.pci_ids import pci_vendor
+from macml.probe.paste.gpu_names import gpu_vendor
+
+Facts = List[Tuple[str, Any]]
+
+_WMI_QUERY = re.compile(r"\b(?:Get-WmiObject|Get-CimInstance|gwmi|gcim|wmic)\b.*\bWin32_\w+", re.IGNORECASE)
+# Win32_VideoController's properties (https://learn.microsoft.com/windows/win32/cimwin32prov/win32-videocontroller)
+_PROPERTIES = {"name", "caption", "description", "videoprocessor", "driverversion", "driverdate", "adapterram",
+               "adaptercompatibility", "status", "pnpdeviceid", "deviceid", "videomodedescription", "currentrefreshrate",
+               "installeddisplaydrivers", "videoarchitecture", "videomemorytype", "availability"}
+_SPECIFIC = {"videoprocessor", "driverversion", "driverdate", "adapterram", "adaptercompatibility", "pnpdeviceid",
+             "videomodedescription", "installeddisplaydrivers"}
+_NAME_COLUMNS = ("name", "caption", "description")
+_WINDOWS_DRIVER = re.compile(r"^\d{1,2}\.\d{1,2}\.\d{1,5}\.\d{1,5}$")
+
+
+def windows_driver(version: str, vendor: str) -> Optional[str]:
+    """'31.0.24019.1006' (AMD) as printed; NVIDIA's '32.0.15.6094' -> '560.94' (the last five digits of its last
+    two fields: NVIDIA's own reading of its Windows version)."""
+    version = version.strip()
+    if not _WINDOWS_DRIVER.match(version):
+        return None
+    if vendor != "NVIDIA":
+        return version
+    third, fourth = version.split(".")[2:]
+    digits = (third + fourth.zfill(4))[-5:]
+    return f"{digits[:3]}.{digits[3:]}"
+
+
+def _columns(header: str) -> Optional[List[Tuple[str, int]]]:
+    names = [(m.group().lower(), m.start()) for m in re.finditer(r"\S+", header)]
+    keys = {name for name, _ in names}
+    if len(names) < 2 or not keys <= _PROPERTIES or not keys & _SPECIFIC or not keys & set(_NAME_COLUMNS):
+        return None
+    return names
+
+
+def _cells(line: str, columns: List[Tuple[str, int]]) -> Dict[str, str]:
+    cells = {}
+    for number, (name, start) in enumerate(columns):
+        end = columns[number + 1][1] if number + 1 < len(columns) else len(line)
+        cells[name] = line[start:end].strip()
+    return cells
+
+
+def wmi_video_controllers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """A Win32_VideoController table: each row's adapter as a GPU (the makers' ones: NVIDIA, AMD, Intel), its
+    driver version, and Windows."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        columns = _columns(line)
+        if not columns:
+            continue
+        found[index] = [("platform", "win32")]
+        for follow in range(index + 1, min(len(lines), index + 20)):
+            row = lines[follow].rstrip()
+            if not row.strip() or re.match(r"^[\s-]+$", row):
+                continue
+            if row.lstrip().startswith(("`", "PS ", ">")) or _columns(row):
+                break
+            cells = _cells(row, columns)
+            if "driverversion" in cells and not _WINDOWS_DRIVER.match(cells["driverversion"]):
+                break  # not a row: the table has ended
+            name = next((cells[c] for c in _NAME_COLUMNS if cells.get(c)), "")
+            vendor = gpu_vendor(name)
+            if vendor in ("unknown", "Apple"):
+                continue
+            facts: Facts = [("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": None})]
+            driver = windows_driver(cells.get("driverversion", ""), vendor)
+            facts += [("gpu.driver", driver)] if driver and vendor in ("NVIDIA", "AMD") else []
+            found[follow] = facts
+    return found
+
+
+_CARD_NAME = re.compile(r"^\s*Card name:\s*(\S.*?)\s*$")
+_DXDIAG_ROW = re.compile(r"^\s*(Chip type|DAC type|Device Key|Display Memory|Dedicated Memory):\s*(.*?)\s*$")
+_DEVICE_KEY = re.compile(r"\bVEN_([0-9A-Fa-f]{4})&DEV_[0-9A-Fa-f]{4}")
+_DRIVER_ROW = re.compile(r"^\s*Driver Version:\s*(\S+)")
+
+
+def dxdiag_display_devices(lines: Sequence[str]) -> Dict[int, Facts]:
+    """DxDiag's 'Card name: ...' with its DxDiag rows below it: that card as a GPU (its vendor from the name, else
+    the device key's PCI vendor), its driver version, and Windows."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        card = _CARD_NAME.match(line)
+        if not card:
+            continue
+        block = list(lines[index + 1:index + 40])
+        block = block[:next((n for n, row in enumerate(block) if _CARD_NAME.match(row)), len(block))]
+        rows = [_DXDIAG_ROW.match(row) for row in block]
+        if sum(1 for row in rows if row) < 2:
+            continue
+        name = card.group(1)
+        vendor = gpu_vendor(name)
+        key = next((_DEVICE_KEY.search(row.group(2)) for row in rows if row and row.group(1) == "Device Key"), None)
+        if vendor == "unknown" and key:
+            vendor = pci_vendor(key.group(1)) or vendor
+        facts: Facts = [("platform", "win32")]
+        if vendor not in ("unknown", "Apple"):
+            facts.append(("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": None}))
+        driver_row = next((_DRIVER_ROW.match(row) for row in block if _DRIVER_ROW.match(row)), None)
+        driver = windows_driver(driver_row.group(1), vendor) if driver_row else None
+        facts += [("gpu.driver", driver)] if driver and vendor in ("NVIDIA", "AMD") else []
+        found[index] = facts
+    return found
+
+
+def line_facts(line: str) -> Facts:
+    """`Get-WmiObject Win32_VideoController ...`, `wmic path win32_videocontroller get name`: a WMI query, on Windows."""
+    return [("platform", "win32")] if _WMI_QUERY.search(line) else []
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> facts read from the lines around it."""
+    found: Dict[int, Facts] = {}
+    for reader in (wmi_video_controllers, dxdiag_display_devices):
+        for index, facts in reader(lines).items():
+            found.setdefault(index, []).extend(facts)
+    return found
