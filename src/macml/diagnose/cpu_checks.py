@@ -30,7 +30,7 @@ def check_rosetta_avx(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
     tf = _tensorflow(facts)
     used = any(name.startswith("tensorflow") for name in facts.frameworks_in_use)  # installed or run in the text
     if not (tf or used) and facts.rosetta and _x86_python(facts):
-        return _rosetta_jaxlib(facts, recipes) or _rosetta_paddle(facts)
+        return _rosetta_jaxlib(facts, recipes) or _rosetta_paddle(facts) or _rosetta_mkl(facts)
     if not (tf or used) or not facts.rosetta or not _x86_python(facts):
         return None
     if macos_at_least(facts, ROSETTA_AVX_MACOS):
@@ -57,6 +57,18 @@ def _rosetta_paddle(facts: MachineFacts) -> Optional[Finding]:
               ("/opt/homebrew/bin/python3 -m venv ~/.venvs/paddle", "~/.venvs/paddle/bin/python -m pip install paddlepaddle"))
     return fail("Python", f"{name} here is an x86_64 build under Rosetta 2, which translates no AVX before macOS 15: "
                 "`import paddle` dies with 'illegal hardware instruction' (SIGILL)", fix)
+
+
+def _rosetta_mkl(facts: MachineFacts) -> Optional[Finding]:
+    """Intel MKL (x86 only) under Rosetta 2, which shows no AVX before macOS 15: 'Intel MKL FATAL ERROR: ... The
+    processor must support the Intel(R) Advanced Vector Extensions (Intel(R) AVX) instructions.'"""
+    if not ("mkl" in facts.frameworks_in_use or facts.package("mkl")) or macos_at_least(facts, ROSETTA_AVX_MACOS):
+        return None
+    fix = Fix("Use a native arm64 Python (Miniforge's or Homebrew's), whose numpy and torch use Accelerate or OpenBLAS "
+              "instead of MKL; in an x86_64 conda environment that must stay, `conda install nomkl` swaps MKL out:",
+              ("/opt/homebrew/bin/python3 -m venv ~/.venvs/ml", "conda install nomkl"))
+    return fail("Python", "Intel MKL in this x86_64 Python needs AVX, which Rosetta 2 does not translate before macOS 15: "
+                "'Intel MKL FATAL ERROR: This system does not meet the minimum requirements'", fix)
 
 
 def _rosetta_jaxlib(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:

@@ -51,7 +51,9 @@ def check_hidden_gpus(facts: MachineFacts) -> Optional[Finding]:
 
 
 def check_mixed_gpus(facts: MachineFacts) -> Optional[Finding]:
-    """Several NVIDIA GPU models in one machine: data-parallel training runs at the slowest one's pace."""
+    """Several NVIDIA (or AMD) GPU models in one machine: data-parallel training runs at the slowest one's pace."""
+    if len({g.model for g in facts.gpus_by_vendor("NVIDIA")}) < 2:
+        return _mixed_amd_gpus(facts)
     models = [g.model for g in facts.gpus_by_vendor("NVIDIA")]
     kinds = sorted(set(models))
     if len(kinds) < 2:
@@ -60,6 +62,21 @@ def check_mixed_gpus(facts: MachineFacts) -> Optional[Finding]:
     return warn("GPU", f"Mixed NVIDIA GPUs ({counts}): data-parallel training waits for the slowest each step",
                 Fix("Train data-parallel on identical GPUs only, by index:",
                     ("nvidia-smi -L  # find the indices of one model", "export CUDA_VISIBLE_DEVICES=<those indices>")))
+
+
+def _mixed_amd_gpus(facts: MachineFacts) -> Optional[Finding]:
+    """Several AMD GPU models in one machine (often an APU's iGPU beside a Radeon card): ROCm numbers them all,
+    so device 0 may be the slower or unsupported one. Reported under mixed_gpus, like NVIDIA's."""
+    models = [g.model for g in facts.gpus_by_vendor("AMD")]
+    kinds = sorted(set(models))
+    if len(kinds) < 2:
+        return None
+    counts = ", ".join(f"{models.count(k)}x {k}" for k in kinds)
+    return warn("GPU", f"Mixed AMD GPUs ({counts}): ROCm may pick the wrong one as device 0, and data-parallel "
+                       "training waits for the slowest",
+                Fix("Show ROCm only the GPUs you mean to use, by index:",
+                    ("rocm-smi --showproductname  # find the indices of one model",
+                     "export HIP_VISIBLE_DEVICES=<those indices>")))
 
 
 def check_nccl_env(facts: MachineFacts) -> Optional[Finding]:

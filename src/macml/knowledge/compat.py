@@ -116,6 +116,9 @@ TORCH_MPS_MIN_MACOS = (
     ("<2.5", (12, 3), "PyTorch MPS backend docs (macOS 12.3+)"),
 )
 INTEL_MAC_LAST_TORCH = "2.2.2"  # torch-2.2.2-cp312-none-macosx_10_9_x86_64.whl; pytorch#114602 (also AMD MPS, #141182)
+# The first `tensorflow` on PyPI with a macOS arm64 wheel; before it PyPI's tensorflow was x86_64-only on macOS
+# (Apple silicon used the separate tensorflow-macos). blog.tensorflow.org/2023/07/whats-new-in-tensorflow-213-and-keras-213.html
+TF_FIRST_MACOS_ARM64 = "2.13.0"
 
 # TensorFlow minor -> the tensorflow-metal release built for it.
 TF_METAL_SOURCE = "https://pypi.org/project/tensorflow-metal/ (Apple's table in the description)"

@@ -176,6 +176,15 @@ def _capability(text: str) -> Optional[str]:
 # tests/captures/linux-rpi-pcie-790-...), which the Pi 4's single PCIe lane never ran (pipci.jeffgeerling.com).
 _RASPBERRY_PI_KERNEL = re.compile(r"[-+]rpi-v[678]l?\b|-raspi\b|-v(?:7l?|8)\+(?:\s|$)")
 RASPBERRY_PI_GPU = "Broadcom VideoCore (Raspberry Pi)"
+# Boards that expose PCIe to a card (Pi 5 / Pi 500 via the FPC connector, the Compute Modules 4 and 5 on their
+# carrier boards; raspberrypi.com/documentation/computers/raspberry-pi.html#pcie): a graphics card is not ruled
+# out there. The Pi 1-4, 400 and Zero have no PCIe slot, so their only GPU is the VideoCore.
+_PI_PCIE = ("5", "500", "CM4", "CM5")
+
+
+def raspberry_pi_has_pcie(model: str) -> bool:
+    """'4' -> False, '5' -> True, 'CM4' -> True (the model as written after 'Raspberry Pi')."""
+    return model.strip().upper() in _PI_PCIE
 
 
 def raspberry_pi_kernel(release: Optional[str]) -> bool:
@@ -215,7 +224,10 @@ def apple_core_options(chip: str) -> Optional[Tuple[frozenset, frozenset]]:
 # Intel's discrete GPUs: Arc A-series (Alchemist, the DG2 chip: A310..A770, A370M..A770M), Arc B-series
 # (Battlemage: B570, B580) and the Data Center GPU Flex / Max cards. Source: intel.com ark, "Intel Arc Graphics"
 # and "Intel Data Center GPU" product lists; written without its letter too ('Arc770'). Core Ultra's 'Intel Arc Graphics' and 'Arc 130V/140V' are integrated.
-_INTEL_DISCRETE = re.compile(r"\bArc\s?(?:[AB]\s?\d{3}M?|[3-7]\d0M?)\b|\bDG2\b|\bData Center GPU (?:Flex|Max)\b", re.IGNORECASE)
+# The brand alone as the GPU's whole name ('Is Intel Arc not supported?') is the card line: Intel names its
+# integrated ones 'Intel Arc Graphics' or by their V model.
+_INTEL_DISCRETE = re.compile(r"\bArc\s?(?:[AB]\s?\d{3}M?|[3-7]\d0M?)\b|\bDG2\b|\bData Center GPU (?:Flex|Max)\b"
+                             r"|^\s*Intel(?:\(R\))? Arc(?:\(TM\))?\s*$", re.IGNORECASE)
 
 
 def intel_discrete_gpu(name: str) -> bool:

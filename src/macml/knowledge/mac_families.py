@@ -19,17 +19,22 @@ MAC_FAMILY_TIERS = {
     "mac pro": ("Ultra",),
 }
 
+# Generations where a family had fewer tiers than above: the Mac mini (M1, 2020) came only with the plain M1
+# (support.apple.com/kb/SP823); the M1 Pro and Max were sold only in MacBook Pros.
+MAC_FAMILY_GENERATION_TIERS = {("mac mini", 1): ("",)}
 
-def family_tiers(family: str) -> Optional[Tuple[str, ...]]:
+
+def family_tiers(family: str, generation: Optional[int] = None) -> Optional[Tuple[str, ...]]:
     """'MacBook Air' -> ('',); 'Macbook Pro' -> ('', 'Pro', 'Max'); 'iMac Pro' (Intel only) -> None."""
     key = re.sub(r"\s+", " ", re.sub(r"(?i)^mac\s?book", "macbook ", family.strip())).strip().lower()
     key = re.sub(r"^mac ?mini$", "mac mini", key)
-    return MAC_FAMILY_TIERS.get(key)
+    return MAC_FAMILY_GENERATION_TIERS.get((key, generation)) or MAC_FAMILY_TIERS.get(key)
 
 
-def only_plain_chip(family: str) -> bool:
-    """A Mac family sold only with the plain chip of each generation: naming 'M2' there names the Apple M2."""
-    return family_tiers(family) == ("",)
+def only_plain_chip(family: str, generation: Optional[int] = None) -> bool:
+    """A Mac family sold only with the plain chip of that generation (of each, without one): naming 'M2' there names
+    the Apple M2; 'M1 Mac mini' names the Apple M1."""
+    return family_tiers(family, generation) == ("",)
 
 
 # Unified-memory sizes (GB) each Apple chip was sold with in Macs. Source: Apple's Tech Specs pages of each Mac

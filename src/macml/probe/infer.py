@@ -15,7 +15,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.amd_gfx import radeon_target
-from macml.knowledge.hardware import RASPBERRY_PI_GPU, nvidia_compute_capability, raspberry_pi_kernel
+from macml.knowledge.hardware import nvidia_compute_capability
+from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
                                    infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
                                    stdout as _stdout)
@@ -168,15 +169,6 @@ def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     return facts.gpus + (gpu,)
 
 
-def _raspberry_pi_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
-    """A Raspberry Pi kernel runs only on a Raspberry Pi, whose one GPU is the SoC's VideoCore (no ML framework
-    drives it): the GPU list is that."""
-    if facts.platform != "linux" or facts.gpus or not raspberry_pi_kernel(facts.os.kernel):
-        return facts.gpus
-    sources["gpus.0"] = f"Raspberry Pi kernel {facts.os.kernel}: the board's GPU is its SoC's VideoCore"
-    return (GPU(vendor="Broadcom", model=RASPBERRY_PI_GPU, integrated=True),)
-
-
 def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
     cpu = facts.cpu
     if cpu.hardware_arch not in ("", "unknown"):
@@ -275,7 +267,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     gpus = _stated_gfx(mps_gpu_on_intel(facts, _nvidia_capabilities(_tegra_gpu(facts, sources), sources), sources),
                        snapshot, sources)
     if not gpus:
-        gpus = _raspberry_pi_gpu(facts, sources)
+        gpus = raspberry_pi_gpu(facts, snapshot, sources)
         known = known or bool(gpus)
     none = next((s for s in snapshot.get("statements") or () if s.get("fact") == "gpu.none"), None)
     if not gpus and none is not None:  # a machine the text names has none ('instance-type: t4g.2xlarge')

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from macml.facts import GPU, CPUFacts, InterpreterFacts, MachineFacts
 from macml.knowledge.gpu_specs import identify_apple_chip
 from macml.knowledge.hardware import mac_model_silicon
-from macml.knowledge.compat import INTEL_MAC_LAST_TORCH
+from macml.knowledge.compat import INTEL_MAC_LAST_TORCH, TF_FIRST_MACOS_ARM64
 from macml.knowledge.macos import macos_for_darwin
 from macml.knowledge.macos_builds import macos_for_build
 from macml.versions import package as package_version
@@ -200,13 +200,24 @@ def arm64_only_torch(facts: MachineFacts) -> str:
     return f"torch {torch} has no x86_64 macOS wheel on PyPI (the last is {INTEL_MAC_LAST_TORCH}): an arm64 Python"
 
 
+def x86_only_tensorflow(facts: MachineFacts) -> str:
+    """A pip `tensorflow` older than 2.13 had only x86_64 macOS wheels, so the Python holding it is x86_64; '' where
+    that does not follow (conda builds its own; tensorflow-macos is another distribution)."""
+    interp, tf = facts.interpreter, facts.package("tensorflow")
+    version, first = package_version(tf), package_version(TF_FIRST_MACOS_ARM64)
+    if not facts.is_mac or version is None or first is None or version >= first or (interp is not None and interp.conda) \
+            or re.search(r"\+|dev|rc", str(tf)):
+        return ""
+    return f"tensorflow {tf} has no macOS arm64 wheel on PyPI (the first is {TF_FIRST_MACOS_ARM64}): an x86_64 Python"
+
+
 def infer_native_python(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
-    """The interpreter's arch where only an arm64 Python could hold what the evidence shows."""
-    interp, why = facts.interpreter, arm64_only_torch(facts)
-    if not why or interp is None or interp.machine:
+    """The interpreter's arch where only an arm64 (or only an x86_64) Python could hold what the evidence shows."""
+    interp, why, x86_why = facts.interpreter, arm64_only_torch(facts), x86_only_tensorflow(facts)
+    if not (why or x86_why) or (why and x86_why) or interp is None or interp.machine:
         return facts
-    sources["interpreter.machine"] = why
-    return dataclasses.replace(facts, interpreter=dataclasses.replace(interp, machine="arm64"))
+    sources["interpreter.machine"] = why or x86_why
+    return dataclasses.replace(facts, interpreter=dataclasses.replace(interp, machine="arm64" if why else "x86_64"))
 
 
 def intel_mac_python(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:

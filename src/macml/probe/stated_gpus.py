@@ -9,6 +9,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.facts import GPU, MachineFacts
+from macml.knowledge.geforce_sizes import sized_name
 from macml.probe.paste.gpu_names import gpu_vendor
 from macml.probe.statement_source import Statement, first_stated, where
 
@@ -75,7 +76,7 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
             extra = next(iter(by_index.values())) if len(by_index) == 1 else {}
         memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
         cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
-        gpus.append(GPU(vendor=vendor, model=_full_name(value["name"], statements), memory_bytes=memory * MIB if memory else None,
+        gpus.append(GPU(vendor=vendor, model=sized_name(_full_name(value["name"], statements), str(stated.get("text", ""))), memory_bytes=memory * MIB if memory else None,
                         unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
                         compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" and (
                             not several_amd or value["name"] in str(gfx.get("text", ""))) else None)))
@@ -109,9 +110,13 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
     present = first_stated(statements, "gpu.present")
     if not gpus and present is not None and not _stated_gpus(statements):
         capability = _capability_named("", statements) if present["value"] == "NVIDIA" else None  # an unnamed GPU's
-        gpus.append(GPU(vendor=present["value"], model=f"{present['value']} GPU (model not in the evidence)",
+        # prose that names one model of that vendor ('Ollama can recognize RTX 4090 on linux') names this GPU
+        named = {_model_words(str(s["value"])): s for s in statements
+                 if s.get("fact") == "gpu.named" and gpu_vendor(str(s["value"])) == present["value"]}
+        model = str(next(iter(named.values()))["value"]) if len(named) == 1 else None
+        gpus.append(GPU(vendor=present["value"], model=model or f"{present['value']} GPU (model not in the evidence)",
                         compute_capability=capability))
-        sources["gpus.0"] = where(present)
+        sources["gpus.0"] = where(present) + (f"; model: {where(next(iter(named.values())))}" if model else "")
     if not gpus:
         gpus = _gpus_from_statements(statements, sources)
     gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]

@@ -64,9 +64,10 @@ def unsloth_banner(line: str) -> Facts:
 _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+ -(?: |$)")
 _COMFY_FIELD = re.compile(r"^\s*\*\*\s+(Platform|Python version):\s*(\S.*?)\s*$")
 _OLLAMA_GFX = re.compile(r"\bamdgpu \[\d+\] (gfx[0-9a-f]{3,4}) is not supported|\bamdgpu is (?:not )?supported\b.*?\bgpu_type=(gfx[0-9a-f]{3,4})")
+_OLLAMA_IGPU = re.compile(r'msg="unsupported Radeon iGPU detected skipping"')
 _OLLAMA_DETECTED = re.compile(r'msg="detected GPUs" count=(\d+) library=(\S+)')
 _VULKAN = re.compile(r"^\s*ggml_vulkan: (\d+) = (.+?) \((?:RADV|AMD|NVIDIA|Intel)[^)]*\)(.*)$")
-_BUILT_FOR = re.compile(r"(?:^\s*built|\bbuild:? \d+ \([0-9a-f]+\)) with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
+_BUILT_FOR = re.compile(r"(?:^\s*(?:\w+: )?built|\bbuild:? \d+ \([0-9a-f]+\)) with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
                         r"|(x86_64|aarch64|arm64|x64|ARM64)(?:-(?:pc-|unknown-)?(linux|apple-darwin|windows)\S*)?)\s*$")
 
 
@@ -82,6 +83,9 @@ def app_log_lines(line: str) -> Facts:
     gfx = _OLLAMA_GFX.search(line)
     if gfx:
         facts += [("gpu.present", "AMD"), ("gpu.gfx", gfx.group(1) or gfx.group(2))]
+    if _OLLAMA_IGPU.search(line):  # the iGPU is there, only ROCm can't use it
+        facts.append(("gpu", {"name": "AMD Radeon integrated GPU (model not in the evidence)", "vendor": "AMD",
+                              "memory_mib": None, "index": None}))
     detected = _OLLAMA_DETECTED.search(line)
     if detected and "/tegra/" in detected.group(2):
         facts += [("platform", "linux"), ("gpu", {"name": "NVIDIA Tegra integrated GPU", "vendor": "NVIDIA",
@@ -99,7 +103,8 @@ def app_log_lines(line: str) -> Facts:
         machine = built.group(2) or built.group(3)
         facts.append(("platform", "linux" if system == "linux" else "darwin" if "darwin" in system else "win32"))
         facts += [("cpu.hardware_arch", machine)] if system == "linux" or machine == "arm64" and "darwin" in system else []
-    if re.search(r"\brocBLAS error\b|\bhipError\w+|\bMIOpen Error\b", line):  # raised only on an AMD GPU
+    # raised only on an AMD GPU; torch words a hipError as 'HIP error: <its message>' (but no device is no GPU)
+    if re.search(r"\brocBLAS error\b|\bhipError\w+|\bMIOpen Error\b|\bHIP error: (?!no ROCm-capable device|invalid device)", line):
         facts.append(("gpu.present", "AMD"))
     return facts
 

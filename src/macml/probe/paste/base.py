@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-# Shell prompts people paste with their commands: "$ ", "% ", "> ", "# ", "user@host:~$ ", "PS C:\> ".
-PROMPT = re.compile(r"^\s*(?:\([^)]*\)\s*)?(?:[\w.@~:/-]*[$%#>]|PS [A-Z]:\\[^>]*>|>>)\s+")
+# Shell prompts people paste with their commands: "$ ", "% ", "> ", "# ", "user@host:~$ ", "PS C:\> ",
+# bash's bracketed "[user@host dir]$ " and nix-shell's "[nix-shell:~/src]$ ".
+PROMPT = re.compile(r"^\s*(?:\([^)]*\)\s*)?(?:[\w.@~:/-]*[$%#>]|\[[\w.@~:/ -]+\][$#]|PS [A-Z]:\\[^>]*>|>>)\s+")
 
 
 @dataclass

@@ -35,7 +35,7 @@ def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
     return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier)\b", name, re.I) else
             "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))", name, re.I) else
-            "Apple" if name.startswith("Apple") else "Intel" if "intel" in name.lower() else "unknown")
+            "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")
 
 
 def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
@@ -47,7 +47,7 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
     return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
 
 
-_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? (?:UHD|HD|Iris(?:\(TM\))?(?: Pro| Plus| Xe)?|Arc)(?: Graphics)?(?: \w*\d\w*)?"
+_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|Intel(?:\(R\))? (?:UHD|HD|Iris(?:\(TM\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*)?"
                         r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
 _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.(\d+)\s*:\s*(.+)$",
                              re.IGNORECASE)
@@ -69,7 +69,8 @@ def gpu_names(text: str) -> List[str]:
 # laptop', '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as likely the Ryzen 9 7900 CPU)
 _INFORMAL = re.compile(r"(?<![\w.-])((?:nvidia\s+)?(?:geforce\s+)?(?:rtx|gtx)\s?-?\d{3,4}(?:\s?(?:ti|super)){0,2}"
                        r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
-                       r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre))"
+                       r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)"
+                       r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0))"  # Intel Arc's models (Intel ark)
                        r"(?![\w.+-])", re.IGNORECASE)
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from macml.probe.paste.base import strip_prompt
+from macml.probe.paste.board_rules import generic_amd_gpu
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.statement_rules import by_key
@@ -29,7 +31,7 @@ _TORCH_EXPRESSION = re.compile("|".join(f"({pattern})" for pattern, _ in _TORCH_
 # the answer written on the same line: '... returns False', '-> True', '== True', 'gives 11.8'
 _INLINE_ANSWER = re.compile(r"^\s*[`'\")]*\s*(?:returns|returned|gives|gave|->|=>|==|=|is|prints|printed|:)\s*[`'\"]*"
                             r"(True|False|None|\d+\.\d+[\w.+]*)(?=[`'\",.;)\s]|$)")
-_ANSWER_LINE = re.compile(r"^\s*(?:Out\[\d+\]:\s*|returns\s+|->\s*)?[`'\"]?(.+?)[`'\"]?\s*$")
+_ANSWER_LINE = re.compile(r"^\s*(?:Out\[\d+\]:\s*|return(?:s|ed)?\s+|->\s*)?[`'\"]?(.+?)[`'\"]?\s*$")
 _OLD_GPU = re.compile(r"Found GPU(\d+) (.+?) which is of cuda capability (\d+)\.(\d+)")
 _YOLO = re.compile(r"\b(?:YOLOv\d+|Ultralytics)\b.*?\btorch[- ](\d+\.\d+(?:\.\d+)?(?:\+\w+)?)\s+(CPU|CUDA:\d+|MPS)"
                    r"(?:\s+\(((?:[^()]|\([^()]*\))*)\))?")
@@ -66,10 +68,10 @@ def _torch_answer(kind: str, value: str) -> Facts:
         return [("torch.cuda_available", value == "True")]
     if kind in ("cuda", "hip") and re.fullmatch(r"\d+\.\d+(?:\.\d+)?", value):
         return [(f"torch.{kind}_version", value)]
-    if kind == "version" and re.fullmatch(r"\d+\.\d+(?:\.\d+)?(?:[a-z]+\d*)?(?:\+[\w.]+)?", value):
+    if kind == "version" and re.fullmatch(r"\d+\.\d+(?:\.\d+)?(?:\.?[a-z]+\d*)?(?:\+[\w.]+)?", value):
         return [("package", {"name": "torch", "version": value}), ("torch.version", value)]
-    if kind == "device" and gpu_names(value):
-        return [_gpu(gpu_names(value)[0], 0)]
+    if kind == "device" and (gpu_names(value) or generic_amd_gpu(value)):
+        return [_gpu((gpu_names(value) or [value])[0], 0)]
     return []
 
 
@@ -92,7 +94,7 @@ def _asked(line: str) -> List[str]:
 def _only_asks(line: str) -> bool:
     """A line that is only the asked expression(s): '>>> torch.cuda.is_available()', '`torch.version.cuda`',
     'print(torch.__version__, torch.cuda.is_available())', 'python -c "import torch; print(torch.__version__)"'."""
-    rest = _TORCH_EXPRESSION.sub(" ", line)
+    rest = _TORCH_EXPRESSION.sub(" ", strip_prompt(line))
     return not re.sub(r">>>|In \[\d+\]:|^\s*\$|python3?\s+-c|import torch|print|[`'\"();,\s]", "", rest)
 
 

@@ -3,6 +3,8 @@
 - A Mac whose chip is written without its tier beside a memory size only one tier of that generation was sold with:
   'a new Mac Mini with an M2 processor and 8Gb RAM', 'Mac M2 mini, 24GB' name the plain Apple M2.
 - The memory an app should have found: 'The M5 shows 0/0 - it should be seeing 64GB.'
+- A chip with its tier and a bare number only that chip's memory can be ('macOS 12.5 M1max 64'): its memory in GB,
+  unless the number is also one of its CPU or GPU core counts ('M1 Ultra 64' may be the 64-core GPU).
 - An issue form's 'GPU VRAM' answer ('18Go', French for 18 GB): on Apple silicon the GPU's memory is the Mac's
   unified memory; stated.py uses it only where the machine is an Apple-silicon Mac and no other memory is known.
 
@@ -13,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
-from macml.knowledge.mac_families import chip_by_memory
+from macml.knowledge.hardware import apple_core_options
+from macml.knowledge.mac_families import APPLE_CHIP_MEMORY_GB, chip_by_memory
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
 
 Facts = List[Tuple[str, Any]]
@@ -24,6 +27,8 @@ _SIZE = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:GB|GiB|Go|G)\b(?!\s*(?:of\s+)?(?:S
                    re.IGNORECASE)
 _SHOULD_SEE = re.compile(r"\bshould\s+(?:be\s+)?(?:see(?:ing)?|show(?:ing)?|report(?:ing)?|detect(?:ing)?|display(?:ing)?|have)\s+"
                          r"(\d{1,3})\s?(?:GB|GiB)\b", re.IGNORECASE)
+_TIERED_NUMBER = re.compile(r"(?<![\w.-])(?:apple\s*)?M([1-9])\s*(Pro|Max|Ultra)\s+(\d{2,3})(?![\w.,/%+-]|\s*(?:-?\s*core|c\b|gpu|cpu|"
+                            r"w\b|hz|\"|”|'|inch|in\b|mm|tb|mb|%))", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -39,6 +44,18 @@ def plain_chip_by_memory(line: str) -> Facts:
         return []
     chip = chip_by_memory(int(generation), sizes.pop())
     return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.brand", f"Apple {chip}")] if chip else []
+
+
+def memory_after_chip(line: str) -> Facts:
+    """'macOS 12.5 M1max 64': 64 GB beside an M1 Max, which came with 32 or 64 GB and has no 64 cores."""
+    found = _TIERED_NUMBER.search(line)
+    if not found or len(re.findall(r"(?<![\w.-])M[1-9](?!\d)", line, re.IGNORECASE)) != 1:
+        return []
+    chip, size = f"M{found.group(1)} {found.group(2).title()}", int(found.group(3))
+    cores = apple_core_options(chip)
+    if size not in APPLE_CHIP_MEMORY_GB.get(chip, ()) or (cores and size in cores[0] | cores[1]):
+        return []
+    return [("memory.unified", size * 1024**3)]
 
 
 def memory_it_should_see(line: str) -> Facts:
@@ -66,7 +83,7 @@ def vram_answer(key: str, value: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return plain_chip_by_memory(line) + memory_it_should_see(line)
+    return plain_chip_by_memory(line) + memory_it_should_see(line) + memory_after_chip(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

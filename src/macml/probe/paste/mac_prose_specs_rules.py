@@ -33,6 +33,11 @@ _FAMILY = r"(Mac ?Book ?Air|iMac(?! ?Pro)|Mac ?mini|Mac ?Book ?Pro|Mac ?Studio)"
 _FAMILY_CHIP = re.compile(_FAMILY + r"\b(?:\s+\d{2}(?:\"|”|-inch|\s?inch)?)?(?:\s*\(|\s+with\s+(?:an?\s+)?|\s*,\s*|\s+)"
                           r"(?:apple\s+)?M([1-5])(?![\w.])(?!\s+(?:Pro|Max|Ultra)\b)", re.IGNORECASE)
 _CHIP_FAMILY = re.compile(r"(?<![\w.-])M([1-5])\s+" + _FAMILY + r"\b", re.IGNORECASE)
+_OS_SPEC = (r"(?:mac ?OS(?: X)?\s*(?:" + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r")?|"
+            + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r")\s*(?:1[0-5]|2[6-9])(?:\.\d{1,2}){0,2}")
+# a line that is only the macOS and the chip: 'Sonoma 14.5  M1', 'M2, macOS 13.4'
+_SPEC_LINE_CHIP = re.compile(r"^\s*(?:[-*]\s+)?(?:" + _OS_SPEC + r"\s*[,/|;]?\s*(?:apple\s+)?M([1-5])|(?:apple\s+)?M([1-5])\s*[,/|;]?\s*"
+                             + _OS_SPEC + r")\s*$", re.IGNORECASE)
 _BARE_CHIP = re.compile(r"(?<![\w./-])M[1-5](?![\w.])")
 _MAC_WORD = re.compile(r"\bmac ?os|\bMac\b|\bMBP\b|\bMacBook|\biMac|\bMetal\b|\bMPS\b", re.IGNORECASE)
 _INTEL_WORD = re.compile(r"\bIntel\b|\bx86|\bi[3579]\b", re.IGNORECASE)
@@ -89,9 +94,10 @@ def chip_said(line: str) -> Facts:
 
 
 def _plain_chip_word(line: str) -> str:
-    """'M1 chip' / 'M4 Chip' with no tier: the generation ('1'), else ''."""
+    """'M1 chip' / 'M4 Chip' with no tier, or a line of only the macOS and 'M1': the generation ('1'), else ''."""
     found = _CHIP_WORD.search(line.replace("_", " ").replace("*", ""))
-    return found.group(1) if found and not found.group(2) else ""
+    spec = _SPEC_LINE_CHIP.match(line)
+    return found.group(1) if found and not found.group(2) else (spec.group(1) or spec.group(2)) if spec else ""
 
 
 def family_chip(line: str) -> Facts:
@@ -102,7 +108,7 @@ def family_chip(line: str) -> Facts:
         other = _CHIP_FAMILY.search(line)
         if other and not re.match(r"\s+(?:Pro|Max|Ultra)\b", line[other.start() + 2:], re.IGNORECASE):
             family, generation = other.group(2), other.group(1)
-    if not family or not only_plain_chip(family):
+    if not family or not only_plain_chip(family, int(generation)):
         return []
     return [("platform", "darwin"), ("cpu.brand", _chip(generation)), ("cpu.hardware_arch", "arm64")]
 

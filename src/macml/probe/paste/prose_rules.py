@@ -26,7 +26,7 @@ _RAM_SIZE = re.compile(r"\b(8|12|16|18|24|32|36|48|64|96|128|192)\s*(?:GB|GiB)\b
 _MACOS_NAMES = {"tahoe": 26, "sequoia": 15, "sonoma": 14, "ventura": 13, "monterey": 12, "big sur": 11}
 _MACOS_NAMED = re.compile(r"\b(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur)\s+(\d{2}(?:\.\d+){0,2})\b", re.IGNORECASE)
 _AMD_MAC_GPU = re.compile(r"\b(AMD \d{4}\s?XT?)\b(?:\s+(\d+)\s*(?:GB|go|Go)\s+VRAM)?")
-_INTEL_CPU = re.compile(r"\b(?:Intel (?:Core )?)?(i[3579]-\d{4,5}[A-Z]{0,2})\b|\bIntel (?:chip|system|CPU|processor|Mac)\b"
+_INTEL_CPU = re.compile(r"\b(?:Intel (?:Core )?)?(i[3579]-\s?\d{4,5}[A-Z]{0,2})\b|\bIntel (?:chip|system|CPU|processor|Mac)\b"
                         r"|\b\d\.\d GHz \d+-Core Intel Core i[3579]\b")
 _GPU_WITH_MEMORY = re.compile(r"^\s*(Intel(?:\(R\))? (?:UHD|Iris(?: Plus| Pro)?|HD) Graphics(?: \d{3,4})?)\s+(\d+\s*(?:MB|GB))\s*$")
 _PYTHON_ITEM = re.compile(r"^\s*[-*]\s*python3?\s*:?\s*v?(3\.\d{1,2}\.\d{1,2})\b(?![.\d])", re.IGNORECASE)
@@ -99,7 +99,7 @@ def intel_mac_parts(line: str) -> Facts:
     facts: Facts = []
     cpu = _INTEL_CPU.search(line)
     if cpu:
-        facts.append(("cpu.brand", f"Intel Core {cpu.group(1)}" if cpu.group(1) else "Intel"))
+        facts.append(("cpu.brand", f"Intel Core {cpu.group(1).replace(' ', '')}" if cpu.group(1) else "Intel"))
     gpu = _AMD_MAC_GPU.search(line)
     if gpu:
         facts.append(gpu_record(gpu.group(1), gpu.group(2) + " GB" if gpu.group(2) else None))

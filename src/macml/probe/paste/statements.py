@@ -30,6 +30,10 @@ from macml.probe.paste import form_answer_rules, hardware_prose_rules, shell_out
 from macml.probe.paste import mac_memory_rules, role_key_rules
 from macml.probe.paste import linux_sentence_rules, nvidia_cli_rules
 from macml.probe.paste import host_clue_rules, stack_prose_rules
+from macml.probe.paste import board_rules
+from macml.probe.paste import gpu_inventory_rules, machine_sentence_rules, package_version_rules
+from macml.probe.paste import mac_model_year_rules, rosetta_env_rules
+from macml.probe.paste import mac_hint_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -188,6 +192,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     set10_answers = nvidia_cli_rules.answers(lines)
     sentence_answers = linux_sentence_rules.answers(lines)
     host_answers = host_clue_rules.answers(lines)
+    board_answers = board_rules.answers(lines)
+    inventory_answers, printed_versions = gpu_inventory_rules.answers(lines), package_version_rules.answers(lines)
+    hint_answers = mac_hint_rules.answers(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
@@ -199,7 +206,8 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts += set10_answers.get(index, []) + sentence_answers.get(index, []) + spec_answers.get(index, [])
         facts += tool_answers.get(index, []) + prose_answers.get(index, []) + windows_answers.get(index, [])
         facts += form_answers_b.get(index, []) + prose_answers_b.get(index, []) + shell_answers.get(index, [])
-        facts += host_answers.get(index, [])
+        facts += host_answers.get(index, []) + hint_answers.get(index, []) + board_answers.get(index, [])
+        facts += inventory_answers.get(index, []) + printed_versions.get(index, [])
         facts += mac_text_rules.early_line_facts(text)  # before by_key: it reads 'RAM: used / total' as the used
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
@@ -216,6 +224,8 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             facts.extend(mac_memory_rules.keyed_facts(*pair) + role_key_rules.keyed_facts(*pair))
             facts.extend(linux_sentence_rules.keyed_facts(*pair))
             facts.extend(host_clue_rules.keyed_facts(*pair))
+            facts.extend(board_rules.keyed_facts(*pair))
+            facts.extend(mac_hint_rules.keyed_facts(*pair))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
@@ -245,8 +255,14 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts.extend(mac_memory_rules.line_facts(text))
         facts.extend(linux_sentence_rules.line_facts(text))
         facts.extend(host_clue_rules.line_facts(text) + stack_prose_rules.line_facts(text))
+        facts.extend(board_rules.line_facts(text))
+        facts.extend(gpu_inventory_rules.line_facts(text) + machine_sentence_rules.line_facts(text))
+        facts.extend(mac_model_year_rules.line_facts(text) + rosetta_env_rules.line_facts(text))
+        facts.extend(mac_hint_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
+        if mac_hint_rules.other_machine(text):  # a machine named to compare with: not this one's hardware
+            facts = [(f, v) for f, v in facts if not f.startswith(("cpu.", "gpu", "platform"))]
         seen = set()
         for fact, value in facts:
             marker = (fact, repr(value))

@@ -1,0 +1,64 @@
+"""GPUs listed by count, by a device table, or by the board they are part of, each a pure function returning stated facts.
+
+- A count and a model in a table or `key: value` list: 'GPU count | 8' beside 'GPU type | [NVIDIA A800-SXM4-80GB'
+  (one GPU per count, numbered, on the model's line).
+- xpu-smi's discovery table: '| 0         | Device Name: Intel(R) Arc(TM) A770 Graphics   |' (device 0).
+- A Jetson module named in a list or a sentence ('Jetson Orin AGX 64GB Developer Kit', 'on my agx orin'): an
+  aarch64 Linux board whose NVIDIA GPU is integrated, with the module's (unified) memory when it is given.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, Sequence
+
+from macml.probe.paste.gpu_names import gpu_names, gpu_record
+from macml.probe.paste.statement_rules import Facts
+
+_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead of)\b|n't\b", re.IGNORECASE)
+_SEPARATOR = r"\s*(?:\||:|=)\s*"
+_COUNT = re.compile(r"^\s*\|?\s*[-*]?\s*(?:GPU[ _]?count|GPU[ _]?num(?:ber)?|num(?:ber)?[ _]of[ _]GPUs|num[ _]gpus)"
+                    + _SEPARATOR + r"(\d{1,2})\s*\|?\s*$", re.IGNORECASE)
+_MODEL = re.compile(r"^\s*\|?\s*[-*]?\s*GPU[ _]?(?:type|model|name)s?" + _SEPARATOR + r"(.+?)\s*\|?\s*$", re.IGNORECASE)
+_XPU_SMI_ROW = re.compile(r"^\s*\|\s*(\d{1,2})\s*\|\s*Device Name:\s*(\S.*?)\s*\|\s*$")
+_JETSON = re.compile(r"\b((?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+(?:Orin|Xavier|Thor)|(?:Orin|Xavier)\s+(?:AGX|NX|Nano)"
+                     r"|Jetson\s+(?:Orin|Xavier|Nano|TX[12]|Thor)))(?:\s+(?:Developer Kit|Super))*(?:\s+(\d{1,2})\s?GB)?\b",
+                     re.IGNORECASE)
+
+
+def counted_models(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> one numbered GPU per count, where a GPU count and one GPU model are listed within 3 lines."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        count = _COUNT.match(line)
+        if not count or not 1 < int(count.group(1)) <= 16:
+            continue
+        near = [i for i in range(max(0, index - 3), min(len(lines), index + 4)) if i != index and _MODEL.match(lines[i])]
+        names = [gpu_names(_MODEL.match(lines[i]).group(1).strip("[]")) for i in near]
+        if len(near) != 1 or len(names[0]) != 1:
+            continue
+        found[near[0]] = [("gpu", dict(gpu_record(names[0][0])[1], index=i)) for i in range(int(count.group(1)))]
+    return found
+
+
+def xpu_smi_device(line: str) -> Facts:
+    """xpu-smi discovery's 'Device Name:' row: that Intel GPU, by its device number."""
+    row = _XPU_SMI_ROW.match(line)
+    names = gpu_names(row.group(2)) if row else []
+    return [gpu_record(names[0], index=int(row.group(1)))] if names else []
+
+
+def jetson_module(line: str) -> Facts:
+    """A Jetson module the writer names: Linux on aarch64, an integrated NVIDIA GPU, and the module's memory."""
+    found = _JETSON.search(line)
+    if not found or _NEGATED.search(line[:found.start()]):
+        return []
+    facts: Facts = [("gpu.mention", " ".join(found.group(1).split())), ("platform", "linux"), ("cpu.hardware_arch", "aarch64")]
+    return facts + ([("cpu.memory_bytes", int(found.group(2)) * 1024**3)] if found.group(2) else [])
+
+
+def line_facts(line: str) -> Facts:
+    return xpu_smi_device(line) + jetson_module(line)
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    return counted_models(lines)

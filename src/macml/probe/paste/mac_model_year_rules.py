@@ -1,0 +1,46 @@
+"""A Mac named by its model and year, or beside an AMD GPU, in prose: what that says about its hardware.
+
+- 'iMac (Retina 5K, 27-inch, Late 2015)', 'Really old Macbook Pro (Later 2013)', 'my 2017 MacBook Pro': every Mac
+  model of 2019 or earlier has an Intel CPU (Apple silicon began with the late-2020 M1 Macs; apple.com/newsroom
+  2020/11 'Introducing the next generation of Mac'). 2020 itself had both, so it names neither.
+- 'Could not run on Mac Pro with AMD GPU': only Intel Macs drive an AMD GPU; Apple-silicon Macs support no AMD
+  GPU, built in or external (support.apple.com/102363: eGPUs need a Mac with an Intel processor).
+
+Each rule is a pure function of one line.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+Facts = List[Tuple[str, Any]]
+
+_FAMILY = r"(?:Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)"
+_SEASON = r"(?:(?:early|mid|late|later|end(?: of)?)[\s-]+)?"
+_YEAR = r"(20(?:0[7-9]|1\d))"  # 64-bit Intel Macs (2007 on) to the last all-Intel year
+_AFTER = re.compile(r"\b" + _FAMILY + r"\s*(?:\(([^()]{0,40}?[\s,])?" + _SEASON + _YEAR + r"\s*\)|,?\s+" + _SEASON + _YEAR
+                    + r"\b(?![\d.,]))", re.IGNORECASE)
+_BEFORE = re.compile(r"(?<![\w.])" + _SEASON + _YEAR + r"\s+(?:\d{2}(?:\"|”|-inch|\s?inch)\s+)?" + _FAMILY + r"\b", re.IGNORECASE)
+_APPLE_CHIP = re.compile(r"(?<![\w-])M[1-9](?![\w.])|\bApple silicon\b|\barm64\b", re.IGNORECASE)
+_WITH_AMD = re.compile(r"\b" + _FAMILY + r"\s+(?:with|has|having|w/)\s+(?:an?\s+|the\s+|two\s+|dual\s+)?"
+                       r"(?:AMD|Radeon)\s+(?:GPU|graphics|card|video card)s?\b", re.IGNORECASE)
+_NOT_THIS = re.compile(r"(?:\b(?:not|no|never)|n't)\s+(?:(?:an?|the|my|on|for|with)\s+)*$", re.IGNORECASE)  # 'not a Mac Pro with ...' 
+
+
+def intel_mac_by_year(line: str) -> Facts:
+    """'iMac (Retina 5K, 27-inch, Late 2015)', 'Macbook Pro (Later 2013)', '2017 MacBook Pro': an Intel Mac."""
+    if not (_AFTER.search(line) or _BEFORE.search(line)) or _APPLE_CHIP.search(line):
+        return []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
+
+
+def mac_with_amd_gpu(line: str) -> Facts:
+    """'Could not run on Mac Pro with AMD GPU': an Intel Mac with an AMD GPU (the model unnamed)."""
+    found = _WITH_AMD.search(line)
+    if not found or _NOT_THIS.search(line[:found.start()]) or _APPLE_CHIP.search(line):
+        return []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64"), ("gpu.present", "AMD")]
+
+
+def line_facts(line: str) -> Facts:
+    return intel_mac_by_year(line) + mac_with_amd_gpu(line)

@@ -1,0 +1,55 @@
+"""The machine described in a sentence, each a pure function returning stated facts.
+
+- A distribution and release, then its kernel and/or architecture: 'Ubuntu 22.04 5.15.0-71-generic x64'.
+- The writer's own 'Running on a virtual machine' / 'in a VM': a hypervisor guest (which one is not said).
+- Memory counted in kB as /proc/meminfo counts it: 'with 49437012 kB of memory' (KiB).
+- An Intel desktop CPU named by its number alone, with its K/F suffix: '14700K' (Core i7-14700K), '12900KS'.
+"""
+from __future__ import annotations
+
+import re
+
+from macml.probe.paste.statement_rules import Facts
+
+_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead of)\b|n't\b", re.IGNORECASE)
+_ARCH = {"x64": "x86_64", "x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
+_DISTRO_KERNEL_ARCH = re.compile(r"\b(Ubuntu|Debian|Fedora|CentOS|Rocky Linux|AlmaLinux|Linux Mint|openSUSE Leap)\s+"
+                                 r"(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?(?:\s+(\d+\.\d+\.\d+-[\w.-]+))?"
+                                 r"(?:\s+(x64|x86_64|amd64|aarch64|arm64))?(?![\w.-])")
+_VM = re.compile(r"\b(?:running|run|runs|working)\s+(?:on|in|inside)\s+(?:a|an|my|our|the)\s+(?:virtual machine|VM)\b",
+                 re.IGNORECASE)
+_KB_MEMORY = re.compile(r"\b(\d{6,10})\s?kB\s+(?:of\s+)?(?:memory|RAM)\b", re.IGNORECASE)
+
+
+# Intel Core 10th-14th generation desktop numbers ('i7-14700K' without 'i7-'), source: Intel ark's Core processor
+# lists; the suffix is required, since a bare 14700 could be anything
+_INTEL_DESKTOP = re.compile(r"(?<![\w.-])(1[0-4][1-9]\d0)(KS|KF|K|F)(?![\w.-])", re.IGNORECASE)
+
+
+def intel_desktop_cpu(line: str) -> Facts:
+    found = _INTEL_DESKTOP.search(line)
+    return [("cpu.brand", f"Intel Core {found.group(1)}{found.group(2).upper()}")] if found else []
+
+
+def distro_kernel_arch(line: str) -> Facts:
+    """'Ubuntu 22.04 5.15.0-71-generic x64': Linux, that release, its kernel and the machine's arch."""
+    found = _DISTRO_KERNEL_ARCH.search(line)
+    if not found or not (found.group(3) or found.group(4)):
+        return []
+    facts: Facts = [("platform", "linux"), ("os.name", f"{found.group(1)} {found.group(2)}")]
+    facts += [("os.kernel", found.group(3))] if found.group(3) else []
+    return facts + ([("cpu.hardware_arch", _ARCH[found.group(4).lower()])] if found.group(4) else [])
+
+
+def virtual_machine(line: str) -> Facts:
+    found = _VM.search(line)
+    return [("hypervisor", None)] if found and not _NEGATED.search(line[:found.start()]) else []
+
+
+def kb_memory(line: str) -> Facts:
+    found = _KB_MEMORY.search(line)
+    return [("cpu.memory_bytes", int(found.group(1)) * 1024)] if found else []
+
+
+def line_facts(line: str) -> Facts:
+    return distro_kernel_arch(line) + virtual_machine(line) + kb_memory(line) + intel_desktop_cpu(line)

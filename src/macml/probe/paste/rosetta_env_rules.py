@@ -1,0 +1,43 @@
+"""x86_64 Python environments as people describe them or as their libraries fail:
+
+- 'a Rosetta-based Conda Environment', 'a conda environment which runs via rosetta': a Python translated by
+  Rosetta 2 (which exists only on Apple silicon);
+- 'Intel MKL FATAL ERROR: This system does not meet the minimum requirements for use of the Intel(R) Math Kernel
+  Library': Intel MKL's CPU check, printed by an MKL-linked numpy/scipy/torch. MKL is built for x86 only
+  (intel.com oneMKL system requirements), so the Python that loaded it is x86_64; on Apple silicon that is a
+  Rosetta process, whose CPU lacks AVX before macOS 15 (diagnose/cpu_checks.check_rosetta_avx).
+
+Each rule is a pure function of one line.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+Facts = List[Tuple[str, Any]]
+
+_ENV = r"(?:conda|miniconda|anaconda|mamba|python3?|venv|virtualenv|pyenv)(?:\s+(?:env|environment|install|interpreter))?"
+_BASED_ENV = re.compile(r"\brosetta(?:[- ]2)?[- ](?:based|translated|emulated|powered|backed)\s+" + _ENV + r"\b", re.IGNORECASE)
+_ENV_VIA = re.compile(r"\b" + _ENV + r"s?\s+(?:which|that)\s+(?:runs?|is running|is run|works?)\s+(?:via|through|under|in|with)\s+"
+                      r"(?:the\s+)?rosetta\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|without|no longer|never|instead of)\b|n't\b", re.IGNORECASE)
+_MKL_FATAL = re.compile(r"\bIntel MKL FATAL ERROR:\s*This system does not meet the minimum requirements\b", re.IGNORECASE)
+
+
+def rosetta_environment(line: str) -> Facts:
+    """'a Rosetta-based Conda Environment', 'an empty conda environment which runs via rosetta'."""
+    if not (_BASED_ENV.search(line) or _ENV_VIA.search(line)) or _NEGATED.search(line):
+        return []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("process.translated", True),
+            ("process.arch", "x86_64"), ("python.machine", "x86_64")]
+
+
+def mkl_cpu_check_failed(line: str) -> Facts:
+    """Intel MKL refusing the CPU: an x86_64 Python that loaded MKL, on a CPU without the instructions it needs."""
+    if not _MKL_FATAL.search(line):
+        return []
+    return [("process.arch", "x86_64"), ("python.machine", "x86_64"), ("framework.used", "mkl")]
+
+
+def line_facts(line: str) -> Facts:
+    return rosetta_environment(line) + mkl_cpu_check_failed(line)
