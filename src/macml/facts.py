@@ -113,8 +113,8 @@ class GPU:
     @property
     def display_name(self) -> str:
         """The model with its vendor once: 'AMD Radeon Pro 560X', 'NVIDIA H200', 'Apple M1 Pro'."""
-        if self.model.lower().startswith(self.vendor.lower()):
-            return self.model
+        if self.model.lower().startswith(self.vendor.lower()) or f" {self.vendor.lower()} " in f" {self.model.lower()} ":
+            return self.model  # 'GIGABYTE AMD Radeon RX 6650 XT': the board partner's name first
         return f"{self.vendor} {self.model}".strip()
 
 

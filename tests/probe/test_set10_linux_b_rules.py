@@ -21,8 +21,9 @@ def test_ec2_instance_types():
 def test_instance_type_key_gives_guest_without_gpu():
     facts = host.keyed_facts("instance-type", "t4g.2xlarge")
     assert ("hypervisor", "Amazon EC2") in facts and any(f == "gpu.none" for f, _ in facts)
-    assert host.keyed_facts("instance-type", "g4dn.xlarge") == [("hypervisor", "Amazon EC2")]
-    assert host.keyed_facts("instance-type", "c5.metal") == [("hypervisor.none", True), ("gpu.none", "EC2 c5.metal has no GPU")]
+    assert host.keyed_facts("instance-type", "g4dn.xlarge") == [("hypervisor", "Amazon EC2"), ("cpu.hardware_arch", "x86_64")]
+    assert host.keyed_facts("instance-type", "c5.metal") == [("hypervisor.none", True), ("cpu.hardware_arch", "x86_64"),
+                                                            ("gpu.none", "EC2 c5.metal has no GPU")]
     assert host.keyed_facts("type", "t4g.2xlarge") == []
 
 

@@ -128,4 +128,15 @@ def _judge_vectors(facts: MachineFacts, recipes: Sequence[Recipe], avx: bool, av
         return warn("System", f"{who} has no AVX2: CPU builds of torch and jax fall back to their slowest kernels",
                     Fix("Expect several times slower CPU training than on an AVX2 CPU (Haswell / Zen or newer); "
                         "use a GPU machine for anything but small models."))
+    app = next((f"{name} {facts.package(name)}" for name in _LLAMA_CPP_APPS if facts.package(name)), None)
+    if not avx2 and app:
+        return warn("System", f"{who} has no {'AVX or AVX2' if not avx else 'AVX2'}: {app} runs llama.cpp, whose CPU "
+                    "code falls back to its slower non-AVX2 kernels for every layer not offloaded to a GPU",
+                    Fix("Offload all layers to the GPU, or expect several times slower CPU inference than on an AVX2 "
+                        "CPU (Haswell / Zen or newer)."))
     return None
+
+
+# apps that run models through llama.cpp, whose CPU builds pick AVX / AVX2 / AVX-512 kernels (ollama ships one
+# runner per level, cpu / cpu_avx / cpu_avx2: https://github.com/ollama/ollama/blob/main/docs/troubleshooting.md)
+_LLAMA_CPP_APPS = ("ollama", "llama-cpp-python", "llama.cpp", "gpt4all", "koboldcpp")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from macml.facts import GIB, MachineFacts, format_bytes
+from macml.knowledge.thunderbolt import has_thunderbolt3
 from macml.diagnose.common import install_recipe, reinstall_recipe
 from macml.diagnose.findings import Finding, Fix, info, warn
 from macml.recipes.catalog import Recipe
@@ -80,6 +81,12 @@ def check_egpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findi
         return warn("GPU", f"{name} is an external GPU: Apple-silicon Macs do not drive eGPUs",
                     Fix("Use the built-in Apple GPU (PyTorch MPS, MLX); the eGPU works only with an Intel Mac.",
                         install_recipe(facts, recipes, "torch", "mps")))
+    if has_thunderbolt3(facts.cpu.model or "") is False:
+        return warn("GPU", f"{name} is an eGPU on a {facts.cpu.model}, which has no Thunderbolt 3: macOS does not "
+                    "support eGPUs on it",
+                    Fix("Apple supports eGPUs only on Thunderbolt 3 Macs (support.apple.com/102363); on older ones they "
+                        "need patches such as purge-wrangler, which macOS updates undo (boot loops, a GPU that "
+                        "vanishes). Keep the built-in GPU for training, or move the card to a Thunderbolt 3 Mac or a PC."))
     return info("GPU", f"{name} is an eGPU: supported on Intel Macs over Thunderbolt 3 (macOS 10.13.4+)",
                 Fix("Quit every process that uses it before unplugging (a Metal or PlaidML job whose GPU disappears "
                     "crashes). PlaidML must be told to use it (the plaidml-amd recipe picks the best GPU); torch 2.2.2's "

@@ -62,7 +62,8 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
                     Fix("Replace it with a CUDA build that fits the driver:", install_recipe(facts, recipes, "torch", "cuda")))
     if kind == "rocm" and not rocm_runs_here(facts):  # check_rocm_target says why
         return ok("PyTorch", f"torch {ver} imports; no ROCm build runs on this AMD GPU, so it runs on the CPU")
-    if kind == "rocm" and not data.get("hip_version"):
+    if kind == "rocm" and not data.get("hip_version") and data.get("cuda_available") is not True \
+            and not data.get("build_unknown"):  # torch.cuda answering on an AMD GPU is a ROCm build
         return fail("PyTorch", f"torch {ver} has no ROCm support on a machine with an AMD GPU",
                     Fix("Install a ROCm build:", install_recipe(facts, recipes, "torch", "rocm")))
     backend = {"mps": "MPS", "cuda": f"CUDA {data.get('cuda_version') or '(version not shown)'}",

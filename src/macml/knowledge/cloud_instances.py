@@ -5,6 +5,11 @@ instancetypes/instance-types.html, 'Bare metal instances'). GPUs come only with 
 families below (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html): P (NVIDIA), G (NVIDIA; g4ad AMD Radeon
 Pro V520). Other accelerated families carry no GPU: inf/trn (AWS Inferentia/Trainium), dl1 (Habana Gaudi),
 dl2q (Qualcomm), f1/f2 (FPGA), vt1 (Xilinx video).
+
+Processors (docs.aws.amazon.com/ec2/latest/instancetypes/ec2-instance-type-specifications.html, 'Processor'): a1 and
+the families whose option letters start with 'g' after the generation digit (t4g, m6g, c7gn, g5g, x2gd, im4gn) are
+AWS Graviton (Arm); mac families are Mac minis (mac1 Intel, mac2 Apple silicon); every other family is Intel or AMD
+x86_64.
 """
 from __future__ import annotations
 
@@ -23,6 +28,13 @@ class Instance:
     name: str  # 't4g.2xlarge'
     virtual: bool  # False only for '.metal' sizes
     has_gpu: bool
+    arch: Optional[str] = None  # 'x86_64' or 'aarch64'; None for Mac minis
+
+
+def _arch(family: str) -> Optional[str]:
+    if family.startswith("mac"):
+        return None
+    return "aarch64" if family == "a1" or re.fullmatch(r"[a-z]+\d+g[a-z-]*", family) else "x86_64"
 
 
 def ec2_instance(text: str) -> Optional[Instance]:
@@ -31,4 +43,5 @@ def ec2_instance(text: str) -> Optional[Instance]:
     if not found:
         return None
     family, size = found.group(1), found.group(2)
-    return Instance(found.group(), virtual=not size.startswith("metal"), has_gpu=family in EC2_GPU_FAMILIES)
+    return Instance(found.group(), virtual=not size.startswith("metal"), has_gpu=family in EC2_GPU_FAMILIES,
+                    arch=_arch(family))

@@ -36,9 +36,24 @@ def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], 
             seen_index.add(key)
         elif name in last_line and not (stated.get("line") == last_line[name] + 1 and _bare(stated, name)):
             continue
+        else:
+            spelled = [i for i, (v, _) in enumerate(chosen) if v.get("index") is None and v["name"] != name
+                       and _card_words(v["name"]) == _card_words(name)]
+            if spelled:  # 'RX 6600XT 8G' and 'Radeon Rx 6600xt': one card spelled twice; keep the fuller name
+                earlier, where_said = chosen[spelled[0]]
+                fuller = max((earlier["name"], name), key=lambda n: (len(n.split()), len(n)))
+                chosen[spelled[0]] = (dict(earlier, name=fuller, memory_mib=earlier.get("memory_mib") or value.get("memory_mib")),
+                                      where_said)
+                last_line[name] = stated.get("line", 0)
+                continue
         last_line[name] = stated.get("line", 0)
         chosen.append((value, stated))
     return chosen
+
+
+def _card_words(name: str) -> str:
+    """A GPU name without brand words, spaces and case: 'Radeon Rx 6600xt' and 'RX 6600XT' -> 'rx6600xt'."""
+    return re.sub(r"\b(?:nvidia|geforce|amd|radeon)\b|[\s-]", "", name.lower())
 
 
 def _bare(statement: Statement, name: str) -> bool:
@@ -60,7 +75,7 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
     for stated in statements:
         if stated.get("fact") in ("gpu.capability_of", "gpu.memory_of") and stated["value"].get("index") is not None:
             by_index.setdefault(stated["value"]["index"], {}).update(stated["value"])
-    single = [s["value"] for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
+    single = [s for s in statements if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
     gfx = first_stated(statements, "gpu.gfx")
     gpus: List[GPU] = []
     chosen = _stated_gpus(statements)
@@ -74,7 +89,10 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
             extra = by_index.get(value["index"], {})
         else:  # one numbered device beside one named GPU: the same GPU
             extra = next(iter(by_index.values())) if len(by_index) == 1 else {}
-        memory = value.get("memory_mib") or extra.get("memory_mib") or (single[0]["memory_mib"] if single else None)
+        # an unnumbered 'N GB' on the line that names one of several GPUs is that GPU's only
+        mine = single if len(chosen) == 1 else [m for m in single if m.get("line") == stated.get("line")
+                                                or m.get("line") not in {said.get("line") for _, said in chosen}]
+        memory = value.get("memory_mib") or extra.get("memory_mib") or (mine[0]["value"]["memory_mib"] if mine else None)
         cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
         gpus.append(GPU(vendor=vendor, model=sized_name(_full_name(value["name"], statements), str(stated.get("text", ""))), memory_bytes=memory * MIB if memory else None,
                         unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,

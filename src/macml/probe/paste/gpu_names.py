@@ -13,8 +13,8 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVI
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics)[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b|with\b))",
-                     re.IGNORECASE)
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{4}[Mm](?![\w-])|\d{4}S(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b|with\b|G?DDR\d)|\s(?:nor|and|or|but|vs)\s)",
+                     re.IGNORECASE)  # 'GDDR6' after a name is its memory type
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
 _TEGRA = re.compile(r"\b((?:NVIDIA )?Tegra X\d|(?:NVIDIA )?(?:Orin|Xavier)(?: \(nvgpu\))?(?= \(nvgpu\)|\s*$|(?<=\)))|(?<=\bNVIDIA )Orin)")
@@ -91,7 +91,18 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
     vram = re.search(r"\b(\d{1,3})\s*gb\s*(?:(?:of\s+)?(?:vram|memory)\b|\))", value, re.IGNORECASE)
     memory = memory or (vram.group(1) + " GB" if vram else None)
     names = next((found for found in map(gpu_names, parts) if found), []) or informal_gpu_names(parts[0])
-    return [gpu_record(names[0], memory, index)] if names else []
+    return [gpu_record(with_partner(parts[0], names[0]), memory, index)] if names else []
+
+
+# board partners that put their name before the GPU's in a spec list ('GIGABYTE AMD Radeon RX 6650 XT')
+_PARTNERS = (r"(?<![\w-])(?:GIGABYTE|Gigabyte|MSI|ASUS|Asus|ASRock|Sapphire|SAPPHIRE|PowerColor|XFX|ZOTAC|Zotac|EVGA|PNY|Palit"
+             r"|Gainward|Inno3D|GALAX|Galax|KFA2|Colorful|Yeston|Maxsun) +")
+
+
+def with_partner(text: str, name: str) -> str:
+    """A GPU name the text writes right after its board partner's: the name as written, partner included."""
+    found = re.search(_PARTNERS + re.escape(name), text)
+    return found.group(0) if found else name
 
 
 def plaidml_devices(line: str) -> Facts:

@@ -146,7 +146,7 @@ def node_gpu(line: str) -> Facts:
     return [("gpu", {"name": found.group(1), "vendor": "NVIDIA", "memory_mib": None, "index": None})]
 
 
-_MY_GPU_ZH = re.compile(r"我(?:的|用的|电脑的|笔记本的)(?:显卡|GPU)?(?:型号)?是\s*(.+)$")
+_MY_GPU_ZH = re.compile(r"我(?:的|用的|电脑的|笔记本的)\s*(?:显卡|GPU)?(?:型号)?是\s*(.+)$")
 
 
 def chinese_owned_gpu(line: str) -> Facts:

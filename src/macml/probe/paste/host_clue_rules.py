@@ -1,7 +1,7 @@
 """What a text says of the host through the names of the things it runs on:
 
 - a cloud instance type ('instance-type: t4g.2xlarge'): a hypervisor guest (bare metal for '.metal' sizes), and,
-  for a family without GPUs, a machine with none (knowledge.cloud_instances);
+  for a family without GPUs, a machine with none, and its CPU's arch (knowledge.cloud_instances);
 - `uname -r` pasted with its answer on the next line ('$ uname -r' / '5.10.17-v8+'): the Linux kernel release;
 - a Nix store interpreter ('/nix/store/<hash>-python3-3.11.13-env/lib/python3.11/...'): that Python's version;
 - vLLM's OpenAI server image ('vllm-openai:v0.7.2'): vLLM at that version, in a Linux container;
@@ -38,6 +38,7 @@ def _instance_facts(text: str) -> Facts:
     if instance is None:
         return []
     facts: Facts = [("hypervisor", "Amazon EC2")] if instance.virtual else [("hypervisor.none", True)]
+    facts += [("cpu.hardware_arch", instance.arch)] if instance.arch else []
     return facts + ([] if instance.has_gpu else [("gpu.none", f"EC2 {instance.name} has no GPU")])
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 
 from macml.knowledge.hardware import chip_of_kernel
-from macml.probe.paste.gpu_names import CHIP, gpu_names, gpu_record, gpu_value, plaidml_devices
+from macml.probe.paste.gpu_names import CHIP, gpu_names, gpu_record, gpu_value, plaidml_devices, with_partner
 from macml.probe.paste.log_rules import log_line_facts
 from macml.probe.paste.report_rules import report_line_facts
 from macml.probe.paste.statement_rules import PLATFORM_STRING, Facts, package_facts, python_platform
 from macml.probe.paste.system_rules import MODEL_ID, NO_SUCH_MACOS, arch_word, conda_virtual_packages
 
 # 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6'; never a binary's 'built for Mac OS X 12.0'
-_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS X|[Mm]ac ?OS|macos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
+_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS X|[Mm]ac ?OS|[Mm]acos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
                     r"[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
 # 'macOS 26 beta 4', 'macOS 15 Developer Beta': the betas before a major release are of its .0
@@ -184,7 +184,7 @@ def gpus_in_use(line: str) -> Facts:
             facts.append(("python.machine", "arm64"))  # those plugins drive an Apple GPU from arm64 wheels only
         elif vendors & {"AMD", "Intel"}:
             facts.append(("python.machine", "x86_64"))  # an AMD or Intel GPU is an Intel Mac's
-    facts += plaidml_devices(line) + [("gpu.mention", name) for name in gpu_names(line)]  # PlaidML's names first
+    facts += plaidml_devices(line) + [("gpu.mention", with_partner(line, name)) for name in gpu_names(line)]  # PlaidML's names first
     if re.search(r"\b(?:Device|Type|Name):\**\s*mps\b|Metal device set to:|ggml_metal\w*: GPU name:", line):
         facts += [("metal.in_use", "mps" if "mps" in line else "metal"), ("platform", "darwin")]  # MPS/Metal: macOS only
     cuda_device = re.search(r"\bcuda:\d+ (.+?) : \w+", line)  # ComfyUI: torch's CUDA device in use

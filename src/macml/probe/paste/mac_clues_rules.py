@@ -12,7 +12,7 @@ import re
 from typing import Any, List, Tuple
 
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
-from macml.probe.paste.gpu_names import gpu_record
+from macml.probe.paste.gpu_names import gpu_record, with_partner
 from macml.probe.paste.mac_words_rules import PACKAGE_WORDS
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.statement_rules import by_key
@@ -125,7 +125,7 @@ def radeon_in_words(line: str) -> Facts:
     if len({m.group(1).lower() for m in found}) != 1:
         return []
     name, memory = found[0].group(1), found[0].group(2)
-    fact, record = gpu_record(name, memory + " GB" if memory else None)
+    fact, record = gpu_record(with_partner(line, name), memory + " GB" if memory else None)
     size = [("gpu.memory_of", {"index": None, "memory_mib": record["memory_mib"]})] if record["memory_mib"] else []
     return [(fact, dict(record, vendor="AMD"))] + size
 

@@ -23,7 +23,7 @@ Facts = List[Tuple[str, Any]]
 # About This Mac's processor: speed, then core count (a word or digits), then the Intel family without a model number
 _ABOUT_MAC_CPU = re.compile(r"^\s*(?:[-*]\s*)?(?:Processor\s*[:-]?\s*)?\d{1,2}(?:[.,]\d{1,2})?\s?GHz\s+(?:Dual|Quad|Hexa|Octa|\d{1,2})"
                             r"-Core\s+Intel\s+(Core\s+i[3579]|Core\s+m[357]|Xeon(?:\s+[EW])?|Core\s+2\s+Duo)\s*$", re.IGNORECASE)
-_SPACED_MODEL = re.compile(r"\b(MacBook\s?Pro|MacBook\s?Air|Mac\s?mini|Mac\s?Pro|iMac\s?Pro|iMac)(?:\s+Server)?\s+(\d{1,2}),(\d)"
+_SPACED_MODEL = re.compile(r"\b(MacBook\s?Pro|MacBook\s?Air|Mac\s?mini|Mac\s?Pro|iMac\s?Pro|iMac)(?:\s+Server)?\s+(\d{1,2}),\s?(\d)"
                            r"(?![\w.]|,\s?\d|\s?GHz)", re.IGNORECASE)
 _MODEL_FAMILY = {"macbookpro": "MacBookPro", "macbookair": "MacBookAir", "macmini": "Macmini", "macpro": "MacPro",
                  "imacpro": "iMacPro", "imac": "iMac"}
@@ -36,6 +36,12 @@ _ROSETTA_CACHE = re.compile(r"(?:^|\s|')/(?:private/)?var/db/oah/")  # Rosetta 2
 _MKL_SSE42 = re.compile(r"\bIntel MKL WARNING: Support of Intel\(R\) Streaming SIMD Extensions 4\.2\b", re.IGNORECASE)
 _UNIFIED_ZH = re.compile(r"(?<![\d.])(\d{1,3})\s?G(?:B)?\s*(?:的\s*)?统一内存")
 _CHIP_MEMORY_ZH = re.compile(r"\bM[1-5](?:\s+(?:Pro|Max|Ultra))?\s*[,，、]\s*(\d{1,3})\s?G(?:B)?\s*内存")
+# '我的16G内存' (my 16G of memory): the writer's own machine's memory
+_MY_MEMORY_ZH = re.compile(r"(?:我的|我|本机|电脑)\s*(?:的\s*)?(\d{1,3})\s?G(?:B)?\s*(?:的\s*)?内存")
+# 'on a MacBook Pro with an 8-core i9 CPU': a Mac the writer uses, with an Intel CPU in the same sentence
+_MAC_WITH_INTEL = re.compile(r"\b(?:on|using|have|own|with)\s+(?:an?\s+|my\s+|the\s+)?(?:Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|"
+                             r"Mac ?mini|Mac ?Pro)\b[^.;!?]{0,60}?\bwith\s+(?:an?\s+)?(?:\d{1,2}[- ]core\s+)?"
+                             r"(?:Intel\b|(?:Core\s+)?i[3579]\b|Xeon\b)", re.IGNORECASE)
 _GPU_CORES_ZH = re.compile(r"(?<![\d.])(\d{1,2})\s?核\s?(?:图形处理器|GPU)")
 _BRACKETED = re.compile(r"^\[\s*([^\[\]]+?)\s*\]$")
 _CPU_ARCH_KEYS = ("cpu arch", "cpu architecture", "cpu arch.")
@@ -111,16 +117,29 @@ def chinese_specs(line: str) -> Facts:
     memory = _UNIFIED_ZH.search(line) or _CHIP_MEMORY_ZH.search(line)
     if memory and int(memory.group(1)) in APPLE_SILICON_MEMORY_GB:
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", int(memory.group(1)) * 1024**3)]
+    mine = _MY_MEMORY_ZH.search(line)
+    if mine and not memory and int(mine.group(1)) in APPLE_SILICON_MEMORY_GB | {12, 4, 6}:
+        facts.append(("cpu.memory_bytes", int(mine.group(1)) * 1024**3))
     cores = _GPU_CORES_ZH.search(line)
     if cores:
         facts.append(("gpu.cores", int(cores.group(1))))
     return facts
 
 
+def intel_mac_sentence(line: str) -> Facts:
+    """'on a MacBook Pro with an 8-core i9 CPU and an AMD Radeon 5500m GPU': an Intel Mac (not a negated line, nor
+    one that names Apple silicon)."""
+    for sentence in re.split(r"(?<=[.!?])\s+", line):
+        if _MAC_WITH_INTEL.search(sentence) and not re.search(r"\b(?:not|never|without)\b|n't\b|(?<![\w-])M[1-9]\b|Apple silicon",
+                                                              sentence, re.IGNORECASE):
+            return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
+    return []
+
+
 def line_facts(line: str) -> Facts:
     facts: Facts = []
     for rule in (about_mac_processor, spaced_model_identifier, mpx_module, arm_chip, gpu_called_egpu, rosetta_traces,
-                 mkl_sse42_warning, chinese_specs):
+                 mkl_sse42_warning, chinese_specs, intel_mac_sentence):
         facts += rule(line)
     return facts
 

@@ -31,7 +31,7 @@ _MEMORY_BEFORE_MAC = re.compile(r"(?<![\d.])(\d{1,3})\s?GB\s+(?:(?:of\s+)?(?:RAM
                                 re.IGNORECASE)
 _MEMORY_BESIDE_CHIP = re.compile(r"(?<![A-Za-z0-9])M\d{1,2}(?:\s+(?:Pro|Max|Ultra))?[\s,]+(\d{1,3})\s*(?:GB|GiB|G)?\s+"
                                  r"(?:of\s+)?(?:unified\s+)?(?:RAM|memory)\b", re.IGNORECASE)
-_FIREPRO = re.compile(r"\b(dual|two|2x?)?\s*(?:AMD\s+)?(?:FirePro\s+)?(?<![\w-])(D[357]00)\b(?=\s*(?:GPU|graphics|$|[,.;)]))",
+_FIREPRO = re.compile(r"\b(dual|two|2x?)?\s*(?:AMD\s+)?(?:FirePro\s+)?(?<![\w-])(D[357]00)\b(?:\s+(\d)\s?(?:GB|Go|G)\b)?(?=\s*(?:GPU|graphics|$|[,.;)]))",
                       re.IGNORECASE)
 _MACOS_VERSION = re.compile(r"\b(?:mac ?os(?: ?x)?|os ?x)(?:\s+[A-Z][a-z]+)?\s*v?(?:1[0-9]|2[0-9])(?:\.\d+){0,2}\b",
                             re.IGNORECASE)
@@ -104,7 +104,8 @@ def mac_pro_firepro(line: str) -> Facts:
     found = _FIREPRO.search(line)
     if not found or not re.search(r"\b(?:AMD|FirePro)\b", line, re.IGNORECASE):
         return []
-    record = ("gpu", {"name": f"AMD FirePro {found.group(2).upper()}", "vendor": "AMD", "memory_mib": None, "index": None})
+    memory = int(found.group(3)) * 1024 if found.group(3) else None  # '6 Go': French for 6 GB
+    record = ("gpu", {"name": f"AMD FirePro {found.group(2).upper()}", "vendor": "AMD", "memory_mib": memory, "index": None})
     if found.group(1):
         return [("platform", "darwin"), ("gpu", dict(record[1], index=0)), ("gpu", dict(record[1], index=1))]
     return [("platform", "darwin"), record]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from macml.probe.paste.gpu_names import gib, gpu_record
+from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record
 from macml.probe.paste.system_rules import NO_SUCH_MACOS, Facts
 
 _SPEC = re.compile(r"^\s*[-*]?\s*(Chip|Memory|RAM|System RAM|Unified memory|MacOS|systemMemory)\s*:\s*(.+?)\s*$",
@@ -81,7 +81,8 @@ def mac_in_prose(line: str) -> Facts:
             facts.append(("cpu.memory_bytes", gib(after.group(1) + " GB")))
     memory = _MEMORY_WORDS.search(line) or (_RAM_SIZE.search(line) if not mac and _MAC_NAMED.search(line) else None) if mac or re.search(r"\bmac|\bintel\b|\bi[3579]-\d", line, re.IGNORECASE) \
         else _MEMORY_DDR.match(line)
-    if memory:
+    before = line[:memory.start()].rstrip() if memory else ""
+    if memory and not any(before.endswith(name) for name in gpu_names(before)):  # 'Radeon Pro 5500 XT 8 GB' is VRAM
         facts.append(("cpu.memory_bytes", gib(memory.group(1) + " GB")))
     alone = _MACOS_ALONE.match(line)
     if alone and not NO_SUCH_MACOS.match(alone.group(1)):

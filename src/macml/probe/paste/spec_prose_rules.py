@@ -109,7 +109,8 @@ def distro_named(line: str) -> Facts:
 
 
 _RADEON_BARE = re.compile(r"(?<![\w.-])((?:AMD\s+)?Radeon\s+\d{4}\s?(?:XTX|XT|GRE)?)(?![\w.+-])", re.IGNORECASE)
-_ARC = re.compile(r"(?<![\w.-])((?:Intel|Inter)\s+Arc\s?A?\d{3}M?|Arc\s?A\d{3}M?)(?![\w.+-])", re.IGNORECASE)
+_ARC = re.compile(r"(?<![\w.-])((?:Intel|Inter)\s+Arc\s?A?\d{3}M?|Arc\s?A\d{3}M?"
+                  r"|(?-i:A(?:310|380|580|750|770)|B(?:570|580)))(?![\w.+-])", re.IGNORECASE)  # Arc's bare model numbers
 _OWNED = re.compile(r"\b(?:with|my|have|got|using|on)\s+(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
 _SIZE_AFTER = re.compile(r"\s*(\d{1,3})\s?GB\b(?!\s*(?:of\s+)?(?:system\s+)?(?:RAM|DDR))", re.IGNORECASE)
 _DASH_GPU = re.compile(r"^\s*[-*•]?\s*(?:GPU|Graphics card|Video card)\s+[-–—:]\s+(\S.*)$", re.IGNORECASE)
@@ -128,8 +129,10 @@ def owned_gpu(line: str) -> Facts:
         for found in pattern.finditer(text):
             if _OWNED.search(text[max(0, found.start() - 25):found.start()]):
                 name = found.group(1)
+                size = _SIZE_AFTER.match(text[found.end():])  # 'I have an A770 16GB': the card's memory
+                memory = int(size.group(1)) * 1024 if size and 2 <= int(size.group(1)) <= 64 else None
                 facts.append(("gpu.owned", {"name": name, "vendor": "Intel" if _ARC.match(name) else "AMD",
-                                            "memory_mib": None, "index": None}))
+                                            "memory_mib": memory, "index": None}))
     for name in informal_gpu_names(text):
         at = text.find(name)
         if _OWNED.search(text[max(0, at - 25):at]) and not _NEGATED.search(text[max(0, at - 25):at]):

@@ -40,10 +40,13 @@ def platform_word(value: str) -> Optional[str]:
     if word.startswith(("darwin", "macos", "mac os", "os x", "osx")):
         return "darwin"
     if word.startswith(("linux", "ubuntu", "debian", "centos", "red hat", "fedora", "rocky", "arch linux", "opensuse",
-                        "kali", "linux mint", "manjaro", "pop!_os", "almalinux", "alpine", "gentoo")):
+                        "kali", "linux mint", "manjaro", "pop!_os", "almalinux", "alpine", "gentoo", "nobara", "endeavouros",
+                        "cachyos", "nixos", "zorin", "bazzite", "garuda", "void linux", "oracle linux")):
         return "linux"
     if word.startswith(("win32", "windows", "microsoft windows")) or word == "nt":  # os.name on Windows
         return "win32"
+    if re.match(r"^[a-z][\w!.-]*(?: [a-z][\w!.-]*)? (?:gnu/)?linux\b", word):  # 'Nobara Linux 43', 'Oracle Linux 9'
+        return "linux"
     return None
 
 

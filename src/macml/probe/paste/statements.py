@@ -34,6 +34,10 @@ from macml.probe.paste import board_rules
 from macml.probe.paste import gpu_inventory_rules, machine_sentence_rules, package_version_rules
 from macml.probe.paste import mac_model_year_rules, rosetta_env_rules
 from macml.probe.paste import mac_hint_rules
+from macml.probe.paste import host_signs_rules
+from macml.probe.paste import app_report_rules
+from macml.probe.paste import egpu_setup_rules, metal_log_rules, os_answer_rules
+from macml.probe.paste import typed_specs_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -195,6 +199,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     board_answers = board_rules.answers(lines)
     inventory_answers, printed_versions = gpu_inventory_rules.answers(lines), package_version_rules.answers(lines)
     hint_answers = mac_hint_rules.answers(lines)
+    app_report_answers = app_report_rules.answers(lines)
+    egpu_answers = egpu_setup_rules.answers(lines)
+    typed_answers = typed_specs_rules.answers(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
@@ -208,6 +215,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts += form_answers_b.get(index, []) + prose_answers_b.get(index, []) + shell_answers.get(index, [])
         facts += host_answers.get(index, []) + hint_answers.get(index, []) + board_answers.get(index, [])
         facts += inventory_answers.get(index, []) + printed_versions.get(index, [])
+        facts += app_report_answers.get(index, [])
+        facts += egpu_answers.get(index, [])
+        facts += typed_answers.get(index, [])
         facts += mac_text_rules.early_line_facts(text)  # before by_key: it reads 'RAM: used / total' as the used
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
@@ -226,6 +236,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             facts.extend(host_clue_rules.keyed_facts(*pair))
             facts.extend(board_rules.keyed_facts(*pair))
             facts.extend(mac_hint_rules.keyed_facts(*pair))
+            facts.extend(host_signs_rules.keyed_facts(*pair))
+            facts.extend(app_report_rules.keyed_facts(*pair))
+            facts.extend(os_answer_rules.keyed_facts(*pair))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
@@ -259,6 +272,10 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts.extend(gpu_inventory_rules.line_facts(text) + machine_sentence_rules.line_facts(text))
         facts.extend(mac_model_year_rules.line_facts(text) + rosetta_env_rules.line_facts(text))
         facts.extend(mac_hint_rules.line_facts(text))
+        facts.extend(metal_log_rules.line_facts(text))
+        facts.extend(app_report_rules.line_facts(text))
+        facts.extend(typed_specs_rules.line_facts(text))
+        facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
         if mac_hint_rules.other_machine(text):  # a machine named to compare with: not this one's hardware
@@ -274,6 +291,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
 
 def stated_platform(statements: Sequence[Mapping[str, Any]]) -> Optional[str]:
     """The OS most statements name (a Mac model, an Apple chip or a Metal device also names macOS)."""
+    declared = os_answer_rules.declared_platform(statements)
+    if declared:
+        return declared
     votes = [s["value"] for s in statements if s.get("fact") == "platform" and s.get("value") in ("darwin", "linux", "win32")]
     if not votes and any(s.get("fact") in ("cpu.model", "os.darwin") or _names_a_mac(s) for s in statements):
         votes = ["darwin"]

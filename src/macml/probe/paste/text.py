@@ -20,6 +20,8 @@ _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:
                          r"(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?\s*[-|:]\s")
 # syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
 _JOURNAL_PREFIX = re.compile(r"^\s*\S{1,12}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"  # kana, CJK ideographs, Hangul
+_CJK_THEN_LATIN = re.compile(f"([{_CJK}])([A-Za-z0-9])")
 _HTML_WRAPPER = re.compile(r"^\s*</?(?:details|summary|pre|code)\b[^>]*>", re.IGNORECASE)
 
 
@@ -62,6 +64,9 @@ def clean_lines(text: str) -> List[str]:
     """The text's lines without line-end, colour codes, Markdown quoting, fences and HTML wrappers
     (each such line becomes blank, so numbering is unchanged)."""
     text = text.replace("\uff1a", ":")  # a full-width colon from a CJK input method: 'GPU 0： Tesla P100'
+    # CJK prose glues Latin words to its characters ('本机是M1 8G Mac'), and CJK characters count as word
+    # characters to every rule's \b: a space between them lets each rule see the Latin word.
+    text = _CJK_THEN_LATIN.sub(r"\1 \2", text)
     lines = _unquoted_lines(text)
     lines = [_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()

@@ -1,0 +1,23 @@
+"""Which Intel Macs have Thunderbolt 3, the port macOS drives eGPUs through.
+
+Apple supports eGPUs only on Macs with Thunderbolt 3 (support.apple.com/102363, 'Use an external graphics processor
+with your Mac'); older Macs (Thunderbolt 1/2: the Mac Pro 2013, iMacs to 2015/2017's 21.5-inch non-Retina, MacBook Pros
+to 2015) need unsupported patches (purge-wrangler) and break with macOS updates. First model identifier with
+Thunderbolt 3 per family, from Apple's tech specs (support.apple.com/specs): MacBook Pro 2016 (MacBookPro13,x),
+MacBook Air 2018 (MacBookAir8,1), iMac 2017 (iMac18,x), Mac mini 2018 (Macmini8,1), Mac Pro 2019 (MacPro7,1),
+iMac Pro (iMacPro1,1). The 12-inch MacBook has no Thunderbolt at all.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+_FIRST_WITH_TB3 = {"MacBookPro": 13, "MacBookAir": 8, "iMac": 18, "Macmini": 8, "MacPro": 7, "iMacPro": 1, "MacBook": 99}
+
+
+def has_thunderbolt3(model_id: str) -> Optional[bool]:
+    """'MacPro6,1' -> False, 'MacBookPro16,1' -> True; None for an unknown or Apple-silicon identifier ('Mac14,2')."""
+    found = re.fullmatch(r"(MacBookPro|MacBookAir|MacBook|iMacPro|iMac|Macmini|MacPro)(\d{1,2}),\d{1,2}", (model_id or "").strip())
+    if not found:
+        return None
+    return int(found.group(2)) >= _FIRST_WITH_TB3[found.group(1)]

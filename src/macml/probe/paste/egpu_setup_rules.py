@@ -1,0 +1,63 @@
+"""A Mac's GPUs as people list an eGPU setup: the Mac Pro 2013's FirePro GPUs named bare, the GPUs of an eGPU section.
+
+- 'Dual D500s' in a text about a Mac Pro 2013 ('Mac Pro 6, 1', 'Mac Pro (Late 2013)', MacPro6,1): its AMD FirePro
+  D300/D500/D700 (every one has two; Apple's tech specs, support.apple.com/kb/SP697).
+- An 'eGPU:' heading and the lines under it (to a blank line): the GPU named there is in the enclosure ('Sonnet 350W',
+  'XFX Radeon RX 580'), so it is external.
+
+`answers` reads the whole text: line index -> facts.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Sequence, Tuple
+
+from macml.probe.paste.gpu_names import gpu_names, gpu_record
+
+Facts = List[Tuple[str, Any]]
+
+_MAC_PRO_2013 = re.compile(r"\bMac\s?Pro\s*(?:6,\s?1\b|\(?\s*(?:late\s+)?2013\b)|\bMacPro6,1\b", re.IGNORECASE)
+_FIREPRO_BARE = re.compile(r"(?<![\w-])(dual|two|2x?)?\s*(?:AMD\s+)?(?:FirePro\s+)?(D[357]00)(s)?(?![\w-])", re.IGNORECASE)
+_EGPU_HEADING = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?e-?GPU(?:\s+(?:setup|config\w*|enclosure|box))?(?:\*\*)?\s*:\s*(?:\*\*)?\s*$",
+                           re.IGNORECASE)
+
+
+def mac_pro_firepro(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'Dual D500s' where the text names a Mac Pro 2013: its two AMD FirePro GPUs."""
+    found: Dict[int, Facts] = {}
+    named = [index for index, line in enumerate(lines) if _MAC_PRO_2013.search(line)]
+    if not named:
+        return found
+    found[named[0]] = [("platform", "darwin"), ("cpu.hardware_arch", "x86_64"), ("cpu.model", "MacPro6,1")]
+    for index, line in enumerate(lines):
+        match = _FIREPRO_BARE.search(line)
+        if not match or len(line.strip()) > 120 or re.search(r"\b(?:AMD|FirePro)\b", line, re.IGNORECASE):
+
+            continue  # named with its brand: mac_words_rules reads it
+        record = {"name": f"AMD FirePro {match.group(2).upper()}", "vendor": "AMD", "memory_mib": None, "index": None}
+        two = match.group(1) or match.group(3)
+        found.setdefault(index, []).extend([("platform", "darwin"), ("cpu.hardware_arch", "x86_64")] + (
+            [("gpu", dict(record, index=0)), ("gpu", dict(record, index=1))] if two else [("gpu", record)]))
+    return found
+
+
+def egpu_section(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'eGPU:' then 'Sonnet 350W', 'XFX Radeon RX 580': the GPU listed under the heading is external."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if not _EGPU_HEADING.match(line):
+            continue
+        for follow in range(index + 1, min(len(lines), index + 8)):
+            if not lines[follow].strip():
+                break
+            for name in gpu_names(lines[follow]):
+                fact, record = gpu_record(name)
+                found.setdefault(follow, []).extend([(fact, record), ("gpu.external", name)])
+    return found
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    found = mac_pro_firepro(lines)
+    for index, facts in egpu_section(lines).items():
+        found.setdefault(index, []).extend(facts)
+    return found

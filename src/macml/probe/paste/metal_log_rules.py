@@ -1,0 +1,32 @@
+"""What Metal's own numbers, as llama.cpp prints them, say about an Apple-silicon Mac.
+
+'ggml_metal_init: recommendedMaxWorkingSetSize = 5726.63 MB': MTLDevice.recommendedMaxWorkingSetSize, which macOS
+sets to 2/3 of the unified memory on smaller Macs and 3/4 on larger ones (5726.63 MB = 5461.34 MiB = 2/3 of 8 GiB;
+'= 28991.03 MB' = 3/4 of 36 GiB; ggml prints MB of 10^6 bytes, see ggml-metal.m's `/ 1e6`). The memory is the one
+size Apple sells that either share gives; where two sizes fit (24 GiB is 3/4 of 32 and 2/3 of 36) nothing is read.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
+
+Facts = List[Tuple[str, Any]]
+
+_WORKING_SET = re.compile(r"\brecommendedMaxWorkingSetSize\s*[=:]\s*(\d+(?:\.\d+)?)\s*(MB|MiB)\b")
+_SHARES = (2 / 3, 3 / 4)
+
+
+def working_set_memory(line: str) -> Facts:
+    """Metal's recommended working set -> the Mac's unified memory (stated.py uses it on Apple-silicon Macs only)."""
+    found = _WORKING_SET.search(line)
+    if not found:
+        return []
+    size = float(found.group(1)) * (1e6 if found.group(2) == "MB" else 1024**2) / 1024**3  # GiB
+    fits = {gb for gb in APPLE_SILICON_MEMORY_GB for share in _SHARES if abs(gb * share - size) <= 0.01 * size}
+    return [("platform", "darwin"), ("memory.unified", fits.pop() * 1024**3)] if len(fits) == 1 else []
+
+
+def line_facts(line: str) -> Facts:
+    return working_set_memory(line)
