@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import mac_only_gpu
 from macml.probe.paste import (general_rules, inline_rules, linux_app_rules, linux_clues_rules, linux_words_rules, mac_app_rules, mac_clues_rules, mac_text_rules,
@@ -171,6 +171,26 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
     return found
 
 
+
+# The readers of whole texts (line index -> facts) in the order their facts join a line's; env_report first:
+# it corrects misreadings. device_facts and repl_facts, mac_app_rules' answers and linux_app_rules' come next.
+_LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, Any]]]], ...] = (
+    env_report_rules.answers, device_facts, repl_facts, linux_app_rules.answers, mac_app_rules.answer_facts,
+    mac_words_rules.answers, linux_words_rules.answers, linux_clues_rules.answers, mac_text_rules.answers,
+    gpu_text_rules.answers, nvidia_cli_rules.answers, linux_sentence_rules.answers, mac_prose_specs_rules.answers,
+    graphics_tool_rules.answers, spec_prose_rules.answers, windows_tool_rules.answers, form_answer_rules.answers,
+    hardware_prose_rules.answers, shell_output_rules.answers, host_clue_rules.answers, mac_hint_rules.answers,
+    board_rules.answers, gpu_inventory_rules.answers, package_version_rules.answers, app_report_rules.answers,
+    egpu_setup_rules.answers, typed_specs_rules.answers)
+# The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
+_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
+    mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
+    mac_prose_specs_rules.keyed_facts, linux_clues_rules.keyed_facts, gpu_text_rules.keyed_facts,
+    graphics_tool_rules.keyed_facts, spec_prose_rules.keyed_facts, mac_issue_rules.keyed_facts,
+    form_answer_rules.keyed_facts, mac_memory_rules.keyed_facts, role_key_rules.keyed_facts,
+    linux_sentence_rules.keyed_facts, host_clue_rules.keyed_facts, board_rules.keyed_facts, mac_hint_rules.keyed_facts,
+    host_signs_rules.keyed_facts, app_report_rules.keyed_facts, os_answer_rules.keyed_facts)
+
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
@@ -178,67 +198,24 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     python_header = _crashed_python(lines)
     mps_memory = _mps_memory(lines)
     form = _form_answers(lines)
-    numbered = device_facts(lines)
-    answered = repl_facts(lines)
-    app_answers = linux_app_rules.answers(lines)
-    mac_answers = mac_app_rules.answer_facts(lines)
-    arch_answers = mac_words_rules.answers(lines)
-    words_answers = linux_words_rules.answers(lines)
-    clue_answers = linux_clues_rules.answers(lines)
-    gpu_text_answers = gpu_text_rules.answers(lines)
-    env_report_answers = env_report_rules.answers(lines)  # first on its line: it corrects misreadings
-    tool_answers, prose_answers = graphics_tool_rules.answers(lines), spec_prose_rules.answers(lines)
-    windows_answers = windows_tool_rules.answers(lines)
-    text_answers = mac_text_rules.answers(lines)
-    spec_answers = mac_prose_specs_rules.answers(lines)
-    form_answers_b, prose_answers_b = form_answer_rules.answers(lines), hardware_prose_rules.answers(lines)
-    shell_answers = shell_output_rules.answers(lines)
-    set10_answers = nvidia_cli_rules.answers(lines)
-    sentence_answers = linux_sentence_rules.answers(lines)
-    host_answers = host_clue_rules.answers(lines)
-    board_answers = board_rules.answers(lines)
-    inventory_answers, printed_versions = gpu_inventory_rules.answers(lines), package_version_rules.answers(lines)
-    hint_answers = mac_hint_rules.answers(lines)
-    app_report_answers = app_report_rules.answers(lines)
-    egpu_answers = egpu_setup_rules.answers(lines)
-    typed_answers = typed_specs_rules.answers(lines)
+    # Whole-text readers' facts, by line; their order on a line is the order facts are added.
+    answer_sets = [reader(lines) for reader in _LINE_ANSWERS]
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
         if not text.strip() or len(text) > 2000:
             continue
-        facts: List[Tuple[str, Any]] = env_report_answers.get(index, []) + list(numbered.get(index, ())) + answered.get(index, []) + app_answers.get(index, [])
-        facts += mac_answers.get(index, []) + arch_answers.get(index, []) + words_answers.get(index, [])
-        facts += clue_answers.get(index, []) + text_answers.get(index, []) + gpu_text_answers.get(index, [])
-        facts += set10_answers.get(index, []) + sentence_answers.get(index, []) + spec_answers.get(index, [])
-        facts += tool_answers.get(index, []) + prose_answers.get(index, []) + windows_answers.get(index, [])
-        facts += form_answers_b.get(index, []) + prose_answers_b.get(index, []) + shell_answers.get(index, [])
-        facts += host_answers.get(index, []) + hint_answers.get(index, []) + board_answers.get(index, [])
-        facts += inventory_answers.get(index, []) + printed_versions.get(index, [])
-        facts += app_report_answers.get(index, [])
-        facts += egpu_answers.get(index, [])
-        facts += typed_answers.get(index, [])
+        facts: List[Tuple[str, Any]] = []
+        for answers in answer_sets:
+            facts += answers.get(index, [])
         facts += mac_text_rules.early_line_facts(text)  # before by_key: it reads 'RAM: used / total' as the used
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
         if pair:
             facts.extend(rules.by_key(*pair))
-            facts.extend(mac_words_rules.keyed_facts(*pair) + linux_words_rules.keyed_facts(*pair))
-            facts.extend(mac_text_rules.keyed_facts(*pair))
-            facts.extend(mac_prose_specs_rules.keyed_facts(*pair))
-            facts.extend(linux_clues_rules.keyed_facts(*pair) + gpu_text_rules.keyed_facts(*pair))
-            facts.extend(graphics_tool_rules.keyed_facts(*pair) + spec_prose_rules.keyed_facts(*pair))
-            facts.extend(mac_issue_rules.keyed_facts(*pair))
-            facts.extend(form_answer_rules.keyed_facts(*pair))
-            facts.extend(mac_memory_rules.keyed_facts(*pair) + role_key_rules.keyed_facts(*pair))
-            facts.extend(linux_sentence_rules.keyed_facts(*pair))
-            facts.extend(host_clue_rules.keyed_facts(*pair))
-            facts.extend(board_rules.keyed_facts(*pair))
-            facts.extend(mac_hint_rules.keyed_facts(*pair))
-            facts.extend(host_signs_rules.keyed_facts(*pair))
-            facts.extend(app_report_rules.keyed_facts(*pair))
-            facts.extend(os_answer_rules.keyed_facts(*pair))
+            for keyed in _KEYED:
+                facts.extend(keyed(*pair))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
