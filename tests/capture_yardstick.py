@@ -8,6 +8,7 @@ benchmarks/capture_score.py (the score of any folder, e.g. the held-out tests/he
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,11 +63,26 @@ def read_capture(path: Path, recipes: Sequence[Any]) -> Reading:
     return Reading(snapshot, facts, best.recipe if best else None, tuple(run_checks(facts, recipes)))
 
 
+# Words that brand a GPU rather than name its model, and a memory size after the model: a paste
+# names one card "AMD Mi50 32GB" in one line and "Mi50" in the next, and both name the same GPU.
+_GPU_BRAND_WORDS = frozenset({"nvidia", "geforce", "amd", "ati", "radeon", "intel", "apple", "graphics", "gpu"})
+_GPU_MEMORY_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:gb|gib|g|mb|mib)\b")
+
+
+def gpu_model_key(model: str) -> str:
+    """A GPU model name set apart from case, spacing, punctuation, brand words and a memory size."""
+    text = _GPU_MEMORY_SIZE.sub(" ", model.casefold().replace("(r)", " ").replace("(tm)", " "))
+    words = re.findall(r"[a-z0-9]+", text)
+    # A name made only of brand words ("AMD Radeon Graphics") is its own model.
+    return "".join(word for word in words if word not in _GPU_BRAND_WORDS) or "".join(words) or model
+
+
 def _gpu_entry_right(entry: Dict[str, Any], facts: MachineFacts) -> Tuple[bool, str]:
     gpus = facts.gpus
     have = [(g.vendor, g.model, g.compute_capability, g.memory_bytes and g.memory_bytes // MIB) for g in gpus]
     if entry.get("model"):
-        matching = [g for g in gpus if g.model == entry["model"]]
+        wanted_key = gpu_model_key(entry["model"])
+        matching = [g for g in gpus if g.model and gpu_model_key(g.model) == wanted_key]
         count = entry.get("count")
         if count is not None and len(matching) != count:
             return False, f"{len(matching)} of {entry['model']!r}, expected {count}; have {have}"
