@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from capture_yardstick import Reading, judge, score_capture
+from capture_yardstick import Reading, gpu_model_key, judge, score_capture
 from macml.diagnose import all_checks
 from macml.recipes.catalog import load_all
 
@@ -48,3 +48,24 @@ def test_the_yardstick_marks_a_wrong_conclusion_wrong():
              "no_problems": ["cuda_arch"]}
     conclusions = judge(wrong, Reading({"platform": "linux"}, None, None, ()))
     assert conclusions and not any(c.right for c in conclusions)
+
+
+@pytest.mark.parametrize("written, listed", [
+    ("AMD Mi50 32GB", "Mi50"),
+    ("RTX3060", "RTX3060 6G"),
+    ("Intel Arc A770 16GB", "Intel Arc A770"),
+    ("AMD Radeon(TM) 890M Graphics", "AMD Radeon 890M Graphics"),
+    ("GeForce RTX 4090", "NVIDIA GeForce RTX 4090"),
+])
+def test_the_yardstick_reads_two_spellings_of_one_gpu_as_one_model(written, listed):
+    assert gpu_model_key(written) == gpu_model_key(listed)
+
+
+@pytest.mark.parametrize("written, listed", [
+    ("RTX 3060", "RTX 3060 Ti"),
+    ("Radeon Pro 560", "Radeon Pro 560X"),
+    ("AMD Radeon Graphics", "AMD Radeon 780M Graphics"),
+    ("Tesla V100", "Tesla P100"),
+])
+def test_the_yardstick_keeps_different_gpus_apart(written, listed):
+    assert gpu_model_key(written) != gpu_model_key(listed)
