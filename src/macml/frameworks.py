@@ -30,7 +30,8 @@ def _torch(data: Mapping, kind: str) -> GpuUse:
         return GpuUse(None)
     names = ", ".join(data.get("device_names") or [])
     label = f"{'ROCm' if kind == 'rocm' else 'CUDA'} ({names})" if names else kind.upper()
-    return GpuUse(bool(data.get("cuda_available")), label)
+    available = data.get("cuda_available")  # None: a pasted torch version that says nothing of its devices
+    return GpuUse(None if available is None else bool(available), label)
 
 
 def _tensorflow(data: Mapping, kind: str) -> GpuUse:

@@ -16,7 +16,7 @@ import pytest
 
 from macml.probe.paste.text import decode_paste
 
-from capture_yardstick import os_name_right, score_capture
+from capture_yardstick import gpu_model_key, os_name_right, score_capture
 from macml.facts import GIB, arch_family
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import import_pastes
@@ -77,20 +77,23 @@ def stated_gpus(expected, text):
 
 
 def check_gpus(expected, gpus):
-    models = Counter(g.model for g in gpus)
+    models = Counter(gpu_model_key(g.model) for g in gpus if g.model)
     wanted, unknown_count = Counter(), set()
     for entry in expected:
         if entry.get("model"):
+            key = gpu_model_key(entry["model"])
             if "count" in entry and entry["count"] is None:
-                unknown_count.add(entry["model"])
-            wanted[entry["model"]] += entry.get("count") or 1
+                unknown_count.add(key)
+            wanted[key] += entry.get("count") or 1
     for model, count in wanted.items():
         found = models[model]
         assert (found >= 1 if model in unknown_count else found == count), \
-            f"GPU {model!r}: {found} found, {count} expected; have {dict(models)}"
+            f"GPU {model!r}: {found} found, {count} expected; have {[g.model for g in gpus]}"
     for entry in expected:
-        matching = [g for g in gpus if g.model == entry["model"]] if entry.get("model") else \
-                   [g for g in gpus if g.vendor == entry.get("vendor")]
+        if entry.get("model"):
+            matching = [g for g in gpus if g.model and gpu_model_key(g.model) == gpu_model_key(entry["model"])]
+        else:
+            matching = [g for g in gpus if g.vendor == entry.get("vendor")]
         assert matching, f"no GPU for {entry}; have {[(g.vendor, g.model) for g in gpus]}"
         if entry.get("memory_mib"):
             assert any(g.memory_bytes == entry["memory_mib"] * MIB for g in matching)

@@ -92,10 +92,10 @@ def test_radeon_in_words_leaves(line):
 
 
 @pytest.mark.parametrize("line, expected", [
-    ("MPS support on MacOS Ventura with an AMD GPU", [("platform", "darwin")]),
-    ("- MacOS Mojave: 10.14.6", [("platform", "darwin"), ("os.version", "10.14.6")]),
-    ("running macOS Sonoma (14.2)", [("platform", "darwin"), ("os.version", "14.2")]),
-    ("mac os x High Sierra", [("platform", "darwin")]),
+    ("MPS support on MacOS Ventura with an AMD GPU", [("platform", "darwin"), ("os.release", "13")]),
+    ("- MacOS Mojave: 10.14.6", [("platform", "darwin"), ("os.release", "10.14"), ("os.version", "10.14.6")]),
+    ("running macOS Sonoma (14.2)", [("platform", "darwin"), ("os.release", "14"), ("os.version", "14.2")]),
+    ("mac os x High Sierra", [("platform", "darwin"), ("os.release", "10.13")]),
     ("the Ventura highway", []),
 ], ids=["codename", "codename-colon-version", "codename-parenthesised", "mac-os-x", "no-macos"])
 def test_macos_codename(line, expected):

@@ -176,9 +176,9 @@ def test_vega_card(line, expected):
 
 
 @pytest.mark.parametrize("line, expected", [
-    ('I am able to get my AMD GPU to run on an iMac 27" with Big Sur tensorflow 2.5.', [("platform", "darwin")]),
-    ("after I upgraded to Sonoma it broke", [("platform", "darwin")]),
-    ("macOS Sequoia 15.1", [("platform", "darwin")]),
+    ('I am able to get my AMD GPU to run on an iMac 27" with Big Sur tensorflow 2.5.', [("platform", "darwin"), ("os.release", "11")]),
+    ("after I upgraded to Sonoma it broke", [("platform", "darwin"), ("os.release", "14")]),
+    ("macOS Sequoia 15.1", [("platform", "darwin"), ("os.release", "15")]),
     ("I live in Monterey, California", []),
     ("Ventura Blvd", []),
 ], ids=["with-big-sur", "upgraded-to", "macos-name", "place", "street"])

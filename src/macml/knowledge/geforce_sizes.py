@@ -18,7 +18,7 @@ SIZED_MODELS: Dict[str, FrozenSet[int]] = {
 }
 # a consumer GeForce as people write it ('RTX5080', 'nvidia GTX 1060', 'Nvidia 1060'), then a size
 _GEFORCE = re.compile(r"^(?:nvidia\s+)?(?:geforce\s+)?(?:(?:rtx|gtx)\s?-?)?(\d{4})(\s?(?:ti|super))?$", re.IGNORECASE)
-_SIZE = re.compile(r"^(.*?\S)\s?(\d{1,2})\s?GB$", re.IGNORECASE)
+_SIZE = re.compile(r"^(.*?\S)\s?(\d{1,2})\s?G(?:i?B)?$", re.IGNORECASE)  # '16GB', and '6G' as Chinese lists write it
 
 
 def _number(name: str) -> Optional[str]:
@@ -27,8 +27,8 @@ def _number(name: str) -> Optional[str]:
 
 
 def sized_name(name: str, text: str) -> str:
-    """The model name a GeForce written with a size has: 'RTX5080 16GB' -> 'RTX5080'; 'Nvidia 1060' in
-    'GPU : Nvidia 1060 3GB' -> 'Nvidia 1060 3GB'. Other names are returned unchanged."""
+    """The model name a GeForce written with a size has: 'RTX5080 16GB' -> 'RTX5080', 'RTX3060 6G' -> 'RTX3060';
+    'Nvidia 1060' in 'GPU : Nvidia 1060 3GB' -> 'Nvidia 1060 3GB'. Other names are returned unchanged."""
     sized = _SIZE.match(name.strip())
     if sized:
         number = _number(sized.group(1))

@@ -49,10 +49,11 @@ def macos_for_darwin(release: str) -> Tuple[Optional[str], str]:
     return version, f"Darwin {release} is macOS {version}"
 
 
-# GPUs Apple had AMD build for Macs only (Apple's Tech Specs pages for the MacBook Pro 2016-2020,
+# GPUs Apple had AMD build for Macs only (Apple's Tech Specs pages for the MacBook Pro 2016-2020 (Radeon Pro 450/455/460,
+# 555/560, 555X/560X), the 2017 iMacs (Radeon Pro 555/560/570/575/580) and 2019 iMacs (555X-580X),
 # iMac 2017-2020 (the 2020 27-inch iMac's Radeon Pro 5300-5700 XT), iMac Pro and Mac Pro 2019, and the FirePro
 # D300/D500/D700 of the Mac Pro 2013): their names say the machine is a Mac.
-MAC_ONLY_GPU = re.compile(r"\bRadeon Pro (?:4[5-6]0|5[5-8]0X?|5[3-6]00[MX]?|5700(?: XT)?|Vega (?:16|20|48|56|64X?)|"
+MAC_ONLY_GPU = re.compile(r"\bRadeon Pro (?:45[05]|460|5(?:55|60|70|75|80)X?|5[3-6]00[MX]?|5700(?: XT)?|Vega (?:16|20|48|56|64X?)|"
                           r"W5[57]00X|W6[89]00X(?: Duo)?)\b|\bFirePro D[357]00\b"
                           r"|\b(?:Radeon )?Pro (?:Vega II(?: Duo)?|W6600X)\b", re.IGNORECASE)  # Mac Pro 2019 MPX modules
 # (support.apple.com/kb/SP797): people write 'AMD Pro Vega II' without 'Radeon'
@@ -73,3 +74,13 @@ MAC_MEMORY_GB = APPLE_SILICON_MEMORY_GB | {12}
 MACOS_RELEASE_NAMES = {"tahoe": "26", "sequoia": "15", "sonoma": "14", "ventura": "13", "monterey": "12",
                        "big sur": "11", "catalina": "10.15", "mojave": "10.14", "high sierra": "10.13",
                        "sierra": "10.12", "el capitan": "10.11", "yosemite": "10.10", "mavericks": "10.9"}
+
+_RELEASE_WORD = re.compile(r"\b(" + "|".join(sorted(MACOS_RELEASE_NAMES, key=len, reverse=True)).replace(" ", r"\s+")
+                           + r")\b", re.IGNORECASE)
+
+
+def sole_release(line: str) -> Optional[str]:
+    """The version a line's one macOS release name stands for ('on Catalina' -> '10.15'); None when it names two
+    ('upgraded from Catalina to Big Sur': which one runs now is not for a name to say) or none."""
+    names = {" ".join(m.group(1).lower().split()) for m in _RELEASE_WORD.finditer(line)}
+    return MACOS_RELEASE_NAMES[names.pop()] if len(names) == 1 else None

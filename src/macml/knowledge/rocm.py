@@ -41,9 +41,10 @@ _ROCM_UNSUPPORTED = (
 )
 ROCM_GFX = (
     RocmTargets("7.2", ("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1101", "gfx1102",
-                        "gfx1200", "gfx1201"), _ROCM_UNSUPPORTED,
+                        "gfx1150", "gfx1151", "gfx1200", "gfx1201"), _ROCM_UNSUPPORTED,
                 "pytorch .ci/docker/manywheel/build.sh PYTORCH_ROCM_ARCH (main); gfx1101 pytorch#141394, gfx1102 "
-                "pytorch#147761, gfx1200/1201 pytorch#148562; per-release list UNVERIFIED (unsloth#9829)"),
+                "pytorch#147761, gfx1200/1201 pytorch#148562, gfx950/gfx1150/gfx1151 unconditionally from "
+                "pytorch#167299 (2025-11); per-release list UNVERIFIED (unsloth#9829)"),
 )
 
 

@@ -17,6 +17,7 @@ from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.amd_gfx import radeon_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.infer_boards import raspberry_pi_gpu
+from macml.probe.infer_wsl import wsl_arch
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
                                    infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
                                    stdout as _stdout)
@@ -246,8 +247,8 @@ def _named_gfx(gpu: GPU, index: int, sources: Dict[str, str]) -> GPU:
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
     sources: Dict[str, str] = dict(facts.sources)
-    cpu = infer_mac_cpu(facts, snapshot, sources) if facts.is_mac else _x86_from_brand(
-        facts, _linux_arch(facts, snapshot, sources), sources)
+    cpu = infer_mac_cpu(facts, snapshot, sources) if facts.is_mac else wsl_arch(facts, _x86_from_brand(
+        facts, _linux_arch(facts, snapshot, sources), sources), snapshot, sources)
     flags, flag_source = parse_flags(snapshot)
     if flags is None and cpu.hardware_arch in ("arm64", "aarch64"):
         flags, flag_source = ("neon",), "every arm64 CPU has NEON (Advanced SIMD)"

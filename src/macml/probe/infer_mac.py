@@ -12,6 +12,7 @@ from macml.knowledge.hardware import mac_model_silicon
 from macml.knowledge.compat import INTEL_MAC_LAST_TORCH, TF_FIRST_MACOS_ARM64
 from macml.knowledge.macos import macos_for_darwin
 from macml.knowledge.macos_builds import macos_for_build
+from macml.probe.named_release import named_release, older_than_silicon
 from macml.versions import package as package_version
 
 Evidence = Tuple[bool, str]  # (value, where it came from)
@@ -57,6 +58,8 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
     if not facts.os.version and darwin and int(darwin.group(1)) < 20:  # a kernel or build number: Darwin 20 is macOS 11
         found.append((False, f"Darwin {darwin.group(1)} ({facts.os.kernel or 'build ' + str(facts.os.build)}) is older "
                              "than macOS 11, where Apple-silicon Macs start"))
+    if not facts.os.version and older_than_silicon(snapshot):
+        found.append((False, older_than_silicon(snapshot)))
     arm64_torch = arm64_only_torch(facts)
     if arm64_torch:
         found.append((True, arm64_torch))
@@ -179,6 +182,8 @@ def infer_macos_version(facts: MachineFacts, snapshot: Mapping[str, Any], source
     if not version:
         version, why = macos_for_darwin(release)
         where = f" ({sources['os.kernel']})" if "os.kernel" in sources else ""
+    if not version:
+        version, why, where = named_release(snapshot)
     if not version:
         return facts
     sources["os.version"] = why + where

@@ -16,6 +16,13 @@ from macml.probe.paste.general_rules import stated_env
 from macml.probe.stated_gpus import fill_gpus
 from macml.probe.statement_source import Statement, first_stated, where
 
+
+def _other_os(statement: Statement, platform: str) -> bool:
+    """A Linux text's Windows or macOS name is another OS's (a WSL guest's form also names its Windows host)."""
+    return (platform == "linux" and statement.get("fact") == "os.name"
+            and bool(re.match(r"\s*(?:Microsoft\s+)?Windows|\s*mac\s?OS\b", str(statement.get("value")), re.IGNORECASE)))
+
+
 def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     os, found = facts.os, {}
     if not os.version:
@@ -24,7 +31,7 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
             if stated:
                 found.update(version=stated["value"], name=os.name or "macOS", system=os.system or "Darwin")
         else:
-            stated = first_stated(statements, "os.name")
+            stated = first_stated([s for s in statements if not _other_os(s, facts.platform)], "os.name")
             version = re.search(r"\b\d+(?:\.\d+)*\b", stated["value"]) if stated else None
             if stated:
                 found.update(name=re.split(r"\s+(?=\d)", stated["value"], maxsplit=1)[0].strip(),

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from macml.facts import GPU, MachineFacts
 from macml.knowledge.geforce_sizes import sized_name
 from macml.probe.paste.gpu_names import gpu_vendor
+from macml.probe.paste.gpu_name_keys import family_keys, model_key, same_model
 from macml.probe.statement_source import Statement, first_stated, where
 
 MIB = 1024**2
@@ -37,23 +38,51 @@ def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], 
         elif name in last_line and not (stated.get("line") == last_line[name] + 1 and _bare(stated, name)):
             continue
         else:
-            spelled = [i for i, (v, _) in enumerate(chosen) if v.get("index") is None and v["name"] != name
-                       and _card_words(v["name"]) == _card_words(name)]
+            spelled = [i for i, (v, said) in enumerate(chosen) if v.get("index") is None and v["name"] != name
+                       and _one_card(v["name"], said, name, stated)]
             if spelled:  # 'RX 6600XT 8G' and 'Radeon Rx 6600xt': one card spelled twice; keep the fuller name
                 earlier, where_said = chosen[spelled[0]]
-                fuller = max((earlier["name"], name), key=lambda n: (len(n.split()), len(n)))
+                fuller = _fuller(earlier["name"], where_said, name, stated)
                 chosen[spelled[0]] = (dict(earlier, name=fuller, memory_mib=earlier.get("memory_mib") or value.get("memory_mib")),
                                       where_said)
                 last_line[name] = stated.get("line", 0)
                 continue
         last_line[name] = stated.get("line", 0)
         chosen.append((value, stated))
-    return chosen
+    return _rows_name_mentions(chosen)
 
 
-def _card_words(name: str) -> str:
-    """A GPU name without brand words, spaces and case: 'Radeon Rx 6600xt' and 'RX 6600XT' -> 'rx6600xt'."""
-    return re.sub(r"\b(?:nvidia|geforce|amd|radeon)\b|[\s-]", "", name.lower())
+def _one_card(name: str, said: Statement, other: str, other_said: Statement) -> bool:
+    """Two names of one card: one model spelled twice, or a model that lspci's family bracket on the other's line lists."""
+    return same_model(name, other) or (gpu_vendor(name) == gpu_vendor(other) and (
+        model_key(other) in family_keys(str(said.get("text", ""))) or model_key(name) in family_keys(str(other_said.get("text", "")))))
+
+
+def _fuller(name: str, said: Statement, other: str, other_said: Statement) -> str:
+    """The name to keep of two for one card: the one a family bracket does not stand for, else the longer."""
+    if model_key(other) in family_keys(str(said.get("text", ""))):
+        return other
+    if model_key(name) in family_keys(str(other_said.get("text", ""))):
+        return name
+    return max((name, other), key=lambda n: (len(n.split()), len(n)))
+
+
+def _rows_name_mentions(chosen: List[Tuple[Dict[str, Any], Statement]]) -> List[Tuple[Dict[str, Any], Statement]]:
+    """A numbered device list (trtexec's 'Device 0: ...', 'GPU 1: ...') counts the cards; a name said elsewhere
+    without a number ('**NVIDIA GPU**: RTX3090') is one of them, not another; its memory fills a lone row's."""
+    kept: List[Optional[Tuple[Dict[str, Any], Statement]]] = list(chosen)
+    rows = [i for i, (value, _) in enumerate(chosen) if value.get("index") is not None]
+    for i, (value, stated) in enumerate(chosen):
+        numbered = re.search(r"\b(?:GPU|Device)\s*\[?\d+\]?\s*:", str(stated.get("text", "")))  # a row read without its number
+        same = [r for r in rows if value.get("index") is None and not numbered
+                and _one_card(chosen[r][0]["name"], chosen[r][1], value["name"], stated)]
+        if not same:
+            continue
+        kept[i] = None
+        row, said = kept[same[0]] or chosen[same[0]]
+        if len(same) == 1 and value.get("memory_mib") and not row.get("memory_mib"):
+            kept[same[0]] = (dict(row, memory_mib=value["memory_mib"]), said)
+    return [pair for pair in kept if pair is not None]
 
 
 def _bare(statement: Statement, name: str) -> bool:

@@ -66,6 +66,9 @@ _COMFY_FIELD = re.compile(r"^\s*\*\*\s+(Platform|Python version):\s*(\S.*?)\s*$"
 _OLLAMA_GFX = re.compile(r"\bamdgpu \[\d+\] (gfx[0-9a-f]{3,4}) is not supported|\bamdgpu is (?:not )?supported\b.*?\bgpu_type=(gfx[0-9a-f]{3,4})")
 _OLLAMA_IGPU = re.compile(r'msg="unsupported Radeon iGPU detected skipping"')
 _OLLAMA_DETECTED = re.compile(r'msg="detected GPUs" count=(\d+) library=(\S+)')
+_OLLAMA_CUDART = re.compile(r'msg="Nvidia GPU detected via cudart"|msg="\[cudart\] CUDART CUDA Compute Capability detected: '
+                            r'(\d{1,2}\.\d)"')
+_OLLAMA_AVX = re.compile(r'source=cpu_common\.go:\d+ msg="CPU has AVX(?:2|512\w*)?"')
 _VULKAN = re.compile(r"^\s*ggml_vulkan: (\d+) = (.+?) \((?:RADV|AMD|NVIDIA|Intel)[^)]*\)(.*)$")
 _BUILT_FOR = re.compile(r"(?:^\s*(?:\w+: )?built|\bbuild:? \d+ \([0-9a-f]+\)) with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
                         r"|(x86_64|aarch64|arm64|x64|ARM64)(?:-(?:pc-|unknown-)?(linux|apple-darwin|windows)\S*)?)\s*$")
@@ -74,7 +77,8 @@ _BUILT_FOR = re.compile(r"(?:^\s*(?:\w+: )?built|\bbuild:? \d+ \([0-9a-f]+\)) wi
 def app_log_lines(line: str) -> Facts:
     """ComfyUI's log with its time stamps run into the text ('** Platform:2025-10-07T08:08:15.445829 -  ... - Linux'),
     ollama's 'amdgpu [0] gfx1103 is not supported' and 'detected GPUs count=1 library=.../tegra/libcuda.so' (L4T's
-    driver: a Jetson), ggml's 'ggml_vulkan: 0 = AMD Radeon Graphics (RADV GFX1151) (radv) | uma: 1', llama.cpp's
+    driver: a Jetson), ollama 0.1's 'Nvidia GPU detected via cudart', 'CUDART CUDA Compute Capability detected: 8.6' and
+    'CPU has AVX2', ggml's 'ggml_vulkan: 0 = AMD Radeon Graphics (RADV GFX1151) (radv) | uma: 1', llama.cpp's
     'built with GNU 11.4.0 for Linux x86_64' or 'build: 1239 (b8372ee) with clang ... for x86_64-pc-windows-msvc', and ROCm's errors (rocBLAS, hipError..., MIOpen: an AMD GPU)."""
     facts: Facts = []
     comfy = _COMFY_FIELD.match(_STAMP.sub("", line))
@@ -92,6 +96,12 @@ def app_log_lines(line: str) -> Facts:
                                                   "memory_mib": None, "index": 0})]
     elif detected and int(detected.group(1)) and re.search(r"libcuda|libnvidia-ml", detected.group(2)):
         facts.append(("gpu.present", "NVIDIA"))
+    cudart = _OLLAMA_CUDART.search(line)
+    if cudart:  # ollama 0.1's discovery through cudart: an NVIDIA GPU, named by its capability only
+        facts.append(("gpu.present", "NVIDIA"))
+        facts += [("gpu.capability", {"name": None, "capability": cudart.group(1)})] if cudart.group(1) else []
+    if _OLLAMA_AVX.search(line):  # read from Go's x/sys/cpu X86 fields, which only an x86 build fills
+        facts.append(("cpu.hardware_arch", "x86_64"))
     vulkan = _VULKAN.match(line)
     named = (gpu_names(vulkan.group(2)) or re.findall(r"^(?:AMD|NVIDIA|Intel).*", vulkan.group(2))) if vulkan else []
     if named:  # 'AMD Radeon Graphics', as an APU's integrated GPU calls itself

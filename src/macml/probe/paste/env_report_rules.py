@@ -194,8 +194,13 @@ _CHINESE_KEYS = {"显卡": "gpu", "gpu设备": "gpu", "gpu": "gpu", "python": "p
                  "操作系统": "os", "系统": "os"}
 
 
+_CHINESE_MEMORY = re.compile(r"^\s*(?:[-*]\s*)?(?:运行)?内存\s*(?:是|为|=|:|：)\s*(\d{1,4}(?:\.\d+)?\s?(?:GiB|GB|G|TB|T))(?![\w.])",
+                             re.IGNORECASE)  # a spec list's '内存：24G' (the RAM; the full-width colon is read as ':')
+
+
 def chinese_answer(line: str) -> Facts:
-    facts: Facts = []
+    memory = _CHINESE_MEMORY.match(line)
+    facts: Facts = by_key("ram", memory.group(1)) if memory else []
     for key, value in _CHINESE.findall(line):
         key = _CHINESE_KEYS[key.lower()]
         if key == "python version":

@@ -5,6 +5,7 @@
   build is one of that release's;
 - a template's '- GPU model and memory:' whose answer is the next bullet ('- AMD Radeon'), read like any
   `key: value` line; a GPU answer that only names a vendor ('AMD Radeon') says that vendor's GPU is there.
+- a CPU answer that only names an x86 vendor ('### CPU' then 'AMD'): an x86_64 machine.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ _BARE_WITH_BUILD = re.compile(r"^(?:mac ?os\s+)?((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.
 _BULLET_KEY = re.compile(r"^\s*[-*]\s*([A-Za-z][\w /.-]{1,48}?)\s*(?:\([^)]*\))?\s*:\s*$")
 _BULLET_ANSWER = re.compile(r"^\s*[-*]\s*([^:\s][^:]{0,80}?)\s*$")
 _GPU_KEYS = ("gpu model and memory", "gpu model", "gpu", "graphics", "gpu models and configuration")
+_CPU_KEYS = ("cpu", "processor", "cpu vendor")
 _VENDOR_ONLY = {"amd": "AMD", "amd radeon": "AMD", "radeon": "AMD", "nvidia": "NVIDIA", "nvidia geforce": "NVIDIA"}
 
 
@@ -46,8 +48,13 @@ def vendor_only_gpu(key: str, value: str) -> Facts:
     return [("gpu.present", vendor)] if vendor else []
 
 
+def cpu_vendor_answer(key: str, value: str) -> Facts:
+    """ollama's form: '### CPU' answered 'AMD' or 'Intel': an x86_64 machine (their CPUs a PC runs are x86)."""
+    return [("cpu.hardware_arch", "x86_64")] if key in _CPU_KEYS and value.strip().lower() in ("amd", "intel") else []
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return macos_with_build(key, value) + vendor_only_gpu(key, value)
+    return macos_with_build(key, value) + vendor_only_gpu(key, value) + cpu_vendor_answer(key, value)
 
 
 def states_x86_architecture(lines: Sequence[str]) -> bool:

@@ -13,8 +13,8 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVI
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{4}[Mm](?![\w-])|\d{4}S(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b|with\b|G?DDR\d)|\s(?:nor|and|or|but|vs)\s)",
-                     re.IGNORECASE)  # 'GDDR6' after a name is its memory type
+_RADEON = re.compile(r"\b((?:AMD )?Radeon (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b|with\b|G?DDR\d)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
+                     re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
 _TEGRA = re.compile(r"\b((?:NVIDIA )?Tegra X\d|(?:NVIDIA )?(?:Orin|Xavier)(?: \(nvgpu\))?(?= \(nvgpu\)|\s*$|(?<=\)))|(?<=\bNVIDIA )Orin)")
@@ -31,10 +31,16 @@ def gib(value: str) -> Optional[int]:
     return int(digits) if digits.isdigit() and int(digits) >= 1 << 30 else None
 
 
+# Radeon RX models by their bare number and XT/XTX suffix ('7900XTX', '6800 XT'): no other GPU is named so
+_XT_NUMBER = r"(?:(?:5[5-7]|6[6-9]|7[6-9])[05]0|90[67]0)\s?xtx?"
+_BARE_XT = r"(?<![\w.-])" + _XT_NUMBER + r"(?![\w.+-])"
+
+
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
     return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier)\b", name, re.I) else
-            "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))", name, re.I) else
+            "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
+                               + _BARE_XT, name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")
 
 
@@ -69,7 +75,7 @@ def gpu_names(text: str) -> List[str]:
 # laptop', '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as likely the Ryzen 9 7900 CPU)
 _INFORMAL = re.compile(r"(?<![\w.-])((?:nvidia\s+)?(?:geforce\s+)?(?:rtx|gtx)\s?-?\d{3,4}(?:\s?(?:ti|super)){0,2}"
                        r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
-                       r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)"
+                       r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)|amd\s+[6-8]\d0m(?!\s+graphics)|(?:radeon\s+)?" + _XT_NUMBER + r""
                        r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0))"  # Intel Arc's models (Intel ark)
                        r"(?![\w.+-])", re.IGNORECASE)
 

@@ -135,6 +135,24 @@ def gpu_count(line: str) -> Facts:
     return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": i}) for i in range(int(found.group(1)))]
 
 
+_TIMES_AFTER = re.compile(r"(?:\s[x×*]\s?|\s?[×*]\s?)(\d{1,2})(?![\w.])")
+_NVIDIA_WORD = re.compile(r"\b(?:nvidia|geforce|quadro|tesla|titan|rtx|gtx)\b", re.IGNORECASE)
+
+
+def gpu_count_after(line: str) -> Facts:
+    """'GPU: Nvidia Titan RTX * 4 (driver 510.06)', 'Tesla V100 ×8': that many NVIDIA GPUs of a model the capability
+    table knows, where the line names no GPU otherwise."""
+    found = _TIMES_AFTER.search(line)
+    if not found or gpu_names(line) or _NEGATED.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
+        return []
+    head = re.split(r"[:(,;|\[]", line[:found.start()])[-1]
+    brand = _NVIDIA_WORD.search(head)
+    name = " ".join(head[brand.start():].split()) if brand else ""
+    if not name or len(name.split()) > 5 or not nvidia_compute_capability(name):
+        return []
+    return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": i}) for i in range(int(found.group(1)))]
+
+
 _NODE = re.compile(r"(?<![\w./-])((?:NVIDIA\s+)?G?[AHBL]\d{2,3}[A-Z]?)\s+(?:node|server|machine|box|instance|host|cluster)s?\b")
 
 
@@ -170,7 +188,9 @@ def external_gpu(line: str) -> Facts:
 
 
 _CODENAME = re.compile(r"\b(Navi\s?(?:1[04]|2[1-4]|3[1-3]|4[48])|Vega\s?(?:10|20))\b")
-_INSTINCT = re.compile(r"\b(?:my|our|an?|the|\d+x?|AMD|Instinct)\s+(MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))\b", re.IGNORECASE)
+# the brand words before the board are part of its name as written ('an AMD Mi50')
+_INSTINCT = re.compile(r"(?:\b(?:my|our|an?|the|\d+x?)\s+|(?=\b(?:AMD|Instinct)\s))((?:AMD\s+)?(?:Instinct\s+)?"
+                       r"MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))\b", re.IGNORECASE)
 
 
 def amd_target(line: str) -> Facts:
@@ -188,7 +208,7 @@ def amd_target(line: str) -> Facts:
 
 def line_facts(line: str) -> Facts:
     facts: Facts = []
-    for rule in (lspci_device, inxi_device, dash_item, gpu_count, node_gpu, chinese_owned_gpu, external_gpu, amd_target):
+    for rule in (lspci_device, inxi_device, dash_item, gpu_count, gpu_count_after, node_gpu, chinese_owned_gpu, external_gpu, amd_target):
         facts += rule(line)
     return facts + stack_text_rules.line_facts(line)
 

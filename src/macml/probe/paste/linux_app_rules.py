@@ -17,6 +17,7 @@ from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.board_rules import generic_amd_gpu
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor
 from macml.probe.paste.packages import canonical
+from macml.probe.paste.python_prose_rules import answer_after
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -116,7 +117,7 @@ def torch_answers(lines: Sequence[str]) -> Dict[int, Facts]:
         kinds = _asked(line)
         if not kinds or not _only_asks(line):
             continue
-        answer = next((i for i in range(index + 1, min(len(lines), index + 3)) if lines[i].strip()), None)
+        answer = answer_after(lines, index)  # past a warning torch printed while answering
         text = _ANSWER_LINE.match(lines[answer]) if answer is not None else None
         if text is None or _asked(lines[answer]) or lines[answer].lstrip().startswith((">>>", "$", "Traceback")):
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
-from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, sole_release
 from macml.probe.paste.gpu_names import gpu_record, with_partner
 from macml.probe.paste.mac_words_rules import PACKAGE_WORDS
 from macml.probe.paste.packages import canonical
@@ -36,7 +36,7 @@ _APPLE_METAL_GPU = re.compile(r"\bApple\s+(?:Metal|GPU)\b", re.IGNORECASE)
 # 'RX5300M 4GB GPU', 'Radeon Pro 5500M', 'AMD RX 580 8GB': an AMD Radeon named in prose, with its memory
 _RADEON = re.compile(r"(?<![\w-])((?:AMD\s+)?(?:Radeon\s+(?:Pro\s+)?)?RX\s?\d{3,4}M?(?:\s?XTX?)?|(?:AMD\s+)?Radeon\s+Pro\s+"
                      r"(?:W?\d{3,4}[MX]?(?:\s?XTX?)?|Vega\s?\d{2}))(?![\w-])(?:\s+(\d{1,2})\s?G(?:B|iB)?\b)?", re.IGNORECASE)
-_MACOS_CODENAME = re.compile(r"\bmac\s?OS(?:\s?X)?\s+(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|"
+_MACOS_CODENAME = re.compile(r"\bmac\s?OS(?:\s?X)?\s+\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|"
                              r"High Sierra|Sierra)\b", re.IGNORECASE)
 _NO_ARM64_OID = re.compile(r"sysctl: unknown oid '?hw\.optional\.arm64'?")
 _MLX_LIBRARY = re.compile(r"\blibmlx\.dylib\b|\bmlx::core::")
@@ -49,7 +49,7 @@ _PYTHON_VERSION_SAID = re.compile(r"\bpython version\s*(?:=|:|is)\s*`?(?:python\
                                   re.IGNORECASE)
 _LISTED_PYTHON = re.compile(r",\s*python\s?v?(3\.\d{1,2}\.\d{1,2})(?![\d.])", re.IGNORECASE)
 _CHIP_MEMORY = re.compile(r"(?<![\w-])M[1-5](?:\s+(?:Pro|Max|Ultra))?(?:\s+(?:mini|Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Studio|iMac|Air))?"
-                          r"\s*(?:chip\s*)?(?:with\s+|,\s*|w/\s*)?(\d{1,3})\s?(?:GB|GiB)\b"
+                          r"\s*(?:chip\s*)?(?:with\s+|[,\u2013\u2014-]\s*|w/\s*)?(\d{1,3})\s?(?:GB|GiB)\b"
                           r"(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|HDD))", re.IGNORECASE)
 _PACKAGE_SAID = re.compile(r"(?<![\w./-])([A-Za-z][\w-]*)(?:\s+version\s+is|\s*=(?!=))\s*`?v?(\d+\.\d+(?:\.\d+)*)\b`?(?![\w.])",
                            re.IGNORECASE)
@@ -131,13 +131,14 @@ def radeon_in_words(line: str) -> Facts:
 
 
 def macos_codename(line: str) -> Facts:
-    """'MPS support on MacOS Ventura', 'macOS Big Sur': macOS named by its release name; '- MacOS Mojave: 10.14.6'
-    with the version after a colon."""
+    """'MPS support on MacOS Ventura', 'macOS Big Sur', 'MacOS (Mojave)': macOS named by its release name (os.release:
+    the version that name stands for); '- MacOS Mojave: 10.14.6' with the version after a colon."""
     found = _MACOS_CODENAME.search(line)
     if not found:
         return []
-    version = re.match(r"\s*[:(,-]?\s*v?(1[0-9]\.\d{1,2}(?:\.\d{1,2})?|2[0-9](?:\.\d{1,2}){0,2})\b(?![.\d])", line[found.end():])
-    return [("platform", "darwin")] + ([("os.version", version.group(1))] if version else [])
+    version = re.match(r"\s*\)?\s*[:(,-]?\s*v?(1[0-9]\.\d{1,2}(?:\.\d{1,2})?|2[0-9](?:\.\d{1,2}){0,2})\b(?![.\d])", line[found.end():])
+    release = [("os.release", sole_release(line))] if sole_release(line) else []
+    return [("platform", "darwin")] + release + ([("os.version", version.group(1))] if version else [])
 
 
 def missing_arm64_sysctl(line: str) -> Facts:
@@ -191,8 +192,8 @@ def python_version_said(line: str) -> Facts:
 
 
 def chip_memory(line: str) -> Facts:
-    """'my M1 Max 32GB', 'M2 Pro with 16GB', 'Mac M2 mini, 24GB': an Apple chip written with its memory (not its
-    storage)."""
+    """'my M1 Max 32GB', 'M2 Pro with 16GB', 'Mac M2 mini, 24GB', '(Apple M1 Pro - 16 GB)': an Apple chip written with
+    its memory (not its storage)."""
     found = _CHIP_MEMORY.search(line)
     if not found or int(found.group(1)) not in APPLE_SILICON_MEMORY_GB:
         return []

@@ -16,7 +16,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.knowledge.hardware import apple_core_options
-from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, sole_release
 from macml.probe.paste.form_answer_rules import states_x86_architecture
 from macml.probe.paste.statement_rules import by_key
 
@@ -189,8 +189,10 @@ def vega_card(line: str) -> Facts:
 
 
 def release_name(line: str) -> Facts:
-    """'an iMac 27\" with Big Sur', 'upgraded to Sonoma': macOS named by its release name."""
-    return [("platform", "darwin")] if _RELEASE_NAME.search(line) else []
+    """'an iMac 27\" with Big Sur', 'upgraded to Sonoma': macOS named by its release name (and the version it stands for)."""
+    if not _RELEASE_NAME.search(line):
+        return []
+    return [("platform", "darwin")] + ([("os.release", sole_release(line))] if sole_release(line) else [])
 
 
 def intel_macs(line: str) -> Facts:

@@ -10,25 +10,48 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 Facts = List[Tuple[str, Any]]
 
 _TORCH_CUDA = re.compile(r"\b(?:PyTorch|torch)\s+v?\d\.\d{1,2}(?:\.\d{1,2})?\s+(?:with|for|and)\s+CUDA\s+(\d{2}\.\d)\b", re.IGNORECASE)
+# A wheel's CUDA tag standing alone ('cu118' = CUDA 11.8; not '+cu118' after a version, nor an index URL's '/cu118')
+_CUDA_TAG = re.compile(r"(?<![\w+/.-])cu(\d{2})(\d)(?![\w.])", re.IGNORECASE | re.ASCII)  # ASCII: '匹配cu118的'
+_TORCH_WORD = re.compile(r"(?<![\w.-])(?:py)?torch(?![\w.-]|\.\w)", re.IGNORECASE | re.ASCII)
+_INSTALL_WORDS = re.compile(r"\b(?:install|upgrade|downgrade|requires?|needs?|should|try|instead|recommend\w*)\b|安装|建议", re.IGNORECASE)
+_WARNING_PRINT = re.compile(r"^\S.*?:\d+: \w*Warning: ")  # Python's warnings: 'path:129: UserWarning: ...'
 _AVAILABLE_SAID = re.compile(r"cuda\.is_available\(\)[^.;]{0,30}?\b(?:get|gives?|returns?|prints?|is|shows?|says?|=|->)\s*"
                              r"[`'\"]?(False|True)\b")
 
 
 def torch_said(line: str) -> Facts:
-    """'PyTorch 1.13 with CUDA 11.7' -> a CUDA 11.7 build; 'torch.cuda.is_available() I get False' -> False."""
+    """'PyTorch 1.13 with CUDA 11.7' -> a CUDA 11.7 build; 'torch.cuda.is_available() I get False' -> False;
+    'torch三件套 ... 都是匹配cu118' (torch and its companions match cu118) -> a CUDA 11.8 build."""
     facts: Facts = []
     build = _TORCH_CUDA.search(line)
     if build:
         facts.append(("torch.cuda_version", build.group(1)))
+    tags = {f"{m.group(1)}.{m.group(2)}" for m in _CUDA_TAG.finditer(line)}
+    if not build and len(tags) == 1 and _TORCH_WORD.search(line) and not _INSTALL_WORDS.search(line):
+        facts.append(("torch.cuda_version", tags.pop()))
     said = _AVAILABLE_SAID.search(line)
     if said:
         facts.append(("torch.cuda_available", said.group(1) == "True"))
     return facts
+
+
+def answer_after(lines: Sequence[str], index: int, within: int = 2) -> Optional[int]:
+    """The first line with text after lines[index], within `within` lines of text, past a warning Python printed
+    meanwhile ('.../torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ...' and its source line)."""
+    seen, at = 0, index + 1
+    while at < len(lines) and seen < within:
+        if _WARNING_PRINT.match(lines[at]):
+            at += 2 if at + 1 < len(lines) and lines[at + 1][:1].isspace() else 1
+            continue
+        if lines[at].strip():
+            return at
+        seen, at = seen + 1, at + 1
+    return None
 
 
 def available_answered(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -72,13 +72,21 @@ def semicolon_specs(line: str) -> Facts:
 _WINDOWS_SHORT = re.compile(r"(?<![\w.-])win(?:dows)?\s?-?(7|8\.1|8|10|11)(?![\w.-])", re.IGNORECASE)
 _WINDOWS_JOINED = re.compile(r"^Windows\s?(7|8\.1|8|10|11)$", re.IGNORECASE)  # a template's '[Windows11]' 
 _WINDOWS_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(Windows (?:7|8\.1|8|10|11))\b(?:\s*\([^)]*\))?\s*$")
+# 'an AMD Mi50 32GB (Windows 11)': the writer's OS in parentheses after their hardware
+_WINDOWS_PARENS = re.compile(r"\((?:on\s+)?(?:Microsoft\s+)?(Windows (?:7|8\.1|8|10|11))(?:\s+(?:Pro|Home|Enterprise|Education))?\)")
+_WRITER = re.compile(r"\b(?:I|I'm|I've|my|we|our)\b", re.IGNORECASE)
 
 
 def windows_named(line: str) -> Facts:
-    """'OS is win11', 'System: Win11, ...', 'Windows 10 (64bit, updated)' alone on a line -> Windows 11 / 10."""
+    """'OS is win11', 'System: Win11, ...', 'Windows 10 (64bit, updated)' alone on a line, 'I ... with an AMD Mi50
+    (Windows 11)' -> Windows 11 / 10."""
     whole = _WINDOWS_LINE.match(line)
     if whole:
         return [("platform", "win32"), ("os.name", whole.group(1))]
+    parens = _WINDOWS_PARENS.search(line)
+    if parens and _WRITER.search(line[:parens.start()]) and not _NEGATED.search(line[:parens.start()]) \
+            and not re.search(r"\bwsl", line, re.IGNORECASE):
+        return [("platform", "win32"), ("os.name", parens.group(1))]
     joined = _WINDOWS_JOINED.match(line.strip())
     if joined:
         return [("platform", "win32"), ("os.name", f"Windows {joined.group(1)}")]

@@ -105,6 +105,9 @@ def _available(value: str) -> Facts:
 
 
 def package_facts(name: str, value: str) -> Facts:
+    pinned = re.match(r"^\s*([A-Za-z][\w.-]*)\s*==\s*(?=\d)", value)  # 'Torch version: torch==2.3.0+rocm6.0'
+    if pinned and canonical(_ALIASES.get(pinned.group(1).lower(), pinned.group(1))) == canonical(_ALIASES.get(name, name)):
+        value = value[pinned.end():]
     version = re.match(r"^v?(\d+(?:\.\d+)+(?:[.+-]?[A-Za-z0-9]+)*?)(?:-\d+-g[0-9a-f]{7,40})?(?:\s|@|$|\s*\()", value.strip() + " ")
     name = _ALIASES.get(name, name)
     if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name) or _UNIT_AFTER.search(version.group(1)):

@@ -38,6 +38,9 @@ from macml.probe.paste import host_signs_rules
 from macml.probe.paste import app_report_rules
 from macml.probe.paste import egpu_setup_rules, metal_log_rules, os_answer_rules
 from macml.probe.paste import typed_specs_rules
+from macml.probe.paste import mac_host_name_rules
+from macml.probe.paste import wsl_rules
+from macml.probe.paste import linux_amd_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -252,6 +255,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts.extend(metal_log_rules.line_facts(text))
         facts.extend(app_report_rules.line_facts(text))
         facts.extend(typed_specs_rules.line_facts(text))
+        facts.extend(mac_host_name_rules.line_facts(text))
+        facts.extend(wsl_rules.line_facts(text))
+        facts.extend(linux_amd_rules.line_facts(text))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))

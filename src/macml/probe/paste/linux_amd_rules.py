@@ -1,0 +1,75 @@
+"""Set 14's clues about Linux machines with AMD parts, each a pure function returning stated facts:
+
+- a GPU named by its role ('integrated graphics is AMD 660M', 'dGPU: RX 6800M'): a GPU the writer has;
+- a GPU answer with its memory after 'with' ('GPU is nvidia 3050ti with 4GB'): that GPU's memory;
+- a GPU the run is on, named in a title or sentence ('... when running "mnist" on 7900XTX'): a GPU the writer has;
+- a path under /opt/rocm (ROCm's install prefix, also rocm_sdk_builder's '/opt/rocm_sdk_612'): Linux, the one OS
+  ROCm installs there (the Windows HIP SDK lives under 'C:\\Program Files\\AMD\\ROCm');
+- ollama's CPU runners ('runners/cpu_avx2/ollama_llama_server'): AVX builds, so an x86_64 machine.
+"""
+from __future__ import annotations
+
+import re
+from typing import List
+
+from macml.probe.paste.env_report_rules import spoken_gpu
+from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor, informal_gpu_names
+from macml.probe.paste.statement_rules import Facts
+
+_NEGATED = re.compile(r"\b(?:not|never|no|without|instead of|rather than|unlike|than)\b|n't\b", re.IGNORECASE)
+_ROLE = re.compile(r"\b(?:(?:integrated|discrete|dedicated|onboard)\s+(?:graphics|GPU|video)(?:\s+card)?|[id]GPU)"
+                   r"\s*(?:is|:|=|-)\s*(?:an?\s+|the\s+)?", re.IGNORECASE)
+_WITH_MEMORY = re.compile(r"^\s*(?:[-*]\s*)?(?:my\s+|the\s+)?(?:GPU|graphics card|video card|dGPU)\s*(?:is|:)\s+(.+?)\s+with\s+"
+                          r"(\d{1,2})\s?(?:GB|GiB|G)\b(?:\s+(?:of\s+)?(?:VRAM|memory))?\s*[.!]?\s*$", re.IGNORECASE)
+_RUN_ON = re.compile(r"\b(?:on|with|using)\s+(?:an?\s+|my\s+|the\s+)?", re.IGNORECASE)
+_ROCM_PREFIX = re.compile(r"(?:^|[\s'\"(=:])/opt/rocm(?:[-_][\w.]+)?(?:/|\b)")
+_CPU_RUNNER = re.compile(r"\brunners[/\\]cpu_avx(?:2|512)?[/\\]")
+
+
+def _names_at(text: str) -> List[str]:
+    """The GPU names the text begins with (formal or as people write them)."""
+    return [n for n in gpu_names(text) + informal_gpu_names(text) if text.lower().startswith(n.lower())]
+
+
+def role_gpu(line: str) -> Facts:
+    """'integrated graphics is AMD 660M' -> the AMD 660M, as written."""
+    facts: Facts = []
+    for found in _ROLE.finditer(line):
+        if _NEGATED.search(line[max(0, found.start() - 20):found.start()]):
+            continue
+        names = _names_at(line[found.end():])
+        if names and gpu_vendor(names[0]) != "unknown":
+            facts.append(("gpu.owned", gpu_record(max(names, key=len))[1]))
+    return facts
+
+
+def gpu_with_memory(line: str) -> Facts:
+    """'GPU is nvidia 3050ti with 4GB' -> 4096 MiB for the GPU that line names."""
+    found = _WITH_MEMORY.match(line)
+    if not found or not (gpu_names(found.group(1)) or informal_gpu_names(found.group(1)) or spoken_gpu(found.group(1))):
+        return []
+    return [("gpu.memory_of", {"index": None, "memory_mib": int(found.group(2)) * 1024})]
+
+
+def run_on_gpu(line: str) -> Facts:
+    """'HIP error ... when running "mnist" on 7900XTX' -> a 7900XTX: the one GPU a line names, after 'on'."""
+    named = set(gpu_names(line) + informal_gpu_names(line))
+    if len(named) != 1:
+        return []
+    for found in _RUN_ON.finditer(line):
+        names = _names_at(line[found.end():])
+        if names and not _NEGATED.search(line[max(0, found.start() - 20):found.start()]) and gpu_vendor(names[0]) == "AMD":
+            return [("gpu.owned", gpu_record(names[0])[1])]
+    return []
+
+
+def rocm_prefix(line: str) -> Facts:
+    return [("platform", "linux")] if _ROCM_PREFIX.search(line) else []
+
+
+def cpu_runner(line: str) -> Facts:
+    return [("cpu.hardware_arch", "x86_64")] if _CPU_RUNNER.search(line) else []
+
+
+def line_facts(line: str) -> Facts:
+    return [fact for rule in (role_gpu, gpu_with_memory, run_on_gpu, rocm_prefix, cpu_runner) for fact in rule(line)]

@@ -1,0 +1,55 @@
+"""WSL (Windows Subsystem for Linux) in pasted text, each a pure function over one line returning stated facts.
+
+- WSL named with its distribution: 'WSL Ubuntu22.04', 'Ubuntu 24.04 WSL2', 'WSL 2.6.3 + Ubuntu 24.04', 'installed in
+  WSL (Ubuntu 22.04)', 'WSL2 Ubuntu2204': the Python runs in that Linux distribution. Ubuntu's compact spelling
+  ('ubuntu2204', as NVIDIA's repository paths write it) is YYMM; one that is no release ('Ubuntu2202') gives the name only.
+- WSL's own marks ("os.wsl"): WSL named (not in an unticked '- [ ] WSL 1' box), the dxgkrnl driver's kernel lines
+  ('misc dxg: dxgk: ...', 'hv_vmbus: registering driver dxgkrnl'), a 'microsoft-standard-WSL2' kernel, /usr/lib/wsl/.
+  The kernel lines and paths are the Linux guest's own. A WSL guest's GPU is the Windows host's (knowledge/wsl.py).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+Facts = List[Tuple[str, Any]]
+
+_NAMES = {"ubuntu": "Ubuntu", "debian": "Debian", "kali": "Kali", "fedora": "Fedora", "almalinux": "AlmaLinux",
+          "opensuse leap": "openSUSE Leap", "oracle linux": "Oracle Linux"}
+_DISTRO = (r"(?P<name>" + "|".join(sorted(_NAMES, key=len, reverse=True)) + r")[\s-]?"
+           r"(?P<version>\d{1,2}(?:\.\d{1,2}){0,2}(?![\d.])|(?<=ubuntu)\d{4}(?!\d))(?P<lts>\s+LTS\b)?")
+_WSL = r"\bWSL\s?2?(?:\s+v?\d+(?:\.\d+){1,3})?"  # 'WSL', 'WSL2', 'WSL 2', 'WSL 2.6.3'
+_WSL_THEN_DISTRO = re.compile(_WSL + r"\s*(?:[+/:,-]|\bwith\b|\brunning\b)?\s*\(?\s*" + _DISTRO, re.IGNORECASE)
+_DISTRO_THEN_WSL = re.compile(r"\b" + _DISTRO + r"\s*(?:\(|-|\b(?:on|in|under|via)\b)?\s*" + _WSL + r"\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never|without|instead of|rather than|outside(?: of)?)\b|n't\b", re.IGNORECASE)
+_UNTICKED = re.compile(r"^\s*[-*]\s*\[\s\]")
+_GUEST_KERNEL = re.compile(r"\bmisc dxg:|\bdxgkrnl\b|\bdxgkio_\w+|\bmicrosoft-standard-WSL2\b|(?<![\w.])/usr/lib/wsl/")
+
+
+def _distro_name(found: "re.Match[str]") -> str:
+    name, version = _NAMES[found.group("name").lower()], found.group("version")
+    if len(version) == 4 and "." not in version:  # Ubuntu's YYMM: releases are YY.04 and YY.10
+        return f"{name} {version[:2]}.{version[2:]}" if version[2:] in ("04", "10") else name
+    return f"{name} {version}" + (" LTS" if found.group("lts") else "")
+
+
+def wsl_distro(line: str) -> Facts:
+    """'WSL Ubuntu22.04' / 'Ubuntu 24.04 WSL2' / 'installed in WSL (Ubuntu 22.04)' -> linux, 'Ubuntu 22.04'."""
+    found = _WSL_THEN_DISTRO.search(line) or _DISTRO_THEN_WSL.search(line)
+    if not found or _NEGATED.search(line[:found.end()]) or _UNTICKED.match(line):
+        return []
+    return [("platform", "linux"), ("os.name", _distro_name(found)), ("os.wsl", True)]
+
+
+def wsl_signs(line: str) -> Facts:
+    """The WSL guest's kernel lines and paths (a Linux) and WSL named: a Linux guest of a Windows host."""
+    if _GUEST_KERNEL.search(line):
+        return [("platform", "linux"), ("os.wsl", True)]
+    named = re.search(r"\bWSL\s?2?\b", line, re.IGNORECASE)
+    if named and not _UNTICKED.match(line) and not _NEGATED.search(line[:named.end()]):
+        return [("os.wsl", True)]
+    return []
+
+
+def line_facts(line: str) -> Facts:
+    return wsl_distro(line) or wsl_signs(line)
