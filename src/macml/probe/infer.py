@@ -20,7 +20,7 @@ from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_wsl import wsl_arch
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
                                    infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
-                                   stdout as _stdout)
+                                   stdout as _stdout, x86_is_not_apple_silicon)
 
 
 # Hardware a hypervisor presents. Never a host name: "my-vbox" in `uname -a` is not VirtualBox, so
@@ -259,7 +259,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
             and "lm" in cpu.flags:
         cpu = dataclasses.replace(cpu, hardware_arch="x86_64")
         sources["cpu.hardware_arch"] = "x86 CPU flags with lm (64-bit long mode)"
-    facts = dataclasses.replace(facts, cpu=cpu)
+    facts = dataclasses.replace(facts, cpu=x86_is_not_apple_silicon(facts, cpu, sources))
     if facts.is_mac:
         facts = infer_native_python(infer_macos_version(facts, snapshot, sources), sources)
         facts = infer_translation(intel_mac_python(facts, sources), snapshot, snapshot.get("statements"), sources)

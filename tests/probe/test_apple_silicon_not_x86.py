@@ -1,0 +1,29 @@
+"""An x86_64 Linux or Windows machine is not Apple silicon; on a Mac, x86_64 may be a Rosetta process."""
+from __future__ import annotations
+
+import pytest
+
+from macml.facts import CPUFacts, MachineFacts, OSFacts
+from macml.probe.infer_mac import x86_is_not_apple_silicon
+
+
+def machine(platform: str, arch: str) -> MachineFacts:
+    return MachineFacts(platform=platform, os=OSFacts(system="", name="", version=""), cpu=CPUFacts(brand="", hardware_arch=arch))
+
+
+@pytest.mark.parametrize("platform", ["linux", "win32"])
+def test_x86_64_hardware_off_the_mac_is_not_apple_silicon(platform):
+    facts = machine(platform, "x86_64")
+    sources = {"cpu.hardware_arch": "CPU brand: AMD Ryzen 9 7950X"}
+    cpu = x86_is_not_apple_silicon(facts, facts.cpu, sources)
+    assert cpu.apple_silicon is False
+    assert "Ryzen" in sources["cpu.apple_silicon"]
+
+
+@pytest.mark.parametrize("platform, arch", [("darwin", "x86_64"), ("linux", "unknown"), ("linux", "aarch64"),
+                                            ("win32", "")])
+def test_apple_silicon_stays_unknown_without_x86_hardware_off_the_mac(platform, arch):
+    facts = machine(platform, arch)
+    sources = {}
+    assert x86_is_not_apple_silicon(facts, facts.cpu, sources).apple_silicon is None
+    assert sources == {}
