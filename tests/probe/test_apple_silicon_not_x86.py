@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from macml.facts import CPUFacts, MachineFacts, OSFacts
-from macml.probe.infer_mac import x86_is_not_apple_silicon
+from macml.probe.infer_silicon import x86_is_not_apple_silicon
 
 
 def machine(platform: str, arch: str) -> MachineFacts:

@@ -44,3 +44,18 @@ def codename_gfx(text: str) -> Optional[str]:
     """'my Strix Halo box' -> 'gfx1151'; None when no APU codename is named."""
     words = " ".join((text or "").lower().split())
     return next((gfx for name, gfx in APU_CODENAMES if re.search(rf"\b{name}\b", words)), None)
+
+
+# The integrated Radeons by their own name (amd.com product pages list each Ryzen's graphics: Radeon 610M in
+# Raphael / Dragon Range, 660M / 680M in Rembrandt, 740M / 760M / 780M in Phoenix / Hawk Point, 880M / 890M in
+# Strix Point, 8040S / 8050S / 8060S in Strix Halo), with the LLVM target of those APUs (same table as above).
+IGPU_GFX: Tuple[Tuple[str, str], ...] = (
+    (r"\bradeon 610m\b", "gfx1036"), (r"\bradeon 6[68]0m\b", "gfx1035"), (r"\bradeon 7[468]0m\b", "gfx1103"),
+    (r"\bradeon 8[89]0m\b", "gfx1150"), (r"\bradeon 80[456]0s\b", "gfx1151"),
+)
+
+
+def igpu_gfx(text: str) -> Optional[str]:
+    """'From my Radeon 780M' -> 'gfx1103'; None when no integrated Radeon is named."""
+    words = " ".join((text or "").lower().split())
+    return next((gfx for pattern, gfx in IGPU_GFX if re.search(pattern, words)), None)

@@ -56,3 +56,10 @@ def chip_by_memory(generation: int, memory_gb: int) -> Optional[str]:
     tiers = [chip for chip in APPLE_CHIP_MEMORY_GB if chip.split()[0] == f"M{generation}"]
     sold = [chip for chip in tiers if memory_gb in APPLE_CHIP_MEMORY_GB[chip]]
     return sold[0] if len(sold) == 1 else None
+
+
+# Years in which an Apple chip generation reached Macs only as the plain chip: the M1 in November 2020 (the M1 Pro
+# and M1 Max followed in October 2021: apple.com/newsroom/2021/10/introducing-m1-pro-and-m1-max), the M2 in
+# June 2022 (the M2 Pro and M2 Max followed in January 2023: apple.com/newsroom/2023/01/apple-unveils-m2-pro-and-m2-max).
+# The M3 and M4 tiers reached Macs together (apple.com/newsroom/2023/10, 2024/10), so no year settles them.
+PLAIN_ONLY_YEARS = {1: frozenset({2020}), 2: frozenset({2022})}

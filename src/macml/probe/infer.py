@@ -17,10 +17,11 @@ from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.amd_gfx import radeon_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.infer_boards import raspberry_pi_gpu
+from macml.probe.infer_silicon import gpus_not_apple_silicon, x86_is_not_apple_silicon
 from macml.probe.infer_wsl import wsl_arch
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
                                    infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
-                                   stdout as _stdout, x86_is_not_apple_silicon)
+                                   stdout as _stdout)
 
 
 # Hardware a hypervisor presents. Never a host name: "my-vbox" in `uname -a` is not VirtualBox, so
@@ -293,5 +294,5 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     if ruled_out:
         sources["gpus_ruled_out"] = "; ".join(f"no {v} driver answered" + (f" ('{absent[v]}')" if absent[v] else "")
                                               for v in ruled_out)
-    return dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, gpus_ruled_out=ruled_out, vm=vm,
-                               hypervisor=hypervisor, egpu=egpu, sources=sources)
+    return gpus_not_apple_silicon(dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, gpus_ruled_out=ruled_out,
+                                                      vm=vm, hypervisor=hypervisor, egpu=egpu, sources=sources), sources)

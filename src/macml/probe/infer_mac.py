@@ -142,16 +142,6 @@ def apple_chip_gpu(gpu: GPU) -> bool:
     return bool(gpu.cores or (gpu.metal and chip is not None and not chip.virtual))
 
 
-def x86_is_not_apple_silicon(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str]) -> CPUFacts:
-    """Linux or Windows on x86_64 hardware: not Apple silicon, whose every chip is arm64. (On a Mac the
-    x86_64 answer may come from a Rosetta process, so infer_mac_cpu decides there.)"""
-    if facts.is_mac or cpu.apple_silicon is not None or cpu.hardware_arch != "x86_64":
-        return cpu
-    sources["cpu.apple_silicon"] = "x86_64 hardware (" + sources.get("cpu.hardware_arch", "its arch") \
-        + "); every Apple-silicon chip is arm64"
-    return dataclasses.replace(cpu, apple_silicon=False)
-
-
 def infer_mac_cpu(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
     cpu = facts.cpu
     evidence = silicon_evidence(facts, snapshot)

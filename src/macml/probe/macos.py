@@ -200,8 +200,8 @@ def _text_blocks(text: str) -> List[Dict[str, str]]:
             current, field_indent = {"": key}, None
             blocks.append(current)
             continue
-        if current is None or (key in current and indent == field_indent):
-            current, field_indent = {"": ""}, None  # untitled output, or the next GPU
+        if current is None or (key in current or key == "Chipset Model" and len(current) > 1) and indent == field_indent:
+            current, field_indent = {"": ""}, None  # untitled output, or the next GPU (its first field: Chipset Model)
             blocks.append(current)
         field_indent = indent if field_indent is None else field_indent
         if value and indent == field_indent:

@@ -12,6 +12,7 @@ import re
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from macml.facts import FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
+from macml.knowledge.mac_families import chip_by_memory
 from macml.probe.paste.general_rules import stated_env
 from macml.probe.stated_gpus import fill_gpus
 from macml.probe.statement_source import Statement, first_stated, where
@@ -23,6 +24,23 @@ def _other_os(statement: Statement, platform: str) -> bool:
             and bool(re.match(r"\s*(?:Microsoft\s+)?Windows|\s*mac\s?OS\b", str(statement.get("value")), re.IGNORECASE)))
 
 
+def _distro_stated(statements: Sequence[Statement]) -> Optional[Statement]:
+    """The first OS named; where it has no version, a later line naming the same OS with one ('on Linux Mint',
+    then inxi's 'Distro: Linux Mint 22.1')."""
+    stated = first_stated(statements, "os.name")
+    if stated is None or re.search(r"\d", str(stated["value"])):
+        return stated
+    name = str(stated["value"]).strip().casefold()
+    return next((s for s in statements if s.get("fact") == "os.name" and re.search(r"\d", str(s["value"]))
+                 and re.split(r"\s+(?=\d)", str(s["value"]).strip(), maxsplit=1)[0].casefold() == name), stated)
+
+
+def _point_release(version: str) -> str:
+    """'22.04.03' -> '22.04.3': a point release is a count (Ubuntu's month keeps its zero)."""
+    parts = version.split(".")
+    return ".".join(parts[:2] + [str(int(p)) for p in parts[2:]])
+
+
 def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     os, found = facts.os, {}
     if not os.version:
@@ -31,11 +49,11 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
             if stated:
                 found.update(version=stated["value"], name=os.name or "macOS", system=os.system or "Darwin")
         else:
-            stated = first_stated([s for s in statements if not _other_os(s, facts.platform)], "os.name")
+            stated = _distro_stated([s for s in statements if not _other_os(s, facts.platform)])
             version = re.search(r"\b\d+(?:\.\d+)*\b", stated["value"]) if stated else None
             if stated:
                 found.update(name=re.split(r"\s+(?=\d)", stated["value"], maxsplit=1)[0].strip(),
-                             version=version.group() if version else os.version)
+                             version=_point_release(version.group()) if version else os.version)
         if stated:
             sources["os.version"] = where(stated)
     for fact, field in (("os.build", "build"), ("os.darwin" if facts.is_mac else "os.kernel", "kernel")):
@@ -54,6 +72,8 @@ def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         if stated and getattr(cpu, field) in (empty, None, ""):
             found[field] = stated["value"]
             sources[f"cpu.{field}"] = where(stated)
+    if not (found.get("brand") or cpu.brand) and facts.is_mac:
+        found.update(_chip_by_memory(statements, found.get("memory_bytes") or cpu.memory_bytes, sources))
     apple_chip = bool(re.match(r"Apple M\d", found.get("brand") or cpu.brand or ""))
     # an Apple chip's hardware is arm64: an x86_64 sign beside it (LLVM's host CPU 'westmere') is a Rosetta process's
     arches = [s for s in statements if s.get("fact") == "cpu.hardware_arch" and not (apple_chip and s["value"] == "x86_64")]
@@ -66,6 +86,18 @@ def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         found["memory_bytes"] = unified["value"]  # an Apple GPU's memory is the Mac's unified memory
         sources["cpu.memory_bytes"] = where(unified)
     return dataclasses.replace(facts, cpu=dataclasses.replace(cpu, **found)) if found else facts
+
+
+def _chip_by_memory(statements: Sequence[Statement], memory: Optional[int], sources: Dict[str, str]) -> Dict[str, Any]:
+    """A Mac's one untiered Apple chip generation ('Mac M4') and its memory: the one tier sold with that memory."""
+    generations = {s["value"] for s in statements if s.get("fact") == "cpu.apple_generation"}
+    unified = first_stated(statements, "memory.unified")
+    size = memory or (unified and unified["value"])
+    chip = chip_by_memory(generations.pop(), round(size / 1024**3)) if len(generations) == 1 and size else None
+    if not chip:
+        return {}
+    sources["cpu.brand"] = where(first_stated(statements, "cpu.apple_generation")) + f", with {round(size / 1024**3)} GB"
+    return {"brand": f"Apple {chip}"}
 
 
 def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:

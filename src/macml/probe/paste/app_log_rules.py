@@ -87,7 +87,8 @@ def app_log_lines(line: str) -> Facts:
     gfx = _OLLAMA_GFX.search(line)
     if gfx:
         facts += [("gpu.present", "AMD"), ("gpu.gfx", gfx.group(1) or gfx.group(2))]
-    if _OLLAMA_IGPU.search(line):  # the iGPU is there, only ROCm can't use it
+    if _OLLAMA_IGPU.search(line):  # the iGPU is there, only ROCm can't use it; Radeon iGPUs are in AMD's x86 APUs only
+        facts.append(("cpu.hardware_arch", "x86_64"))
         facts.append(("gpu", {"name": "AMD Radeon integrated GPU (model not in the evidence)", "vendor": "AMD",
                               "memory_mib": None, "index": None}))
     detected = _OLLAMA_DETECTED.search(line)

@@ -38,7 +38,7 @@ _BARE_XT = r"(?<![\w.-])" + _XT_NUMBER + r"(?![\w.+-])"
 
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
-    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier)\b", name, re.I) else
+    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier|jetson)\b", name, re.I) else
             "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
                                + _BARE_XT, name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")
@@ -85,6 +85,11 @@ def informal_gpu_names(text: str) -> List[str]:
     return [m.group(1).strip() for m in _INFORMAL.finditer(text)]
 
 
+# pci.ids' name of a chip whose cards it lists (rocm-smi's Device Name, lspci): 'Navi 31 [Radeon RX 7900 XT/7900 XTX]'
+_FAMILY_NAME = re.compile(r"^((?:Navi|Vega|Polaris|Ellesmere|Baffin|Lexa|Fiji|Tonga|Hawaii)\s?\d*\s*\[Radeon[^\]/]*/[^\]]*\])$",
+                          re.IGNORECASE)
+
+
 def gpu_value(value: str, index: Optional[int] = None) -> Facts:
     """'NVIDIA GeForce RTX 4090', 'GPU 0: Tesla T4', 'Apple M1 Max', 'Radeon Pro 560X, 4 GB', 'GTX 1650 (4gb vram)'."""
     numbered = re.match(r"^(?:GPU\s*|cuda:)(\d+)\s*:?\s*", value.strip())
@@ -92,6 +97,9 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
         index, value = int(numbered.group(1)), value.strip()[numbered.end():]
     if value.strip().lower() in ("none", "n/a", "no", "false", "[]") or value.lower().startswith("could not"):
         return []
+    family = _FAMILY_NAME.match(value.strip())
+    if family:  # 'Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]' names a family, not which card of it
+        return [gpu_record(family.group(1), None, index)]
     parts = [p.strip() for p in re.split(r"[,|]", value)]  # 'NVIDIA RTX A5000 | 24564 MiB | driver 595.71.05'
     memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB|GiB|MiB)\b", p)), None)
     vram = re.search(r"\b(\d{1,3})\s*gb\s*(?:(?:of\s+)?(?:vram|memory)\b|\))", value, re.IGNORECASE)

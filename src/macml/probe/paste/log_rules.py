@@ -22,7 +22,8 @@ _REPL_STRING = re.compile(r"""^\s*['"]([^'"]+)['"]\s*$""")
 _MACHINES = {"arm64": "arm64", "aarch64": "aarch64", "x86_64": "x86_64", "amd64": "x86_64"}
 _LSPCI = re.compile(r"^\s*(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d\s+(?:VGA compatible controller|3D controller|"
                     r"Display controller)(?: \[\w+\])?:\s*(.+)$", re.IGNORECASE)
-_OLLAMA_COMPUTE = re.compile(r'msg="inference compute"(.*)$')
+# 'inference compute', and 'detected OS VRAM overhead' (Windows) with the same id/library/compute/driver/name fields
+_OLLAMA_COMPUTE = re.compile(r'msg="(?:inference compute|detected OS VRAM overhead)"(.*)$')
 _JULIA_DRIVER = re.compile(r"^\s*-\s*driver (\d{3}\.\d+(?:\.\d+)?)(?: for \d+(?:\.\d+)*)?\s*$")  # CUDA.jl >= 5.8
 # TensorFlow's loader: the CUDA libraries its GPU support needs (TensorRT's libnvinfer is optional)
 _TF_MISSING = re.compile(r"tensorflow/\S*dso_loader\S*\].*Could not load dynamic library '((?:lib)?(?:cudart|cublas|cublasLt|cufft|"

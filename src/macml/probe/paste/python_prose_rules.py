@@ -21,11 +21,12 @@ _TORCH_WORD = re.compile(r"(?<![\w.-])(?:py)?torch(?![\w.-]|\.\w)", re.IGNORECAS
 _INSTALL_WORDS = re.compile(r"\b(?:install|upgrade|downgrade|requires?|needs?|should|try|instead|recommend\w*)\b|安装|建议", re.IGNORECASE)
 _WARNING_PRINT = re.compile(r"^\S.*?:\d+: \w*Warning: ")  # Python's warnings: 'path:129: UserWarning: ...'
 _AVAILABLE_SAID = re.compile(r"cuda\.is_available\(\)[^.;]{0,30}?\b(?:get|gives?|returns?|prints?|is|shows?|says?|=|->)\s*"
-                             r"[`'\"]?(False|True)\b")
+                             r"[`'\"]?((?i:false|true))\b"
+                             r"|(?<![\w.])(?i:(?:is )?cuda available)\s*[:=]\s*[`'\"]?((?i:false|true))\b")  # '# Cuda available: False'
 
 
 def torch_said(line: str) -> Facts:
-    """'PyTorch 1.13 with CUDA 11.7' -> a CUDA 11.7 build; 'torch.cuda.is_available() I get False' -> False;
+    """'PyTorch 1.13 with CUDA 11.7' -> a CUDA 11.7 build; 'torch.cuda.is_available() I get False' and '# Cuda available: False' -> False;
     'torch三件套 ... 都是匹配cu118' (torch and its companions match cu118) -> a CUDA 11.8 build."""
     facts: Facts = []
     build = _TORCH_CUDA.search(line)
@@ -36,7 +37,7 @@ def torch_said(line: str) -> Facts:
         facts.append(("torch.cuda_version", tags.pop()))
     said = _AVAILABLE_SAID.search(line)
     if said:
-        facts.append(("torch.cuda_available", said.group(1) == "True"))
+        facts.append(("torch.cuda_available", (said.group(1) or said.group(2)).lower() == "true"))
     return facts
 
 

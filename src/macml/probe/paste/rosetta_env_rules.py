@@ -20,13 +20,18 @@ _ENV = r"(?:conda|miniconda|anaconda|mamba|python3?|venv|virtualenv|pyenv)(?:\s+
 _BASED_ENV = re.compile(r"\brosetta(?:[- ]2)?[- ](?:based|translated|emulated|powered|backed)\s+" + _ENV + r"\b", re.IGNORECASE)
 _ENV_VIA = re.compile(r"\b" + _ENV + r"s?\s+(?:which|that)\s+(?:runs?|is running|is run|works?)\s+(?:via|through|under|in|with)\s+"
                       r"(?:the\s+)?rosetta\b", re.IGNORECASE)
+# 'in a macOS rosetta environment': an article makes it the writer's own environment, not rosetta environments at large
+_A_ROSETTA_ENV = re.compile(r"\b(?:an?|my|the|our)\s+(?:macOS\s+)?rosetta(?:[- ]2)?\s+(?:env|environment|shell|terminal)\b", re.IGNORECASE)
+# 'an x86_64 conda installation', 'my x86 miniconda': a Python built for x86_64, wherever it runs
+_X86_ENV = re.compile(r"\b(?:an?|my|the|our)\s+(?:x86[_-]64|x86|x64|amd64|intel)\s+(?:conda|miniconda|anaconda|miniforge|mambaforge|python3?)"
+                      r"(?:\s+(?:installation|install|env|environment|distribution|interpreter))?\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|without|no longer|never|instead of)\b|n't\b", re.IGNORECASE)
 _MKL_FATAL = re.compile(r"\bIntel MKL FATAL ERROR:\s*This system does not meet the minimum requirements\b", re.IGNORECASE)
 
 
 def rosetta_environment(line: str) -> Facts:
     """'a Rosetta-based Conda Environment', 'an empty conda environment which runs via rosetta'."""
-    if not (_BASED_ENV.search(line) or _ENV_VIA.search(line)) or _NEGATED.search(line):
+    if not (_BASED_ENV.search(line) or _ENV_VIA.search(line) or _A_ROSETTA_ENV.search(line)) or _NEGATED.search(line):
         return []
     return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("process.translated", True),
             ("process.arch", "x86_64"), ("python.machine", "x86_64")]
@@ -39,5 +44,12 @@ def mkl_cpu_check_failed(line: str) -> Facts:
     return [("process.arch", "x86_64"), ("python.machine", "x86_64"), ("framework.used", "mkl")]
 
 
+def x86_python_install(line: str) -> Facts:
+    """'in an M1 mac machine and an x86_64 conda installation': the Python is x86_64 (translated, on Apple silicon)."""
+    if not _X86_ENV.search(line) or _NEGATED.search(line):
+        return []
+    return [("process.arch", "x86_64"), ("python.machine", "x86_64")]
+
+
 def line_facts(line: str) -> Facts:
-    return rosetta_environment(line) + mkl_cpu_check_failed(line)
+    return rosetta_environment(line) + mkl_cpu_check_failed(line) + x86_python_install(line)

@@ -38,7 +38,7 @@ def template_answer(line: str) -> Facts:
     if not found or re.match(r"^\s*(?:e\.g\.|eg\b|optional|example|x\.y)", found.group(2), re.IGNORECASE):
         return []
     key, value = " ".join(found.group(1).lower().split()), found.group(2).strip().rstrip(".").strip()
-    windows = windows_named(value) if key in ("os", "operating system") else []
+    windows = windows_named(value) if key in ("os", "operating system", "windows version", "windows") else []
     facts = windows or by_key(key, value)
     first = value.split(",")[0].strip()
     if key in ("os", "operating system") and not any(f == "os.name" for f, _ in facts):
@@ -91,7 +91,7 @@ def windows_named(line: str) -> Facts:
     if joined:
         return [("platform", "win32"), ("os.name", f"Windows {joined.group(1)}")]
     short = _WINDOWS_SHORT.search(line)
-    if not short or not re.match(r"win\d", short.group(0), re.IGNORECASE) or re.search(r"\bwsl", line, re.IGNORECASE):
+    if not short or not re.match(r"win-?\d", short.group(0), re.IGNORECASE) or re.search(r"\bwsl", line, re.IGNORECASE):
         return []
     if _NEGATED.search(line[max(0, short.start() - 15):short.start()]):
         return []
@@ -201,7 +201,7 @@ def driver_and_cuda(line: str) -> Facts:
 
 _RYZEN_MOBILE = re.compile(r"\b(?:AMD\s+(?:Ryzen\s+[3579]\s+)?|Ryzen\s+[3579]\s+)([4-9]\d{3}(?:U|H|HS|HX))\b")
 _CPU_SHORT = re.compile(r"(?<![\w.-])R([3579])\s+(\d{4}X?3?D?F?)(?![\w.-])")
-_RAM_OWNED = re.compile(r"(?<![\w.])(\d{1,4})\s?GB\s+(?:of\s+)?(?:DDR\d\w*\s+)?(?:ram|memory)\b", re.IGNORECASE)
+_RAM_OWNED = re.compile(r"(?<![\w.])(\d{1,4})\s?G(?:B|iB)?\s+(?:of\s+)?(?:DDR\d\w*\s+)?(?:ram|memory)\b", re.IGNORECASE)
 _GPU_WORDS = re.compile(r"\b(?:TITAN|GPU|VRAM|graphics|card|RTX|GTX|Radeon|Quadro|Tesla)\b", re.IGNORECASE)
 _SPEC_KEY = re.compile(r"^\s*(?:[-*•]\s*)?(?:System|Specs?|Setup|Hardware|PC|Rig|Machine)\s*:\s*(.+)$", re.IGNORECASE)
 

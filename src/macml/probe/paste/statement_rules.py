@@ -195,7 +195,7 @@ BY_KEY = {
     "translated": lambda v: ([("process.translated", v.strip().lower() in ("true", "1"))]
                              if v.strip().lower() in ("true", "1", "false", "0") else []),
     "cputype": lambda v: [("process.arch", a) for a in [arch_word(v)] if a],
-    "gpu model": gpu_value, "marketing name": gpu_value,
+    "gpu model": gpu_value, "marketing name": gpu_value, "gpu device": gpu_value,
     "card series": lambda v: [("platform", "linux")] + ([gpu_record(v.strip())] if gpu_names(v) else []),  # rocm-smi's name
     "gfx version": lambda v: [("platform", "linux")] + [("gpu.gfx", m.group()) for m in [re.search(r"gfx[0-9a-f]+", v.lower())] if m],
     "asic name": lambda v: [("gpu.gfx", m.group()) for m in [re.search(r"gfx[0-9a-f]+", v.lower())] if m],

@@ -40,7 +40,10 @@ from macml.probe.paste import egpu_setup_rules, metal_log_rules, os_answer_rules
 from macml.probe.paste import typed_specs_rules
 from macml.probe.paste import mac_host_name_rules
 from macml.probe.paste import wsl_rules
-from macml.probe.paste import linux_amd_rules
+from macml.probe.paste import linux_amd_rules, amd_tool_rules
+from macml.probe.paste import mac_spec_words_rules
+from macml.probe.paste import smi_fragment_rules, windows_spec_rules
+from macml.probe.paste import distro_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -60,7 +63,7 @@ class Statement:
 
 # "key: value", "- key: value", "* **Key:** value", '"key" : "value"', "key    value" (two spaces or a tab),
 # "- 🤗 Diffusers version: 0.33.0" (diffusers-cli env puts an emoji before its own name)
-_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+)?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)["']?(?:\*\*)?\s*"""
+_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s*(?=[A-Za-z]))?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)["']?(?:\*\*)?\s*"""
                         r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
 _SYSCTL_N = re.compile(r"^(?:.*[$%#>]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")
 
@@ -184,7 +187,7 @@ _LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, 
     graphics_tool_rules.answers, spec_prose_rules.answers, windows_tool_rules.answers, form_answer_rules.answers,
     hardware_prose_rules.answers, shell_output_rules.answers, host_clue_rules.answers, mac_hint_rules.answers,
     board_rules.answers, gpu_inventory_rules.answers, package_version_rules.answers, app_report_rules.answers,
-    egpu_setup_rules.answers, typed_specs_rules.answers)
+    egpu_setup_rules.answers, typed_specs_rules.answers, smi_fragment_rules.answers)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 _KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
@@ -192,7 +195,8 @@ _KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     graphics_tool_rules.keyed_facts, spec_prose_rules.keyed_facts, mac_issue_rules.keyed_facts,
     form_answer_rules.keyed_facts, mac_memory_rules.keyed_facts, role_key_rules.keyed_facts,
     linux_sentence_rules.keyed_facts, host_clue_rules.keyed_facts, board_rules.keyed_facts, mac_hint_rules.keyed_facts,
-    host_signs_rules.keyed_facts, app_report_rules.keyed_facts, os_answer_rules.keyed_facts)
+    host_signs_rules.keyed_facts, app_report_rules.keyed_facts, os_answer_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
+    distro_rules.keyed_facts, amd_tool_rules.keyed_facts)
 
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
@@ -228,7 +232,8 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
                          + linux_words_rules.keyed_facts(form[index], text.strip())
                          + mac_text_rules.keyed_facts(form[index], text.strip())
                          + gpu_text_rules.keyed_facts(form[index], text.strip())
-                         + mac_memory_rules.keyed_facts(form[index], text.strip()))
+                         + mac_memory_rules.keyed_facts(form[index], text.strip())
+                         + mac_spec_words_rules.keyed_facts(form[index], text.strip()))
         facts.extend(form_answer_rules.keyed_facts(form[index], text.strip()) if index in form else [])
         facts.extend(general_rules.line_facts(text) + linux_words_rules.line_facts(text))  # before anywhere(): their
         # named CPU is the more precise
@@ -257,7 +262,10 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts.extend(typed_specs_rules.line_facts(text))
         facts.extend(mac_host_name_rules.line_facts(text))
         facts.extend(wsl_rules.line_facts(text))
-        facts.extend(linux_amd_rules.line_facts(text))
+        facts.extend(linux_amd_rules.line_facts(text) + amd_tool_rules.line_facts(text))
+        facts.extend(mac_spec_words_rules.line_facts(text))
+        facts.extend(windows_spec_rules.line_facts(text))
+        facts.extend(distro_rules.line_facts(text))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))

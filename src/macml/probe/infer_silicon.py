@@ -1,0 +1,35 @@
+"""What a Linux or Windows machine's arch and GPUs say of its CPU: every Apple-silicon chip is arm64, and no
+Apple-silicon machine drives an NVIDIA, AMD or Intel GPU. Asahi Linux runs only the chip's own Apple GPU
+(asahilinux.org/docs/platform/feature-support/overview/: no Thunderbolt eGPU, no PCIe GPU in a Mac Pro's slots),
+and Windows runs on Apple silicon only as a virtual machine's guest, whose GPU is a virtual one."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Dict
+
+from macml.facts import CPUFacts, MachineFacts
+
+_OTHER_VENDORS = ("NVIDIA", "AMD", "Intel")
+
+
+def gpus_not_apple_silicon(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
+    """An NVIDIA, AMD or Intel GPU on Linux or Windows: the machine is not Apple silicon (unknown stays unknown
+    where no such GPU is named)."""
+    if facts.is_mac or facts.platform not in ("linux", "win32") or facts.cpu.apple_silicon is not None:
+        return facts
+    gpu = next((g for g in facts.gpus if g.vendor in _OTHER_VENDORS), None)
+    if gpu is None:
+        return facts
+    sources["cpu.apple_silicon"] = (f"{gpu.vendor} GPU ({gpu.model}) on {facts.platform}: an Apple-silicon machine "
+                                    "drives no GPU but its own")
+    return dataclasses.replace(facts, cpu=dataclasses.replace(facts.cpu, apple_silicon=False), sources=sources)
+
+
+def x86_is_not_apple_silicon(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str]) -> CPUFacts:
+    """Linux or Windows on x86_64 hardware: not Apple silicon, whose every chip is arm64. (On a Mac the
+    x86_64 answer may come from a Rosetta process, so infer_mac_cpu decides there.)"""
+    if facts.is_mac or cpu.apple_silicon is not None or cpu.hardware_arch != "x86_64":
+        return cpu
+    sources["cpu.apple_silicon"] = "x86_64 hardware (" + sources.get("cpu.hardware_arch", "its arch") \
+        + "); every Apple-silicon chip is arm64"
+    return dataclasses.replace(cpu, apple_silicon=False)
