@@ -197,6 +197,27 @@ _KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     linux_sentence_rules.keyed_facts, host_clue_rules.keyed_facts, board_rules.keyed_facts, mac_hint_rules.keyed_facts,
     host_signs_rules.keyed_facts, app_report_rules.keyed_facts, os_answer_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
     distro_rules.keyed_facts, amd_tool_rules.keyed_facts)
+# The answers of an issue form's fields ('### OS' then 'macOS 14'), in the order their facts join.
+_FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
+    rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
+    gpu_text_rules.keyed_facts, mac_memory_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
+    form_answer_rules.keyed_facts)
+# The readers of any one line. These two come before inline_rules.anywhere: the CPU they name is the more precise.
+_BEFORE_ANYWHERE: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (general_rules.line_facts,
+                                                                       linux_words_rules.line_facts)
+# The rest, after inline_rules.anywhere, in the order their facts join.
+_LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
+    linux_app_rules.line_facts, mac_app_rules.mac_app_line_facts, mac_words_rules.line_facts,
+    mac_clues_rules.line_facts, mac_text_rules.line_facts, linux_clues_rules.line_facts, gpu_text_rules.line_facts,
+    graphics_tool_rules.line_facts, spec_prose_rules.line_facts, windows_tool_rules.line_facts,
+    mac_prose_specs_rules.line_facts, mac_issue_rules.line_facts, hardware_prose_rules.line_facts,
+    shell_output_rules.line_facts, mac_memory_rules.line_facts, linux_sentence_rules.line_facts,
+    host_clue_rules.line_facts, stack_prose_rules.line_facts, board_rules.line_facts, gpu_inventory_rules.line_facts,
+    machine_sentence_rules.line_facts, mac_model_year_rules.line_facts, rosetta_env_rules.line_facts,
+    mac_hint_rules.line_facts, metal_log_rules.line_facts, app_report_rules.line_facts, typed_specs_rules.line_facts,
+    mac_host_name_rules.line_facts, wsl_rules.line_facts, linux_amd_rules.line_facts, amd_tool_rules.line_facts,
+    mac_spec_words_rules.line_facts, windows_spec_rules.line_facts, distro_rules.line_facts)
+
 
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
@@ -228,44 +249,13 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             if index in mps_memory:
                 facts.extend(rules.by_key("memory", pair[1]))
         if index in form:
-            facts.extend(rules.by_key(form[index], text.strip()) + mac_words_rules.keyed_facts(form[index], text.strip())
-                         + linux_words_rules.keyed_facts(form[index], text.strip())
-                         + mac_text_rules.keyed_facts(form[index], text.strip())
-                         + gpu_text_rules.keyed_facts(form[index], text.strip())
-                         + mac_memory_rules.keyed_facts(form[index], text.strip())
-                         + mac_spec_words_rules.keyed_facts(form[index], text.strip()))
-        facts.extend(form_answer_rules.keyed_facts(form[index], text.strip()) if index in form else [])
-        facts.extend(general_rules.line_facts(text) + linux_words_rules.line_facts(text))  # before anywhere(): their
-        # named CPU is the more precise
+            for keyed in _FORM_KEYED:
+                facts.extend(keyed(form[index], text.strip()))
+        for line_rule in _BEFORE_ANYWHERE:
+            facts.extend(line_rule(text))
         facts.extend(inline_rules.anywhere(text.replace("**", "")))
-        facts.extend(linux_app_rules.line_facts(text))
-        facts.extend(mac_app_rules.mac_app_line_facts(text))
-        facts.extend(mac_words_rules.line_facts(text))
-        facts.extend(mac_clues_rules.line_facts(text))
-        facts.extend(mac_text_rules.line_facts(text))
-        facts.extend(linux_clues_rules.line_facts(text))
-        facts.extend(gpu_text_rules.line_facts(text))
-        facts.extend(graphics_tool_rules.line_facts(text) + spec_prose_rules.line_facts(text))
-        facts.extend(windows_tool_rules.line_facts(text))
-        facts.extend(mac_prose_specs_rules.line_facts(text))
-        facts.extend(mac_issue_rules.line_facts(text))
-        facts.extend(hardware_prose_rules.line_facts(text) + shell_output_rules.line_facts(text))
-        facts.extend(mac_memory_rules.line_facts(text))
-        facts.extend(linux_sentence_rules.line_facts(text))
-        facts.extend(host_clue_rules.line_facts(text) + stack_prose_rules.line_facts(text))
-        facts.extend(board_rules.line_facts(text))
-        facts.extend(gpu_inventory_rules.line_facts(text) + machine_sentence_rules.line_facts(text))
-        facts.extend(mac_model_year_rules.line_facts(text) + rosetta_env_rules.line_facts(text))
-        facts.extend(mac_hint_rules.line_facts(text))
-        facts.extend(metal_log_rules.line_facts(text))
-        facts.extend(app_report_rules.line_facts(text))
-        facts.extend(typed_specs_rules.line_facts(text))
-        facts.extend(mac_host_name_rules.line_facts(text))
-        facts.extend(wsl_rules.line_facts(text))
-        facts.extend(linux_amd_rules.line_facts(text) + amd_tool_rules.line_facts(text))
-        facts.extend(mac_spec_words_rules.line_facts(text))
-        facts.extend(windows_spec_rules.line_facts(text))
-        facts.extend(distro_rules.line_facts(text))
+        for line_rule in _LINE_RULES:
+            facts.extend(line_rule(text))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
