@@ -27,3 +27,10 @@ def test_apple_silicon_stays_unknown_without_x86_hardware_off_the_mac(platform, 
     sources = {}
     assert x86_is_not_apple_silicon(facts, facts.cpu, sources).apple_silicon is None
     assert sources == {}
+
+
+def test_an_x86_64_linux_beside_a_stated_apple_chip_may_be_an_emulated_container():
+    facts = machine("linux", "x86_64")
+    statements = [{"fact": "cpu.hardware_arch", "value": "arm64", "text": "Docker Desktop on my M1 MacBook"},
+                  {"fact": "cpu.hardware_arch", "value": "x86_64", "text": "Linux 6.6.12-linuxkit x86_64 GNU/Linux"}]
+    assert x86_is_not_apple_silicon(facts, facts.cpu, {}, statements).apple_silicon is None

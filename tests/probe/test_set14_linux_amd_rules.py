@@ -53,6 +53,8 @@ def test_run_on_gpu():
     assert amd.run_on_gpu(line) == [("gpu.owned", {"name": "7900XTX", "vendor": "AMD", "memory_mib": None, "index": None})]
     assert amd.run_on_gpu("works on 7900XTX but not on RX 6600") == []  # two GPUs: whose is unclear
     assert amd.run_on_gpu("it runs on RTX 4090") == []
+    assert amd.run_on_gpu("The same error was reported on 7900XTX in #1234") == []
+    assert amd.run_on_gpu("The docs say it should run on 7900XTX") == []
 
 
 def test_rocm_prefix_and_cpu_runner():

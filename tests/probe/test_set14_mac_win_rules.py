@@ -145,3 +145,38 @@ def test_one_mi50_said_twice(tmp_path):
     path.write_text("I'm seeing it with an AMD Mi50 32GB (Windows 11).\nDowngrading restores it with the Mi50.\n")
     facts = facts_from_snapshot(load_inputs([path]).snapshot)
     assert [g.model for g in facts.gpus] == ["AMD Mi50"]
+
+
+# Review: a release named for another Mac or as a requirement is not this Mac's; key-value and first-person ones are.
+@pytest.mark.parametrize("line", [
+    "The old installer said macOS Catalina and later",
+    "It worked on my old iMac with Catalina, fails on my new Mac",
+])
+def test_release_name_not_this_macs(line):
+    assert "os.release" not in dict(mac_clues_rules.macos_codename(line) + mac_text_rules.release_name(line))
+    assert "os.release" not in dict(_facts(line))
+
+
+@pytest.mark.parametrize("line, release", [
+    ("macOS Version: Ventura", "13"), ("OS: macOS Mojave", "10.14"), ("I'm on Catalina", "10.15"),
+    ("my MacBook runs Mojave", "10.14"),
+])
+def test_release_name_this_macs(line, release):
+    assert ("os.release", release) in _facts(line)
+
+
+def test_release_name_elsewhere_read_whole(tmp_path):
+    from macml.probe.collect import facts_from_snapshot
+    from macml.probe.inputs import load_inputs
+    path = tmp_path / "paste.txt"
+    path.write_text("It worked on my old iMac with Catalina, fails on my new Mac\n")
+    facts = facts_from_snapshot(load_inputs([path]).snapshot)
+    assert (facts.os.version or "", facts.cpu.hardware_arch) == ("", "unknown")
+
+
+def test_host_name_is_the_weakest_evidence():
+    text = "alex@Alexs-iMac-Pro ~ % python3 -c 'import platform; print(platform.machine())'\narm64\n"
+    facts = [(s.fact, s.value) for s in read_statements(text.splitlines())]
+    assert ("cpu.hardware_arch", "x86_64") not in facts and ("python.machine", "arm64") in facts
+    alone = [(s.fact, s.value) for s in read_statements(["ashvid@Alexs-iMac-Pro lib % plaidml-setup"])]
+    assert ("cpu.hardware_arch", "x86_64") in alone

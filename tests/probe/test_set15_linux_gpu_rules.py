@@ -36,6 +36,18 @@ def test_integrated_radeon_named_gives_its_gfx_target():
     assert amd_tool_rules.igpu_target("faster than the Radeon 780M") == []
 
 
+def test_integrated_radeon_only_mentioned_gives_no_gfx_target():
+    assert amd_tool_rules.igpu_target("The Radeon 780M is not supported by ROCm, but my 7900 XTX should be") == []
+    assert ("gpu.gfx", "gfx1103") not in _facts("OS: Ubuntu 22.04", "GPU: AMD Radeon RX 7900 XTX",
+                                                "The Radeon 780M is not supported by ROCm, but my 7900 XTX should be")
+    assert amd_tool_rules.igpu_target("Is the Radeon 780M supported?") == []
+    assert amd_tool_rules.igpu_target("My laptop has a Radeon 680M but I use the RTX 3060") == []
+    assert amd_tool_rules.igpu_target("AMD Radeon 780M is unsupported") == []
+    assert igpu_gfx("Radeon 610M") is None  # gfx1036 in Raphael, gfx1037 in Mendocino (Ryzen 7520U)
+    assert amd_tool_rules.igpu_target("- GPU: Radeon 890M (gfx1150)") == [("gpu.gfx", "gfx1150")]
+    assert amd_tool_rules.igpu_target("AMD RYZEN AI MAX+ 395 w/ Radeon 8060S") == [("gpu.gfx", "gfx1151")]
+
+
 def test_family_name_is_kept_whole_not_its_first_card():
     facts = gpu_value("Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]")
     assert facts[0][1]["name"] == "Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]"

@@ -37,12 +37,23 @@ def test_prose_names_the_distribution_the_machine_runs():
     assert distro_rules.runs_distro("It doesn't run on Fedora 40") == []
     assert distro_rules.runs_distro("we tested on Ubuntu or Debian") == []
     assert distro_rules.runs_distro("a Ubuntu-based image") == []
+    assert distro_rules.runs_distro("I have a similar problem on Linux Mint") == [("platform", "linux"), ("os.name", "Linux Mint")]
+
+
+def test_prose_naming_a_distribution_not_this_machine_s_gives_nothing():
+    assert ("os.name", "Ubuntu 22.04") not in _facts("I'm on a Mac.", "using the Ubuntu 22.04 docker image")
+    assert ("platform", "linux") not in _facts("I'm on a Mac.", "using the Ubuntu 22.04 docker image")
+    for line in ("using the Ubuntu 22.04 docker image", "Works fine on Ubuntu 22.04 but fails on my Mac",
+                 "CI runs on Ubuntu 20.04", "The wheels are built on CentOS 7", "reported on Arch Linux",
+                 "My friend using Manjaro", "I'm using the Ubuntu 22.04 docker image"):
+        assert distro_rules.runs_distro(line) == [], line
 
 
 def test_cpu_answer_naming_an_x86_family_is_x86_64():
     assert distro_rules.keyed_facts("cpu", "Xeon-6338*2") == [("cpu.hardware_arch", "x86_64")]
     assert distro_rules.keyed_facts("cpu", "Apple M2") == []
     assert distro_rules.keyed_facts("gpu", "Xeon") == []
+    assert distro_rules.keyed_facts("cpu", "Apple M1 Pro (not Ryzen)") == []
 
 
 def test_numbered_list_items_are_key_value_answers():

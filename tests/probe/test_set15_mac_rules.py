@@ -119,3 +119,18 @@ def test_profiler_text_without_titles_splits_the_gpu():
             "Vendor:\tApple (0x106b)\nMetal Support:\tMetal 3\n")
     _, gpus = parse_system_profiler_text(text)
     assert [(g.model, g.cores) for g in gpus] == [("Apple M4 Max", 40)]
+
+
+# Review: an environment the writer left or was told to try is not the one they run; a year not attached to the Mac.
+@pytest.mark.parametrize("line", [
+    "I switched from the x86 conda to arm64 miniforge",
+    "Using the rosetta terminal was the fix suggested, I use native arm64",
+])
+def test_rosetta_env_not_the_writers(line):
+    facts = rosetta_env_rules.line_facts(line)
+    assert ("python.machine", "x86_64") not in facts and ("process.translated", True) not in facts
+
+
+def test_untiered_chip_year_not_the_macs():
+    assert rules.untiered_chip("MacBook Pro M2 with PyCharm 2022, 32GB RAM") == [("cpu.apple_generation", 2)]
+    assert rules.untiered_chip("2020 MacBook Air M1")[-1] == ("cpu.brand", "Apple M1")

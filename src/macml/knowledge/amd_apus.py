@@ -46,11 +46,11 @@ def codename_gfx(text: str) -> Optional[str]:
     return next((gfx for name, gfx in APU_CODENAMES if re.search(rf"\b{name}\b", words)), None)
 
 
-# The integrated Radeons by their own name (amd.com product pages list each Ryzen's graphics: Radeon 610M in
-# Raphael / Dragon Range, 660M / 680M in Rembrandt, 740M / 760M / 780M in Phoenix / Hawk Point, 880M / 890M in
-# Strix Point, 8040S / 8050S / 8060S in Strix Halo), with the LLVM target of those APUs (same table as above).
+# The integrated Radeons by their own name (amd.com product pages list each Ryzen's graphics: 660M / 680M in Rembrandt, 740M / 760M / 780M in Phoenix / Hawk Point, 880M / 890M in
+# Strix Point, 8040S / 8050S / 8060S in Strix Halo), with the LLVM target of those APUs (same table as above). A name two targets share is left out: the
+# Radeon 610M is gfx1036 in Raphael / Dragon Range but gfx1037 in Mendocino (Ryzen 7520U).
 IGPU_GFX: Tuple[Tuple[str, str], ...] = (
-    (r"\bradeon 610m\b", "gfx1036"), (r"\bradeon 6[68]0m\b", "gfx1035"), (r"\bradeon 7[468]0m\b", "gfx1103"),
+    (r"\bradeon 6[68]0m\b", "gfx1035"), (r"\bradeon 7[468]0m\b", "gfx1103"),
     (r"\bradeon 8[89]0m\b", "gfx1150"), (r"\bradeon 80[456]0s\b", "gfx1151"),
 )
 

@@ -260,7 +260,8 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
             and "lm" in cpu.flags:
         cpu = dataclasses.replace(cpu, hardware_arch="x86_64")
         sources["cpu.hardware_arch"] = "x86 CPU flags with lm (64-bit long mode)"
-    facts = dataclasses.replace(facts, cpu=x86_is_not_apple_silicon(facts, cpu, sources))
+    cpu = x86_is_not_apple_silicon(facts, cpu, sources, snapshot.get("statements") or ())
+    facts = dataclasses.replace(facts, cpu=cpu)
     if facts.is_mac:
         facts = infer_native_python(infer_macos_version(facts, snapshot, sources), sources)
         facts = infer_translation(intel_mac_python(facts, sources), snapshot, snapshot.get("statements"), sources)

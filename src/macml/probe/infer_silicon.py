@@ -5,7 +5,7 @@ and Windows runs on Apple silicon only as a virtual machine's guest, whose GPU i
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict
+from typing import Any, Dict, Mapping, Sequence
 
 from macml.facts import CPUFacts, MachineFacts
 
@@ -25,11 +25,21 @@ def gpus_not_apple_silicon(facts: MachineFacts, sources: Dict[str, str]) -> Mach
     return dataclasses.replace(facts, cpu=dataclasses.replace(facts.cpu, apple_silicon=False), sources=sources)
 
 
-def x86_is_not_apple_silicon(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str]) -> CPUFacts:
+def x86_is_not_apple_silicon(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str],
+                             statements: Sequence[Mapping[str, Any]] = ()) -> CPUFacts:
     """Linux or Windows on x86_64 hardware: not Apple silicon, whose every chip is arm64. (On a Mac the
-    x86_64 answer may come from a Rosetta process, so infer_mac_cpu decides there.)"""
+    x86_64 answer may come from a Rosetta process, so infer_mac_cpu decides there; and where the text also
+    states arm64 or an Apple chip, the x86_64 Linux may be an emulated container on a Mac.)"""
     if facts.is_mac or cpu.apple_silicon is not None or cpu.hardware_arch != "x86_64":
         return cpu
-    sources["cpu.apple_silicon"] = "x86_64 hardware (" + sources.get("cpu.hardware_arch", "its arch") \
+    if any(_says_apple_silicon(s) for s in statements):
+        return cpu
+    sources["cpu.apple_silicon"] = "x86_64 hardware (" + sources.get("cpu.hardware_arch", "the arch the text gives") \
         + "); every Apple-silicon chip is arm64"
     return dataclasses.replace(cpu, apple_silicon=False)
+
+
+def _says_apple_silicon(statement: Mapping[str, Any]) -> bool:
+    fact, value = statement.get("fact"), statement.get("value")
+    return ((fact == "cpu.hardware_arch" and value in ("arm64", "aarch64"))
+            or (fact == "cpu.apple_silicon" and value is True) or fact == "cpu.chip")

@@ -4,7 +4,9 @@
   rocm-smi is a Linux tool (https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/), so the machine runs Linux;
 - amd-smi static's DRIVER section ('NAME: amdgpu'): the amdgpu kernel driver, Linux's own;
 - a Proxmox VE kernel release ('VERSION: 7.0.14-17-pve'): Linux;
-- an integrated Radeon named ('From my Radeon 780M'): its APU's gfx target (knowledge/amd_apus.py).
+- an integrated Radeon the writer says is theirs ('From my Radeon 780M'), a GPU/CPU answer naming it ('GPU: Radeon 890M'),
+  or a CPU brand string ('AMD Ryzen 7 8845HS w/ Radeon 780M Graphics'): its APU's gfx target (knowledge/amd_apus.py).
+  Not one merely mentioned ('Is the Radeon 780M supported?'), nor one beside another GPU the line names.
 """
 from __future__ import annotations
 
@@ -34,11 +36,28 @@ def pve_kernel(line: str) -> Facts:
     return [("platform", "linux")] if _PVE_KERNEL.search(line) else []
 
 
+_FIRST_PERSON = re.compile(r"\b(?:my|I(?:'m|\s+am)\s+(?:using|testing|running|on)|I\s+(?:have|use|run|own|bought|got|tested))\b",
+                           re.IGNORECASE)
+_OWN_ANSWER = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?:\*\*)?(?:GPU|iGPU|Graphics|Device|Name|Marketing Name|CPU|Processor|APU|GPU models and configuration)"
+                         r"(?:\*\*)?\s*:|(?:\bw/|\bwith)\s+$|\bdescription=\"$|^\s*[-*\u2022]\s*(?:Integrated\s+)?(?:AMD\s+)?$", re.IGNORECASE)
+_TOOL_ROW = re.compile(r"\s*(?:Graphics\b)?(?:\s+[\d.:-]+)*\s*$", re.IGNORECASE)  # wmic's 'AMD Radeon 780M Graphics 1073741824 ...' 
+_OTHER_GPU = re.compile(r"\b(?:RTX|GTX|Quadro|Tesla|Arc|RX\s*\d|Radeon\s+(?:RX|Pro|VII)|\d{4}\s*XTX?|Instinct|MI\d{2,3})\b",
+                        re.IGNORECASE)
+
+
 def igpu_target(line: str) -> Facts:
-    """'From my Radeon 780M' -> gfx1103: the integrated Radeon's target, unless the line names it to set it apart."""
+    """'From my Radeon 780M' -> gfx1103: the integrated Radeon's target, when the line states it is this machine's
+    (first person, a GPU/CPU answer, a 'w/ Radeon 780M' brand string) and names no other GPU."""
     found = re.search(r"\bRadeon\s+\d{3,4}[MS]\b", line, re.IGNORECASE)
     gfx = igpu_gfx(found.group()) if found else None
-    if not gfx or _NEGATED.search(line[max(0, found.start() - 30):found.start()]):
+    before = line[:found.start()] if found else ""
+    if not gfx or _NEGATED.search(before[-30:]) or "?" in line[found.end():].split(".")[0]:
+        return []
+    sentence = re.split(r"[.;!?](?:\s|$)", before)[-1]
+    tool_row = re.fullmatch(r"\s*(?:AMD\s+)?", before) and _TOOL_ROW.match(line[found.end():])
+    if not (_FIRST_PERSON.search(sentence) or _OWN_ANSWER.search(before) or tool_row):
+        return []
+    if _OTHER_GPU.search(line[:found.start()] + " " + line[found.end():]):
         return []
     return [("gpu.gfx", gfx)]
 

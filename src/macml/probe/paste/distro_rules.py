@@ -4,8 +4,11 @@
   after other fields; 'base:' names the distribution it derives from, not the one installed);
 - a release line in lsb_release's words: 'Ubuntu Release:        20.04', 'Debian Version: 12';
 - a list item that is only a distribution: '- Ubuntu', '* Fedora 40';
-- prose naming the distribution the machine runs: 'The host machine runs CachyOS with ...', 'on Linux Mint 22';
-- a CPU answer naming an x86 family ('CPU:Xeon-6338*2', 'Processor: Ryzen 7 7800X3D'): x86_64 hardware.
+- prose in which the writer says their machine runs the distribution: 'The host machine runs CachyOS with ...',
+  'I have a similar problem on Linux Mint 22' (a first-person subject earlier in the sentence; not 'CI runs on Ubuntu
+  20.04', 'My friend using Manjaro', 'using the Ubuntu 22.04 docker image', 'Works on Ubuntu 22.04 but fails on my Mac');
+- a CPU answer naming an x86 family ('CPU:Xeon-6338*2', 'Processor: Ryzen 7 7800X3D'): x86_64 hardware, unless the
+  answer names an Arm CPU or sets the family apart ('Apple M1 Pro (not Ryzen)').
 
 The version is kept as written; stated.py reads it part by part.
 """
@@ -35,6 +38,14 @@ _RELEASE_LINE = re.compile(r"^\s*" + _DISTRO + r"\s+(?:Release|Version)\s*:\s*" 
 _BARE_ITEM = re.compile(r"^\s*[-*•+]\s*" + _DISTRO + r"(?:\s+" + _VERSION + r")?\s*$", re.IGNORECASE)
 _RUNS = re.compile(r"\b(?:runs?|running|use[ds]?|using|installed|on|under)\s+(?:the\s+)?(?:latest\s+)?" + _DISTRO
                    + r"(?:\s+" + _VERSION + r")?" + _END + r"(?!\s+(?:or|and|vs)\b)", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|me)\b(?!\s+(?:friend|colleague|coworker|co-worker|brother|sister|wife|"
+                           r"husband|son|daughter|dad|father|mom|mother|boss|client|customer|team|other)\b)"
+                           r"|\b(?:the|this)\s+host(?:\s+(?:machine|system|OS|computer))?\s*(?:is\s*)?$",
+                           re.IGNORECASE)
+_NOT_THE_HOST = re.compile(r"^[\s-]*(?:based\s+)?(?:docker\s+|container\s+|base\s+)*(?:image|container|VM|virtual machine|"
+                           r"runner|CI|chroot|WSL|guest)\b", re.IGNORECASE)
+_ARM_CPU = re.compile(r"\b(?:Apple|M[1-5](?:\s+(?:Pro|Max|Ultra))?|ARM|aarch64|arm64|Snapdragon|Graviton|Ampere|Cortex)\b",
+                      re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|never|no longer|without|except|instead of|unlike)\b|n't\b", re.IGNORECASE)
 _X86_FAMILY = re.compile(r"(?<![A-Za-z])(?:Xeon|Core\s*i[3579]|i[3579]-\d{4,5}|Ryzen|EPYC|Threadripper|Pentium|Celeron|Athlon)"
                          r"(?![A-Za-z])", re.IGNORECASE)
@@ -66,10 +77,15 @@ def bare_item(line: str) -> Facts:
 
 
 def runs_distro(line: str) -> Facts:
-    """'The host machine runs CachyOS with Ryzen 7800X3D' -> 'CachyOS'. Nothing from 'it doesn't run on Fedora'."""
+    """'The host machine runs CachyOS with Ryzen 7800X3D' -> 'CachyOS'. Nothing from 'it doesn't run on Fedora', nor
+    from a sentence without the writer as its subject ('CI runs on Ubuntu 20.04', 'The wheels are built on CentOS 7')."""
     for found in _RUNS.finditer(line):
-        if not _NEGATED.search(line[max(0, found.start() - 25):found.start()]):
-            return _os_name(found)
+        sentence = re.split(r"[.;!?](?:\s|$)|\bbut\b", line[:found.start()])[-1]
+        if _NEGATED.search(line[max(0, found.start() - 25):found.start()]) or not _FIRST_PERSON.search(sentence):
+            continue
+        if _NOT_THE_HOST.match(line[found.end():]):
+            continue
+        return _os_name(found)
     return []
 
 
@@ -79,4 +95,7 @@ def line_facts(line: str) -> Facts:
 
 def keyed_facts(key: str, value: str) -> Facts:
     """'CPU: Xeon-6338*2', 'Processor: Ryzen 7 7800X3D': an x86 CPU family, so x86_64 hardware."""
-    return [("cpu.hardware_arch", "x86_64")] if key in _CPU_KEYS and _X86_FAMILY.search(value) else []
+    found = _X86_FAMILY.search(value) if key in _CPU_KEYS else None
+    if not found or _ARM_CPU.search(value) or _NEGATED.search(value[max(0, found.start() - 25):found.start()]):
+        return []
+    return [("cpu.hardware_arch", "x86_64")]

@@ -2,7 +2,9 @@
 
 - a GPU named by its role ('integrated graphics is AMD 660M', 'dGPU: RX 6800M'): a GPU the writer has;
 - a GPU answer with its memory after 'with' ('GPU is nvidia 3050ti with 4GB'): that GPU's memory;
-- a GPU the run is on, named in a title or sentence ('... when running "mnist" on 7900XTX'): a GPU the writer has;
+- a GPU the writer's run is on, named in a title or sentence ('... when running "mnist" on 7900XTX', 'I run it on
+  my 7900XTX'): a GPU the writer has; not one a report or the docs name ('reported on 7900XTX in #1234', 'The docs say
+  it should run on 7900XTX');
 - a path under /opt/rocm (ROCm's install prefix, also rocm_sdk_builder's '/opt/rocm_sdk_612'): Linux, the one OS
   ROCm installs there (the Windows HIP SDK lives under 'C:\\Program Files\\AMD\\ROCm');
 - ollama's CPU runners ('runners/cpu_avx2/ollama_llama_server'): AVX builds, so an x86_64 machine.
@@ -21,6 +23,10 @@ _ROLE = re.compile(r"\b(?:(?:integrated|discrete|dedicated|onboard)\s+(?:graphic
                    r"\s*(?:is|:|=|-)\s*(?:an?\s+|the\s+)?", re.IGNORECASE)
 _WITH_MEMORY = re.compile(r"^\s*(?:[-*]\s*)?(?:my\s+|the\s+)?(?:GPU|graphics card|video card|dGPU)\s*(?:is|:)\s+(.+?)\s+with\s+"
                           r"(\d{1,2})\s?(?:GB|GiB|G)\b(?:\s+(?:of\s+)?(?:VRAM|memory))?\s*[.!]?\s*$", re.IGNORECASE)
+_WRITERS_RUN = re.compile(r"\b(?:I|I'm|I've|my|me)\b|\bwhen\s+(?:running|using|training|loading|trying)\b"
+                          r"|^\s*[#*>\s-]*(?:Running|Using|Training)\b|^\s*[-*]?\s*\w[\w ]{0,20}:\s", re.IGNORECASE)
+_OTHERS = re.compile(r"\b(?:reported|docs?|documentation|should|supposed|claims?|says?|said|according|someone|others?|"
+                     r"people|users?|they|he|she|friend|colleague)\b", re.IGNORECASE)
 _RUN_ON = re.compile(r"\b(?:on|with|using)\s+(?:an?\s+|my\s+|the\s+)?", re.IGNORECASE)
 _ROCM_PREFIX = re.compile(r"(?:^|[\s'\"(=:])/opt/rocm(?:[-_][\w.]+)?(?:/|\b)")
 _CPU_RUNNER = re.compile(r"\brunners[/\\]cpu_avx(?:2|512)?[/\\]")
@@ -59,6 +65,9 @@ def run_on_gpu(line: str) -> Facts:
     for found in _RUN_ON.finditer(line):
         names = _names_at(line[found.end():])
         if names and not _NEGATED.search(line[max(0, found.start() - 20):found.start()]) and gpu_vendor(names[0]) == "AMD":
+            before = line[:found.end()]
+            if "my" not in found.group().lower() and (not _WRITERS_RUN.search(before) or _OTHERS.search(before)):
+                return []
             return [("gpu.owned", gpu_record(names[0])[1])]
     return []
 

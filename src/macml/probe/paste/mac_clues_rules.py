@@ -14,6 +14,7 @@ from typing import Any, List, Tuple
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, sole_release
 from macml.probe.paste.gpu_names import gpu_record, with_partner
 from macml.probe.paste.mac_words_rules import PACKAGE_WORDS
+from macml.probe.paste.own_release import release_of_this_mac
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.statement_rules import by_key
 
@@ -137,7 +138,7 @@ def macos_codename(line: str) -> Facts:
     if not found:
         return []
     version = re.match(r"\s*\)?\s*[:(,-]?\s*v?(1[0-9]\.\d{1,2}(?:\.\d{1,2})?|2[0-9](?:\.\d{1,2}){0,2})\b(?![.\d])", line[found.end():])
-    release = [("os.release", sole_release(line))] if sole_release(line) else []
+    release = [("os.release", sole_release(line))] if sole_release(line) and release_of_this_mac(line) else []
     return [("platform", "darwin")] + release + ([("os.version", version.group(1))] if version else [])
 
 

@@ -67,7 +67,6 @@ def counted_amd_gpus(line: str) -> Facts:
 _MAC = r"(?:Mac\s?Book(?:\s?(?:Pro|Air))?|Mac\s?(?:mini|Studio|Pro)|iMac|Mac)"
 _UNTIERED = re.compile(rf"(?<![\w-]){_MAC}\s+(?:with\s+(?:an?\s+|the\s+)?)?(?:Apple\s+)?M([1-9])(?![\w.-])(?!\s+(?:Pro|Max|Ultra)\b)",
                        re.IGNORECASE)
-_YEAR = re.compile(r"(?<![\w.])(20[2-3]\d)(?![\w.])")
 
 
 def untiered_chip(line: str) -> Facts:
@@ -76,7 +75,11 @@ def untiered_chip(line: str) -> Facts:
     if not found or _NEGATED.search(line[:found.start()]):
         return []
     generation = int(found.group(1))
-    years = {int(y) for y in _YEAR.findall(line)}
+    # the year must be the Mac's: right after the chip ('M1 (2020)', 'M2 2022') or right before the Mac ('2020 MacBook
+    # Air M1'), not one elsewhere on the line ('MacBook Pro M2 with PyCharm 2022')
+    after = re.match(r"\s*[,(]?\s*(20[2-3]\d)\)?(?![\w.])", line[found.end():])
+    before = re.search(r"(?<![\w.])(20[2-3]\d)\)?\s*$", line[:found.start()])
+    years = {int(m.group(1)) for m in (after, before) if m}
     if len(years) == 1 and years.pop() in PLAIN_ONLY_YEARS.get(generation, ()):
         return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.brand", f"Apple M{generation}")]
     return [("cpu.apple_generation", generation)]

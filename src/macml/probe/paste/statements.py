@@ -215,7 +215,7 @@ _LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     host_clue_rules.line_facts, stack_prose_rules.line_facts, board_rules.line_facts, gpu_inventory_rules.line_facts,
     machine_sentence_rules.line_facts, mac_model_year_rules.line_facts, rosetta_env_rules.line_facts,
     mac_hint_rules.line_facts, metal_log_rules.line_facts, app_report_rules.line_facts, typed_specs_rules.line_facts,
-    mac_host_name_rules.line_facts, wsl_rules.line_facts, linux_amd_rules.line_facts, amd_tool_rules.line_facts,
+    wsl_rules.line_facts, linux_amd_rules.line_facts, amd_tool_rules.line_facts,
     mac_spec_words_rules.line_facts, windows_spec_rules.line_facts, distro_rules.line_facts)
 
 
@@ -267,7 +267,8 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             if marker not in seen:
                 seen.add(marker)
                 found.append(Statement(fact, value, index + 1, text))
-    return found
+    host_name = mac_host_name_rules.unless_cpu_stated(lines, [(s.fact, s.value) for s in found])
+    return found + [Statement(fact, value, line, text) for line, fact, value, text in host_name]
 
 
 def stated_platform(statements: Sequence[Mapping[str, Any]]) -> Optional[str]:

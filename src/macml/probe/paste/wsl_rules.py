@@ -6,6 +6,8 @@
 - WSL's own marks ("os.wsl"): WSL named (not in an unticked '- [ ] WSL 1' box), the dxgkrnl driver's kernel lines
   ('misc dxg: dxgk: ...', 'hv_vmbus: registering driver dxgkrnl'), a 'microsoft-standard-WSL2' kernel, /usr/lib/wsl/.
   The kernel lines and paths are the Linux guest's own. A WSL guest's GPU is the Windows host's (knowledge/wsl.py).
+  WSL only named must be stated as this machine's: not in a question ('Does this work in WSL?'), advice ('If you use
+  WSL2 ...') or a setup left behind ('I tried WSL2 but went back to native Ubuntu 22.04', 'Removed WSL Ollama').
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ _WSL = r"\bWSL\s?2?(?:\s+v?\d+(?:\.\d+){1,3})?"  # 'WSL', 'WSL2', 'WSL 2', 'WSL 
 _WSL_THEN_DISTRO = re.compile(_WSL + r"\s*(?:[+/:,-]|\bwith\b|\brunning\b)?\s*\(?\s*" + _DISTRO, re.IGNORECASE)
 _DISTRO_THEN_WSL = re.compile(r"\b" + _DISTRO + r"\s*(?:\(|-|\b(?:on|in|under|via)\b)?\s*" + _WSL + r"\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|never|without|instead of|rather than|outside(?: of)?)\b|n't\b", re.IGNORECASE)
+_NOT_STATED = re.compile(r"\b(?:tried|tested|used\s+to|switched|went\s+back|moved\s+(?:away|off|from)|gave\s+up|abandoned|"
+                         r"removed|uninstalled|if|whether|does|do|can|could|would|should|might|instead)\b", re.IGNORECASE)
 _UNTICKED = re.compile(r"^\s*[-*]\s*\[\s\]")
 _GUEST_KERNEL = re.compile(r"\bmisc dxg:|\bdxgkrnl\b|\bdxgkio_\w+|\bmicrosoft-standard-WSL2\b|(?<![\w.])/usr/lib/wsl/")
 
@@ -41,12 +45,20 @@ def wsl_distro(line: str) -> Facts:
     return [("platform", "linux"), ("os.name", _distro_name(found)), ("os.wsl", True)]
 
 
+def _stated(line: str, named: "re.Match[str]") -> bool:
+    """The sentence naming WSL states it: no question, condition, trial or removal in it."""
+    start = max((m.end() for m in re.finditer(r"[.;!?,](?:\s|$)", line[:named.start()])), default=0)
+    after = re.search(r"[.;!?](?:\s|$)|$", line[named.end():])
+    sentence = line[start:named.end() + after.end()]
+    return "?" not in sentence and not _NOT_STATED.search(sentence)
+
+
 def wsl_signs(line: str) -> Facts:
     """The WSL guest's kernel lines and paths (a Linux) and WSL named: a Linux guest of a Windows host."""
     if _GUEST_KERNEL.search(line):
         return [("platform", "linux"), ("os.wsl", True)]
     named = re.search(r"\bWSL\s?2?\b", line, re.IGNORECASE)
-    if named and not _UNTICKED.match(line) and not _NEGATED.search(line[:named.end()]):
+    if named and not _UNTICKED.match(line) and not _NEGATED.search(line[:named.end()]) and _stated(line, named):
         return [("os.wsl", True)]
     return []
 

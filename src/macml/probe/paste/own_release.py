@@ -1,0 +1,34 @@
+"""Whether a line names a macOS release as the writer's own Mac's, or only mentions one (another Mac's, a
+requirement's): only the first may set this machine's macOS version."""
+from __future__ import annotations
+
+import re
+
+_RELEASE_WORDS = (r"(?:mac\s?OS(?:\s?X)?\s+|OS\s?X\s+)?\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|"
+                  r"High Sierra|Sierra|El Capitan)\b")
+# The release is this machine's: a key-value answer ('macOS Version: Ventura', 'OS: macOS Mojave'), a spec line or
+# heading that starts with it ('MacOS Catalina Radeon Pro 560 4 GB'), the writer's own ('I'm on Catalina', 'my MacBook
+# runs Mojave'), or where the writer's run happens ('on MacOS (Mojave) currently throws', 'an iMac running Catalina').
+_RELEASE_KEYED = re.compile(r"^\s*[-*#>]*\s*[A-Za-z][\w ./()&-]{0,40}:\s*(?:[\w.]+[\s,]+){0,2}" + _RELEASE_WORDS, re.IGNORECASE)
+_RELEASE_FIRST = re.compile(r"^\s*[-*#>]*\s*(?:mac\s?OS(?:\s?X)?|OS\s?X)\s+" + _RELEASE_WORDS, re.IGNORECASE)  # not 'Ventura Blvd'
+_RELEASE_HERE = re.compile(r"\b(?:I'?m\s+on|I\s+am\s+on|I'?m\s+(?:running|using)|I\s+(?:run|use|have)|(?:is|am|are|runs|running|"
+                           r"on|with|upgraded\s+to|updated\s+to)|we'?re\s+on)\s+(?:the\s+)?" + _RELEASE_WORDS, re.IGNORECASE)
+# ... but not a release a text names for another Mac or as a requirement ('worked on my old iMac with Catalina',
+# 'the installer said macOS Catalina and later').
+_RELEASE_ELSEWHERE = re.compile(r"\b(?:old|older|previous|former|other|another|new|newer|earlier|later|above|before|"
+                                r"worked|used\s+to|requires?|required|requirements?|installer|supports|supported|"
+                                r"friend'?s?|colleague'?s?|minimum|at\s+least)\b", re.IGNORECASE)
+
+
+def release_of_this_mac(line: str) -> bool:
+    """Whether the line states its macOS release name about the writer's own Mac (see _RELEASE_KEYED and below)."""
+    if _RELEASE_KEYED.search(line):
+        return True
+    if _RELEASE_ELSEWHERE.search(line):
+        return False
+    return bool(_RELEASE_FIRST.search(line) or _RELEASE_HERE.search(line))
+
+
+def keyed_release(line: str) -> bool:
+    """A key-value answer naming a macOS release: 'macOS Version: Ventura', 'OS: macOS Mojave'."""
+    return bool(_RELEASE_KEYED.search(line))
