@@ -84,6 +84,7 @@ class CPUFacts:
     efficiency_cores: Optional[int] = None
     memory_bytes: Optional[int] = None
     model: Optional[str] = None  # "MacBookPro18,3"
+    model_name: Optional[str] = None  # the Mac as the text names it: 'MacBook Pro (15-inch, Late 2013)'
     flags: Optional[Tuple[str, ...]] = None  # lower-case CPU features ("avx2", "neon"); None = unknown
 
 

@@ -97,14 +97,27 @@ def rocm_runs_here(facts: MachineFacts) -> bool:
 def check_rocm_target(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """An AMD GPU on Linux whose gfx target no PyTorch ROCm build runs on (an RDNA2/3 APU, Polaris, Vega 10/20)."""
     amd = facts.gpus_by_vendor("AMD")
-    if facts.platform != "linux" or not amd or rocm_runs_here(facts) or facts.gpus_by_vendor("NVIDIA"):
+    if facts.platform != "linux" or not amd or facts.gpus_by_vendor("NVIDIA"):
         return None
+    if rocm_runs_here(facts):
+        return _target_beside_others(amd)
     gpu = amd[0]
     why = rocm_gfx_verdict(gpu.compute_capability, ROCM_GFX[-1].rocm)[1]
     return warn("GPU", f"{gpu.display_name} ({gpu.compute_capability}) is not a target of PyTorch's ROCm builds: {why}",
                 Fix("Frameworks run on the CPU here (HSA_OVERRIDE_GFX_VERSION makes some of these GPUs load the ROCm "
                     "wheels, with wrong results or crashes on some):",
                     install_recipe(facts, recipes, "torch", "cpu") or ("macml recipes",)))
+
+
+def _target_beside_others(amd: Sequence[GPU]) -> Optional[Finding]:
+    """One of several AMD GPUs (an MI50 beside an MI210, a Radeon 780M beside an RX 7900 XTX) that no ROCm build runs on."""
+    gpu = next((g for g in amd if no_rocm_build(g.compute_capability)), None)
+    if gpu is None:
+        return None
+    why = rocm_gfx_verdict(gpu.compute_capability, ROCM_GFX[-1].rocm)[1]
+    return warn("GPU", f"{gpu.display_name} ({gpu.compute_capability}) is not a target of PyTorch's ROCm builds: {why}; "
+                "the other AMD GPUs here may be", Fix("Show ROCm only the GPUs its builds run on, by index:",
+                                                     ("rocm-smi --showproductname", "export HIP_VISIBLE_DEVICES=<their indices>")))
 
 
 _LOCAL = re.compile(r"\+(cu\d+|rocm[\d.]+|cpu|xpu)\b")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from macml.facts import GIB, MachineFacts, format_bytes
-from macml.knowledge.thunderbolt import has_thunderbolt3
+from macml.knowledge.thunderbolt import has_thunderbolt3, name_has_thunderbolt3
 from macml.diagnose.common import install_recipe, reinstall_recipe
 from macml.diagnose.findings import Finding, Fix, info, warn
 from macml.recipes.catalog import Recipe
@@ -81,8 +81,11 @@ def check_egpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findi
         return warn("GPU", f"{name} is an external GPU: Apple-silicon Macs do not drive eGPUs",
                     Fix("Use the built-in Apple GPU (PyTorch MPS, MLX); the eGPU works only with an Intel Mac.",
                         install_recipe(facts, recipes, "torch", "mps")))
-    if has_thunderbolt3(facts.cpu.model or "") is False:
-        return warn("GPU", f"{name} is an eGPU on a {facts.cpu.model}, which has no Thunderbolt 3: macOS does not "
+    thunderbolt3 = has_thunderbolt3(facts.cpu.model or "")
+    if thunderbolt3 is None:  # no model identifier: the Mac as the text names it ('MacBook Pro 15" Late-2013')
+        thunderbolt3 = name_has_thunderbolt3(facts.cpu.model_name or "")
+    if thunderbolt3 is False:
+        return warn("GPU", f"{name} is an eGPU on a {facts.cpu.model or facts.cpu.model_name}, which has no Thunderbolt 3: macOS does not "
                     "support eGPUs on it",
                     Fix("Apple supports eGPUs only on Thunderbolt 3 Macs (support.apple.com/102363); on older ones they "
                         "need patches such as purge-wrangler, which macOS updates undo (boot loops, a GPU that "

@@ -126,7 +126,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # Maxwell GM107/GM108 mobile and Quadro K parts whose names sit among Pascal and Maxwell-desktop ones
     # (developer.nvidia.com/cuda-legacy-gpus: GTX 960M/950M, 940M, 930M, 840M, 830M, Quadro K2200/K1200/K620
     # are 5.0; the 940MX/930MX/920MX and MX110/MX130 refreshes use the same GM107/GM108 chips)
-    (r"\b(gtx 9[56]0m|9[2-4]0mx|9[34]0m|8[34]0m|mx1[13]0|quadro k(?:2200|1200|620)m?)\b", "5.0"),
+    (r"\b(gtx 9[56]0m|9[2-4]0mx|9[34]0m|8[34]0m|mx1[13]0|quadro k(?:2200|1200|620)m?|k(?:2200|620)m)\b", "5.0"),
     (r"\b(p100|quadro gp100)\b", "6.0"), (r"\btx2\b", "6.2"),
     (r"\b(p4|p40|p6|titan xp|titan x \(pascal\)|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b", "6.1"),
     # Maxwell
@@ -134,9 +134,10 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
     # Kepler
     (r"\bk80\b", "3.7"), (r"\b(k40[cmst]?|k20(?:xm|[cmsx])?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0)\b", "3.5"),
+    (r"\b(quadro k5200|(?:quadro )?k[56]10m)\b", "3.5"),  # GK110B; the mobile K510M/K610M are GK208
     # Fermi mobile parts whose names sit among Kepler ones (GF114 GTX 670M/675M, GF117 GeForce 820M)
     (r"\b(gtx 67[05]m|geforce 820m)\b", "2.1"),
-    (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+)\b", "3.0"),
+    (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+m?|k\d{3,4}m)\b", "3.0"),
     # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
     (r"\b(gtx 4[6-8]0|gtx 5[6-8]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),
     (r"\b(gt 4[234]0|gt 5[234]0m?|gt 6[12]0|gts 450|gtx 460m|gtx 550 ti|gtx 560 ti)\b", "2.1"),
@@ -150,7 +151,7 @@ def nvidia_compute_capability(name: str) -> Optional[str]:
     short ('GeForce GTX 105...') gives the capability every completion of it shares, if they agree."""
     text = " ".join(re.sub(r"[^a-z0-9()]+", " ", (name or "").lower()).split())
     text = re.sub(r"\b(gtx|gts|gt|rtx)(?=\d)", r"\1 ", text)  # 'GT1030', 'RTX3090' as people write them
-    text = re.sub(r"\b(\d{3,4})(ti|super)\b", r"\1 \2", text)  # 'GTX 1070Ti', 'RTX 3060Ti' as people write them
+    text = re.sub(r"\b(\d{3,4})(ti|super|d)\b", r"\1 \2", text)  # 'GTX 1070Ti', 'RTX 3060Ti', 'RTX 5090D' as written
     text = re.sub(r"\b(\d{4}(?: ti)?) (rtx|gtx)\b", r"\2 \1", text)  # '4080 RTX'
     text = re.sub(r"\bgtx (?=(?:20[6-8]|30[5-9]|40[6-9]|50[5-9])0\b)", "rtx ", text)  # 'GTX 3070': no such GTX
     text = re.sub(r"\bgrid ((?:rtx ?)?[a-z]?\d+)[a-z]{0,2} \d+[a-z]\b", r"grid \1", text)  # a vGPU type 'GRID A100D-20C' is
@@ -233,3 +234,14 @@ _INTEL_DISCRETE = re.compile(r"\bArc\s?(?:[AB]\s?\d{3}M?|[3-7]\d0M?)\b|\bDG2\b|\
 def intel_discrete_gpu(name: str) -> bool:
     """'Intel Arc A770', 'Intel Corporation DG2 [Arc A770]' -> True; 'Intel Arc Graphics', 'Intel UHD Graphics 630' -> False."""
     return bool(_INTEL_DISCRETE.search(name or ""))
+
+
+# Intel's integrated GPUs (HD / UHD / Iris / Iris Xe / Iris Plus / Iris Pro Graphics, Core Ultra's Arc Graphics) sit on
+# the die of an Intel x86 CPU (intel.com ark, each processor's "Processor Graphics"); Intel ships no Arm part with one.
+_INTEL_INTEGRATED = re.compile(r"\bIntel(?:\(R\))?\s+(?:U?HD|Iris)\b|\bIntel(?:\(R\))?\s+Arc(?:\(TM\))?\s+(?:Graphics|1[34]0V)\b",
+                               re.IGNORECASE)
+
+
+def intel_integrated_gpu(name: str) -> bool:
+    """'Intel HD Graphics 520', 'Intel(R) UHD Graphics 630', 'Intel Iris Xe Graphics' -> True; 'Intel Arc A770' -> False."""
+    return bool(_INTEL_INTEGRATED.search(name or "")) and not intel_discrete_gpu(name)

@@ -21,3 +21,22 @@ def has_thunderbolt3(model_id: str) -> Optional[bool]:
     if not found:
         return None
     return int(found.group(2)) >= _FIRST_WITH_TB3[found.group(1)]
+
+
+# The first year each family shipped with Thunderbolt 3 (the same tech-specs pages): MacBook Pro 2016, MacBook Air
+# 2018, iMac 2017, Mac mini 2018, Mac Pro 2019; every iMac Pro (2017) has it, the 12-inch MacBook never did.
+_FIRST_TB3_YEAR = {"macbookpro": 2016, "macbookair": 2018, "imac": 2017, "macmini": 2018, "macpro": 2019, "imacpro": 2017,
+                   "macbook": 9999}
+_NAMED = re.compile(r"\b(Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)\b.*?\b(20[01]\d|202\d)\b"
+                    r"|\b(20[01]\d|202\d)\b\D{0,12}?\b(Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)\b", re.IGNORECASE)
+
+
+def name_has_thunderbolt3(name: str) -> Optional[bool]:
+    """A Mac named by family and year: 'MacBook Pro 15" Late-2013' -> False, 'MacBook Pro (13-inch, 2016)' -> True,
+    '2015 iMac' -> False; None without both."""
+    found = _NAMED.search(name or "")
+    if not found:
+        return None
+    family = "".join((found.group(1) or found.group(4)).split()).lower()
+    year = int(found.group(2) or found.group(3))
+    return year >= _FIRST_TB3_YEAR[family]

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.amd_gfx import radeon_target
-from macml.knowledge.hardware import nvidia_compute_capability
+from macml.knowledge.hardware import intel_integrated_gpu, nvidia_compute_capability
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_silicon import gpus_not_apple_silicon, x86_is_not_apple_silicon
 from macml.probe.infer_wsl import wsl_arch
@@ -202,6 +202,10 @@ def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str])
     # https://rocm.docs.amd.com/projects/install-on-windows/en/latest/reference/system-requirements.html
     if facts.platform == "win32" and facts.gpus_by_vendor("AMD"):
         sources["cpu.hardware_arch"] = "AMD's Windows GPU drivers run on x86_64 only"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
+    igpu = next((g.model for g in facts.gpus if g.vendor == "Intel" and intel_integrated_gpu(g.model)), None)
+    if igpu:
+        sources["cpu.hardware_arch"] = f"{igpu}: an Intel integrated GPU, on an x86 Intel CPU's die"
         return dataclasses.replace(cpu, hardware_arch="x86_64")
     apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)
     if apu:

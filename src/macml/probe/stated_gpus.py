@@ -13,6 +13,7 @@ from macml.knowledge.geforce_sizes import sized_name
 from macml.probe.paste.gpu_names import gpu_vendor
 from macml.probe.paste.gpu_name_keys import family_keys, model_key, same_model
 from macml.probe.statement_source import Statement, first_stated, where
+from macml.probe.tool_gpu_names import name_unnamed_amd
 
 MIB = 1024**2
 
@@ -167,6 +168,7 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
     if not gpus:
         gpus = _gpus_from_statements(statements, sources)
     gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
+    gpus = name_unnamed_amd(gpus, statements, sources)
     single = [s["value"]["memory_mib"] for s in statements
               if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
     if single and len(gpus) == 1 and gpus[0].memory_bytes is None and not gpus[0].unified_memory:

@@ -30,7 +30,7 @@ class Condition:
     python: Optional[SpecifierSet] = None
     min_driver: Optional[str] = None  # NVIDIA driver
     compute_capability: Optional[SpecifierSet] = None  # every NVIDIA GPU must satisfy it
-    rocm_gfx: Optional[str] = None  # ROCm release: every AMD GPU's gfx target must be one its torch wheels run on
+    rocm_gfx: Optional[str] = None  # ROCm release: some AMD GPU's gfx target must be one its torch wheels run on
     vm: Optional[bool] = None  # False: not offered inside a virtual machine
 
 
@@ -214,7 +214,10 @@ def _gfx_reason(cond: Condition, facts: MachineFacts) -> List[Shortfall]:
     if cond.rocm_gfx is None:
         return []
     reasons: List[Shortfall] = []
-    for gpu in facts.gpus_by_vendor("AMD"):
+    amd = facts.gpus_by_vendor("AMD")
+    if any(rocm_gfx_verdict(g.compute_capability, cond.rocm_gfx)[0] is not False for g in amd):
+        return []  # one AMD GPU the wheels may run on is enough: check_rocm_target says to hide the others
+    for gpu in amd:
         fits, why = rocm_gfx_verdict(gpu.compute_capability, cond.rocm_gfx)
         if fits is False:  # unknown or unlisted targets are not refused
             reasons.append(_unmet("rocm_gfx", f"{gpu.display_name} ({gpu.compute_capability}) is not supported by PyTorch's ROCm "

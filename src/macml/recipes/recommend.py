@@ -5,12 +5,14 @@ which order, is recipe data. `recipe_for(facts, recipes, framework)` is the reci
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
 from macml import versions
 from macml.facts import MachineFacts
 from macml.knowledge.amd_apus import apu_target
+from macml.knowledge.compat import last_torch_for_gpu
 from macml.knowledge.hardware import intel_discrete_gpu
 from macml.knowledge.rocm import no_rocm_build
 from macml.probe.infer import TEGRA
@@ -95,11 +97,28 @@ def user_frameworks(facts: MachineFacts) -> Tuple[str, ...]:
     return tuple(families) if len(families) == 1 else ()
 
 
+def _no_cuda_build_runs(facts: MachineFacts, recipes: Sequence[Recipe]) -> bool:
+    """Every NVIDIA GPU here has a known compute capability that no row of the CUDA recipes builds for, and no
+    PyTorch 1.0 or later binary ever did (a Kepler 3.0 GPU: the last was torch 0.3.0, 2018, Python <= 3.6). A K80's
+    3.7 still has old 1.x/2.x builds a user may pin, so its CUDA recipe stays the wanted one. False while any
+    capability is unknown."""
+    nvidia = [g for g in facts.gpus_by_vendor("NVIDIA") if g.usable]
+    specs = [p.when.compute_capability or r.requires.compute_capability for r in recipes_on(recipes, "cuda") for p in r.pins]
+    known = all(re.match(r"^\d+\.\d+$", g.compute_capability or "") for g in nvidia)
+    if not (nvidia and specs and known) or any(s is None or s.contains(g.compute_capability, prereleases=True)
+                                                for g in nvidia for s in specs):
+        return False
+    lasts = [last_torch_for_gpu(g.compute_capability or "", facts.platform or "") for g in nvidia]
+    return all(last is None or versions.release(last[0]) < (1,) for last in lasts)
+
+
 def preference(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[str, ...]:
     """Recipe names in the order worth recommending for this kind of machine; among the GPU recipes,
     those of the framework the user works with come first."""
-    wanted = wanted_accelerators(facts)
     recipes = load_all() if recipes is None else recipes
+    wanted = wanted_accelerators(facts)
+    if wanted == ("cuda",) and _no_cuda_build_runs(facts, recipes):
+        wanted = ("cpu",)  # Kepler and older: every CUDA build skips these GPUs, so the CPU is what runs
     suited = [r for r in recipes if r.accelerator in wanted and _for_this_kind_of_machine(r, facts)]
     used = user_frameworks(facts)
 

@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from macml.probe.macos import PROFILER_JSON, PROFILER_TEXT
 from macml.probe.paste import collect_env, cpu, general_rules, gpu, mac, packages, system
+from macml.probe.paste import avx_prose_rules
 from macml.probe.paste.base import Part
 from macml.probe.paste.gpu import QUERY_KEY
 from macml.probe.paste.gpu_names import gpu_vendor
@@ -28,6 +29,7 @@ FINDERS = (
     general_rules.find_flag_lines,
     gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocm_driver_csv, gpu.find_rocminfo, gpu.find_rocm_concise, mac.find_metal_banner,
     mac.find_applegpuinfo, mac.find_system_profiler_text, packages.find,
+    avx_prose_rules.find,  # last: the writer's own words about AVX, where no flag list is pasted
 )
 JSON_KEY, TEXT_KEY = " ".join(PROFILER_JSON), " ".join(PROFILER_TEXT)
 Text = Union[str, Tuple[str, str]]  # the text, or (source name, text)

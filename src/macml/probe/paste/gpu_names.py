@@ -72,8 +72,9 @@ def gpu_names(text: str) -> List[str]:
 
 
 # GPU models as people write them in a GPU field or a parts list, without the words tools print: 'GTX 3070
-# laptop', '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as likely the Ryzen 9 7900 CPU)
-_INFORMAL = re.compile(r"(?<![\w.-])((?:nvidia\s+)?(?:geforce\s+)?(?:rtx|gtx)\s?-?\d{3,4}(?:\s?(?:ti|super)){0,2}"
+# laptop', 'RTX 5090D' (the China-market D models), '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as
+# likely the Ryzen 9 7900 CPU)
+_INFORMAL = re.compile(r"(?<![\w.-])((?:nvidia\s+)?(?:geforce\s+)?(?:rtx|gtx)\s?-?\d{3,4}(?:\s?(?:ti|super|d)){0,2}"
                        r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
                        r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)|amd\s+[6-8]\d0m(?!\s+graphics)|(?:radeon\s+)?" + _XT_NUMBER + r""
                        r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0))"  # Intel Arc's models (Intel ark)

@@ -15,9 +15,9 @@ from macml.probe.paste.report_rules import report_line_facts
 from macml.probe.paste.statement_rules import PLATFORM_STRING, Facts, package_facts, python_platform
 from macml.probe.paste.system_rules import MODEL_ID, NO_SUCH_MACOS, arch_word, conda_virtual_packages
 
-# 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6'; never a binary's 'built for Mac OS X 12.0'
+# 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6', 'Mac OS Big Sir (11.5)', 'macOS Mojave v 10.14.4'; never a binary's 'built for Mac OS X 12.0'
 _MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS X|[Mm]ac ?OS|[Mm]acos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
-                    r"[\s-]+(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
+                    r"[\s-]+(?:\(|[Vv]\.?\s?)?(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
 # 'macOS 26 beta 4', 'macOS 15 Developer Beta': the betas before a major release are of its .0
 _MACOS_MAJOR_BETA = re.compile(r"\b(?:[Mm]ac ?OS|macos)(?:\s+[A-Z][a-z]+)?\s+(1[1-9]|2[0-9])\s+(?:(?:Developer|Public)\s+)?[Bb]eta\b")
@@ -110,8 +110,12 @@ def cpu_and_os(line: str) -> Facts:
     conda = _CONDA_PLATFORM.search(line)
     if conda:
         word = conda.group(1)
-        facts += [("platform", "darwin" if word.startswith("osx") else "linux" if word.startswith("linux") else "win32"),
-                  ("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64")]
+        facts.append(("platform", "darwin" if word.startswith("osx") else "linux" if word.startswith("linux") else "win32"))
+        if re.search(r"\bCONDA_SUBDIR\s*=\s*$", line[:conda.start()]):
+            # an override for a new environment, not the running Python; osx-arm64 code runs only on arm64 Macs
+            facts += [("cpu.hardware_arch", "arm64")] if word == "osx-arm64" else []
+        else:
+            facts.append(("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64"))
     for platform_string in PLATFORM_STRING.finditer(line):
         facts += python_platform(platform_string.group())
     if re.search(r"\b[\w-]+\.(?:exe|dll)\b", line) or _WINDOWS_SIGN.search(line):

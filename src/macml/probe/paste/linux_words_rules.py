@@ -29,7 +29,7 @@ _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|we|our|me)\b", re.IGNORECASE)
 _WINDOWS_ALONE = re.compile(r"^\s*[-*]?\s*(?:Microsoft\s+)?(Windows\s+(?:10|11|7|8\.1|8|Server\s+20\d\d)\b[\w .-]*?)\s*$")
 _WINDOWS_WORDS = re.compile(r"(?:\b(?:on|using|running|runs|run|with|under|have|got)\s+(?:an?\s+|my\s+|the\s+)?|\bmy\s+)"
                             r"(?:windows|win)(?:\s*(?:10|11|7))?(?:\s+(?:machine|pc|laptop|computer|desktop|box|system|host))?\b"
-                            r"(?!\s*(?:subsystem|wsl))", re.IGNORECASE)
+                            r"(?!\s*(?:subsystem|wsl|virtual\s+machine|vm|guest)\b)", re.IGNORECASE)  # a Windows VM is not this machine's OS
 _DISTROS = r"Ubuntu|Debian|Fedora|CentOS|Rocky Linux|AlmaLinux|Arch Linux|openSUSE|Linux Mint|Pop!_OS|Manjaro|RHEL|Kali"
 _DISTRO_WORDS = re.compile(r"\b(?:on|running|runs|using|under|with)\s+(?:Linux\s*\(\s*)?((?:" + _DISTROS + r")"
                            r"(\s+\d+(?:\.\d+)*(?:\s+LTS)?)?)(?![\w.-])", re.IGNORECASE)

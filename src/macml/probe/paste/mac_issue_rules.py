@@ -126,14 +126,19 @@ def mac_pro_gpu(line: str) -> Facts:
     return facts
 
 
-_PYTHON_PROSE = re.compile(r"\b(?:c?python)(?:\s+version)?\s*(?:\(|:|\bis\b)?\s*v?([23]\.\d{1,2}\.\d{1,2})\b(?![.\d])",
+_PYTHON_PROSE = re.compile(r"\b(?:c?python)(?:\s+version)?\s*(?:\(|:|\bis\b)?\s*`?v?([23]\.\d{1,2}\.\d{1,2})\b(?![.\d])",
                            re.IGNORECASE)
+# advice to the reader, not the writer's Python: 'You might need to install Python 3.9.2', 'try python 3.10.4'
+_ADVICE = re.compile(r"\b(?:install|need|try|switch\s+to|upgrade\s+to|downgrade\s+to|recommend|should)\b[\w\s]{0,12}$", re.IGNORECASE)
 
 
 def python_in_prose(line: str) -> Facts:
-    """'(conda 4.9.2, cpython 3.8.12, MacOS 12.2)', 'the correct Python version (3.8.10 is the only one that worked)'."""
+    """'(conda 4.9.2, cpython 3.8.12, MacOS 12.2)', 'the correct Python version (3.8.10 is the only one that worked)',
+    "I'm using python `3.10.5`"; nothing from advice ('You might need to install Python 3.9.2')."""
     found = _PYTHON_PROSE.search(line)
-    return [("python.version", found.group(1))] if found else []
+    if not found or _ADVICE.search(line[:found.start()]):
+        return []
+    return [("python.version", found.group(1))]
 
 
 _TORCH_CANDIDATES = re.compile(r"requirement torch\b[^(]*\(from versions: ([^)]*)\)", re.IGNORECASE)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
+from macml.knowledge.release_versions import pinned_release
 from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.prose_rules import prose_line_facts
@@ -137,7 +138,8 @@ def inline_packages(line: str) -> Facts:
     banner): a distribution and its version. A requirement pip could not satisfy was never installed."""
     unmet = re.search(r"Could not find a version that satisfies|No matching distribution found for|"
                       r"ResolutionImpossible|conflicting dependencies|requires? a different Python", line)
-    pairs = [] if unmet else _INLINE_PIN.findall(line) + _BACKTICK_PACKAGE.findall(line)
+    pins = [(name, pinned_release(name, version)) for name, version in _INLINE_PIN.findall(line)]  # '==2.11' is 2.11.0
+    pairs = [] if unmet else pins + _BACKTICK_PACKAGE.findall(line)
     installed = re.match(r"^\s*Successfully installed ((?:\S+-\d\S*\s*)+)$", line)  # pip's last line
     if installed:
         pairs += [tuple(item.rsplit("-", 1)) for item in installed.group(1).split()]

@@ -44,6 +44,11 @@ from macml.probe.paste import linux_amd_rules, amd_tool_rules
 from macml.probe.paste import mac_spec_words_rules
 from macml.probe.paste import smi_fragment_rules, windows_spec_rules
 from macml.probe.paste import distro_rules
+from macml.probe.paste import gpu_list_rules, log_prefix_rules, mac_model_name_rules, os_build_rules
+from macml.probe.paste import apple_chip_spec_rules, crash_rosetta_rules, tool_check_json_rules
+from macml.probe.paste import pc_parts_rules
+from macml.probe.paste import host_os_words_rules, kernel_log_rules, own_gpu_words_rules, rocm_runtime_rules
+from macml.probe.paste import avx_prose_rules, distro_sentence_rules, quadro_model_rules
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import journal_line_facts, repl_facts
@@ -187,7 +192,8 @@ _LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, 
     graphics_tool_rules.answers, spec_prose_rules.answers, windows_tool_rules.answers, form_answer_rules.answers,
     hardware_prose_rules.answers, shell_output_rules.answers, host_clue_rules.answers, mac_hint_rules.answers,
     board_rules.answers, gpu_inventory_rules.answers, package_version_rules.answers, app_report_rules.answers,
-    egpu_setup_rules.answers, typed_specs_rules.answers, smi_fragment_rules.answers)
+    egpu_setup_rules.answers, typed_specs_rules.answers, smi_fragment_rules.answers, tool_check_json_rules.answers,
+    pc_parts_rules.answers, own_gpu_words_rules.answers, host_os_words_rules.answers)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 _KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
@@ -196,7 +202,9 @@ _KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     form_answer_rules.keyed_facts, mac_memory_rules.keyed_facts, role_key_rules.keyed_facts,
     linux_sentence_rules.keyed_facts, host_clue_rules.keyed_facts, board_rules.keyed_facts, mac_hint_rules.keyed_facts,
     host_signs_rules.keyed_facts, app_report_rules.keyed_facts, os_answer_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
-    distro_rules.keyed_facts, amd_tool_rules.keyed_facts)
+    distro_rules.keyed_facts, amd_tool_rules.keyed_facts, apple_chip_spec_rules.keyed_facts,
+    gpu_list_rules.keyed_facts, pc_parts_rules.keyed_facts, mac_model_name_rules.keyed_facts,
+    os_build_rules.keyed_facts)
 # The answers of an issue form's fields ('### OS' then 'macOS 14'), in the order their facts join.
 _FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
@@ -216,7 +224,11 @@ _LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     machine_sentence_rules.line_facts, mac_model_year_rules.line_facts, rosetta_env_rules.line_facts,
     mac_hint_rules.line_facts, metal_log_rules.line_facts, app_report_rules.line_facts, typed_specs_rules.line_facts,
     wsl_rules.line_facts, linux_amd_rules.line_facts, amd_tool_rules.line_facts,
-    mac_spec_words_rules.line_facts, windows_spec_rules.line_facts, distro_rules.line_facts)
+    mac_spec_words_rules.line_facts, windows_spec_rules.line_facts, distro_rules.line_facts,
+    apple_chip_spec_rules.line_facts, crash_rosetta_rules.line_facts, pc_parts_rules.line_facts,
+    mac_model_name_rules.line_facts, log_prefix_rules.line_facts, kernel_log_rules.line_facts, rocm_runtime_rules.line_facts,
+    own_gpu_words_rules.line_facts, host_os_words_rules.line_facts,
+    distro_sentence_rules.line_facts, avx_prose_rules.line_facts, quadro_model_rules.line_facts)
 
 
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:

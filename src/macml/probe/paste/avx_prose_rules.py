@@ -1,0 +1,80 @@
+"""What a writer says their own CPU has of AVX: 'i do not have AVX2 but i do have AVX1', 'my CPU supports AVX2',
+'My processor only has AVX, no AVX2', 'I have an old Xeon without AVX2, it does have AVX'.
+
+Only statements in the writer's voice count: a clause with 'I'/'my'/'we'/'our' in its sentence, the AVX word right
+after a verb of having ('have', 'has', 'supports', 'lacks', 'without', 'only'). Not requirements or plans ('requires
+AVX2', 'I will include avx1 cuda support', 'built with AVX2'), questions, conditions ('if your CPU has AVX2'), build
+names ('noavx2', 'vulkan old cpu').
+
+From them, only what they make certain: AVX2 (or AVX-512) had means AVX had; AVX had and AVX2 lacked is the flag list
+{avx}. AVX lacked alone is left out (an Apple-silicon Mac under Rosetta lacks it too, and nothing else is stated).
+Having any AVX names an x86 CPU. `find(lines)` is a paste finder giving those flags (none where the text holds a
+real flag list); `line_facts(line)` gives the arch.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from macml.probe.paste.base import Part
+from macml.probe.paste.statement_rules import Facts
+
+_AVX = r"(?<![\w-])AVX(?:(1|2)|-?(512)[A-Z]*)?(?![\w-])"
+_HAVE = re.compile(r"\b(?:(?P<neg>(?:do|does|did)\s*(?:not|n't)\s+(?:have|support)|(?:has|have)\s+no|lacks?|lacking|without|"
+                   r"no|not|missing)|(?P<pos>have|has|got|supports?|supporting|with|only))\s+(?:the\s+|any\s+|support\s+for\s+"
+                   r"|instructions?\s+)?" + _AVX, re.IGNORECASE)
+_WRITER = re.compile(r"\b(?:I|I'm|I've|my|mine|we|our)\b", re.IGNORECASE)
+_NOT_STATED = re.compile(r"\b(?:if|whether|you|your|will|would|should|could|need|needs|require[sd]?|built|compiled|"
+                         r"unlike|friend's|instead)\b|\?", re.IGNORECASE)
+_FLAG_LIST = re.compile(r"^\s*(?:flags|Flags|capabilities|CPU flags)\s*:")
+
+
+def vector_claims(line: str) -> Dict[str, bool]:
+    """'i do not have AVX2 but i do have AVX1' -> {'avx2': False, 'avx': True}: each AVX level the line says the
+    writer's CPU has (True) or lacks (False)."""
+    claims: Dict[str, bool] = {}
+    for sentence in re.findall(r"[^.;!?]+(?:[.;!?]+|$)", line):
+        if sentence.rstrip().endswith("?"):
+            continue
+        for clause in re.split(r",|\b(?:but|and|so|since|because|while)\b", sentence):
+            if not _WRITER.search(sentence) or _NOT_STATED.search(clause):
+                continue
+            for found in _HAVE.finditer(clause):
+                level = "avx512" if found.group(4) else "avx2" if found.group(3) == "2" else "avx"
+                claims.setdefault(level, found.group("pos") is not None)
+    return claims
+
+
+def _flags(claims: Dict[str, bool]) -> Optional[List[str]]:
+    """The flags the claims make certain, or None: {avx: True, avx2: False} -> ['avx']."""
+    if claims.get("avx512") or claims.get("avx2"):
+        return ["avx", "avx2"] + (["avx512f"] if claims.get("avx512") else [])
+    if claims.get("avx") and claims.get("avx2") is False:
+        return ["avx"]
+    return None
+
+
+def find(lines: Sequence[str]) -> List[Part]:
+    """The writer's AVX statements across the text -> one Part with the flags they make certain."""
+    if any(_FLAG_LIST.match(line) for line in lines):
+        return []  # a real flag list says it all
+    claims: Dict[str, bool] = {}
+    where: List[int] = []
+    for index, line in enumerate(lines):
+        said = vector_claims(line)
+        if said:
+            where.append(index + 1)
+            for level, has in said.items():
+                claims.setdefault(level, has)
+    flags = _flags(claims)
+    return [Part("cpu_flags_stated", where[0], where[0], cpu_flags=flags,
+                 notes=[f"CPU flags from the writer's words (lines {', '.join(map(str, where))}): {', '.join(flags)}"])] \
+        if flags else []
+
+
+def line_facts(line: str) -> Facts:
+    """'my CPU supports AVX2' -> x86_64 hardware: only x86 CPUs have AVX."""
+    facts: List[Tuple[str, object]] = []
+    if any(vector_claims(line).values()):
+        facts.append(("cpu.hardware_arch", "x86_64"))
+    return facts

@@ -1,0 +1,52 @@
+"""Several GPUs answered in one GPU field: '**System GPUs**: Intel Iris & NVIDIA GT 750M', 'GPUs: Intel UHD Graphics 630,
+AMD Radeon Pro 560X', 'Graphics: Intel HD Graphics 4000 and NVIDIA GeForce GT 650M'.
+
+A field for the machine's GPUs (statement_rules reads only its first name) names each of them; a dual-GPU
+MacBook Pro lists the integrated and the discrete one. In such a field NVIDIA's low-end 'GT' models are named
+without 'GeForce' ('NVIDIA GT 750M', 'GT 650M'), a name no other vendor uses for a GPU (NVIDIA's GeForce GT 600/700
+series: nvidia.com/en-us/geforce/graphics-cards, 'GeForce GT 750M').
+
+Only a field whose key names the machine's own GPUs counts ('Supported GPUs', 'Tested on' are other machines').
+Each rule is a pure function of one `key: value` pair.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+from macml.probe.paste.gpu_names import gpu_value
+
+Facts = List[Tuple[str, Any]]
+
+# 'gpu', 'gpus', 'gpu(s)', 'system gpus', 'graphics', 'graphics cards', 'video card', 'display adapters'
+_GPU_KEY = re.compile(r"^(?:(?:system|installed|my|internal|built-in)\s+)?(?:gpu(?:\(s\)|s)?|graphics(?:\s+cards?)?|video\s+cards?"
+                      r"|display\s+adapters?|graphics\s+processors?)$")
+_SPLIT = re.compile(r"\s*(?:&|\+|;|,|/|\band\b|\bplus\b|\bwith\b)\s*", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\b(?:no|not|without|never)\b|n't)", re.IGNORECASE)
+_GT = re.compile(r"^((?:nvidia\s+)?(?:geforce\s+)?GT\s?\d{3,4}M?)$", re.IGNORECASE)
+
+
+def _gt_name(part: str) -> Facts:
+    """'NVIDIA GT 750M', 'GT 650M': an NVIDIA GeForce GT model written without 'GeForce'."""
+    found = _GT.match(part.strip().rstrip("."))
+    if not found:
+        return []
+    return [("gpu", {"name": found.group(1), "vendor": "NVIDIA", "memory_mib": None, "index": None})]
+
+
+def listed_gpus(key: str, value: str) -> Facts:
+    """'System GPUs: Intel Iris & NVIDIA GT 750M, etc.' -> Intel Iris and NVIDIA GT 750M, each a GPU of this machine
+    (only where the field names two or more; one name is statement_rules' to read)."""
+    if not _GPU_KEY.match(key.strip().lower()) or _NEGATED.search(value):
+        return []
+    facts: Facts = []
+    for part in _SPLIT.split(value.strip().rstrip(".")):
+        if not part.strip():
+            continue
+        named = gpu_value(part) or _gt_name(part)
+        facts += [fact for fact in named if fact[1]["name"] not in {f[1]["name"] for f in facts}]
+    return facts if len(facts) >= 2 else []
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    return listed_gpus(key, value)

@@ -1,0 +1,76 @@
+"""Which OS the writer's machine runs, in words other rules miss, each a pure function of text:
+
+- Linux as the writer's own OS or host ('I'm on linux 100% of the time', 'for my linux host', 'my Linux machine'):
+  Linux; and where the same line sets a virtual machine beside it ('my linux host and ... my Windows virtual
+  machine'), this Linux is the host, not a VM. Not from 'a Linux VM', a negation, or a question;
+- an app's Linux build the writer runs, by its file name ('(koboldcpp-linux-x64-nocuda to be precise)',
+  'I run llama-b4000-bin-linux-arm64'): Linux on that arch. Not a build merely offered ('is there a -linux-arm64
+  build?', 'download koboldcpp-linux-x64 from the releases');
+- a bold question of an issue template answered on the next line ('**Which operating system?**' then
+  'Slackware Linux 15.0-current x86-64', '**OS:**' then 'Fedora 40'): read as an 'OS: ...' answer.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Sequence
+
+from macml.probe.paste.statement_rules import Facts, by_key
+
+_NEGATED = re.compile(r"\b(?:not|never|no longer|without|unlike|instead of|rather than|except)\b|n't\b", re.IGNORECASE)
+_LINUX_MINE = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:on|using|running)\s+(?:a\s+)?linux\b"
+                         r"|\bmy\s+linux\s+(?:host|machine|box|pc|computer|desktop|laptop|server|system|workstation|install)\b",
+                         re.IGNORECASE)
+_GUEST_AFTER = re.compile(r"^\s*(?:(?:virtual\s+machine|VM|guest|container)\b|\w+\s+(?:VM|virtual\s+machine|guest)\b)",
+                          re.IGNORECASE)
+_VM_BESIDE = re.compile(r"\b(?:virtual\s+machine|VM|guest)\b", re.IGNORECASE)
+_LINUX_BUILD = re.compile(r"(?<![\w/.-])[A-Za-z][\w.-]*?-linux-(x64|x86_64|amd64|arm64|aarch64)(?:-[\w.]+)?(?![\w/-])",
+                          re.IGNORECASE)
+_RUNS_IT = re.compile(r"\b(?:I|I'm|I've|my|we)\b|\b(?:when|while)\s+(?:opening|running|launching|starting|using)\b", re.IGNORECASE)
+_ARCH = {"x64": "x86_64", "x86_64": "x86_64", "amd64": "x86_64", "arm64": "aarch64", "aarch64": "aarch64"}
+_BOLD_QUESTION = re.compile(r"^\s*\*\*\s*(?:which|what)\s+(?:operating\s+system|OS)\b[^*]{0,40}\?\s*\*\*\s*$"
+                            r"|^\s*\*\*\s*(?:operating\s+system|OS)\s*:?\s*\*\*\s*:?\s*$", re.IGNORECASE)
+
+
+def linux_mine(line: str) -> Facts:
+    """'One weaker GPU (Nvidia 1050) for my linux host and ... my Windows virtual machine' -> Linux, not a VM."""
+    found = _LINUX_MINE.search(line)
+    if not found or _NEGATED.search(line[max(0, found.start() - 25):found.start()]) or _GUEST_AFTER.match(line[found.end():]):
+        return []
+    if "?" in re.split(r"[.;!](?:\s|$)", line[found.end():])[0]:
+        return []
+    host = found.group().lower().endswith("host") and _VM_BESIDE.search(line)
+    return [("platform", "linux")] + ([("hypervisor.none", True)] if host else [])
+
+
+def linux_build(line: str) -> Facts:
+    """'When opening ... koboltcpp (koboldcpp-linux-x64-nocuda to be precise)' -> Linux on x86_64."""
+    found = _LINUX_BUILD.search(line)
+    sentence = re.split(r"[.;!?](?:\s|$)", line[:found.start()])[-1] if found else ""
+    if not found or not _RUNS_IT.search(sentence) or _NEGATED.search(sentence) or re.search(r"\b(?:download|try|use)\s+$", sentence, re.I):
+        return []
+    if "?" in re.split(r"[.;!](?:\s|$)", line[found.end():])[0]:
+        return []
+    return [("platform", "linux"), ("cpu.hardware_arch", _ARCH[found.group(1).lower()])]
+
+
+def bold_os_answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'**Which operating system?**' then 'Slackware Linux 15.0-current x86-64' -> that OS."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if not _BOLD_QUESTION.match(line):
+            continue
+        answer = next((i for i in range(index + 1, min(len(lines), index + 3)) if lines[i].strip()), None)
+        if answer is None or lines[answer].lstrip().startswith(("**", "#")):
+            continue
+        facts = by_key("os", lines[answer].strip())
+        if facts:
+            found[answer] = facts
+    return found
+
+
+def line_facts(line: str) -> Facts:
+    return linux_mine(line) + linux_build(line)
+
+
+def answers(lines: Sequence[str]) -> Dict[int, List]:
+    return bold_os_answers(lines)

@@ -1,0 +1,48 @@
+"""What a Linux kernel log (dmesg, journalctl -k, a kernel oops) states about the machine it ran on:
+
+- the kernel's own version string with Ubuntu's stamp ('Tainted: P OE 5.15.0-57-generic #63-Ubuntu', uname's
+  '5.15.0-57-generic #63-Ubuntu SMP'): Linux, and Ubuntu's release whose own kernel that series is
+  (knowledge/ubuntu_kernels.py). A backport ('#63~20.04.1-Ubuntu') names its release itself: not read here;
+- an x86 stack dump's markers (a '<TASK>' / '<IRQ>' line, 'RIP: 0010:'): only arch/x86's dumpstack prints
+  them, so the machine is x86_64;
+- an amdgpu DKMS build of AMD's driver ('/var/lib/dkms/amdgpu/5.18.2.22.40-1504718.22.04/build',
+  `dkms status`'s 'amdgpu/6.3.6-1697589.22.04, 5.15.0-88-generic, x86_64: installed'): Linux (DKMS builds Linux
+  kernel modules), the amdgpu driver's version, and with `dkms status` the kernel's arch.
+"""
+from __future__ import annotations
+
+import re
+
+from macml.knowledge.ubuntu_kernels import ubuntu_release_of_kernel
+from macml.probe.paste.statement_rules import Facts
+
+_UBUNTU_BUILD = re.compile(r"(?<![\w.-])(\d+\.\d+\.\d+)-\d+-[a-z][\w-]*\s+#\d+-Ubuntu\b")
+_DMESG_PREFIX = r"^\s*(?:\[[^\]]{1,40}\]\s*)?(?:[A-Z][a-z]{2}\s+\d+\s+[\d:]+\s+\S+\s+kernel:\s*)?"
+_X86_MARKER = re.compile(_DMESG_PREFIX + r"(?:</?(?:TASK|IRQ|NMI|SOFTIRQ)>\s*$|RIP:\s+00[13]0:)")
+_DKMS_AMDGPU = re.compile(r"(?:/var/lib/dkms/amdgpu/|^\s*amdgpu[/,]\s*)(\d+\.\d+\.\d+(?:\.\d+){0,3})-\d+(?:\.[\w.]+)?"
+                          r"(?=[/,\s]|$)(?:,\s*\S+,\s*(x86_64|aarch64)\b)?")
+
+
+def ubuntu_kernel(line: str) -> Facts:
+    """'5.15.0-57-generic #63-Ubuntu' -> Ubuntu 22.04 (5.15 is 22.04's own kernel)."""
+    found = _UBUNTU_BUILD.search(line)
+    release = ubuntu_release_of_kernel(found.group(1)) if found else None
+    return [("platform", "linux"), ("os.name", f"Ubuntu {release}")] if release else []
+
+
+def x86_trace(line: str) -> Facts:
+    """'[Fri Jan  6 18:42:01 2023]  <TASK>' -> x86_64."""
+    return [("platform", "linux"), ("cpu.hardware_arch", "x86_64")] if _X86_MARKER.match(line) else []
+
+
+def dkms_amdgpu(line: str) -> Facts:
+    """'.../var/lib/dkms/amdgpu/5.18.2.22.40-1504718.22.04/build/...' -> driver 5.18.2.22.40, Linux."""
+    found = _DKMS_AMDGPU.search(line)
+    if not found:
+        return []
+    facts: Facts = [("platform", "linux"), ("gpu.driver", found.group(1))]
+    return facts + ([("cpu.hardware_arch", found.group(2))] if found.group(2) else [])
+
+
+def line_facts(line: str) -> Facts:
+    return ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line)

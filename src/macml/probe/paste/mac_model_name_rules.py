@@ -1,0 +1,67 @@
+"""This machine's Mac named by its family and year, as people write it: a 'Mac: MacBook Pro 15" Late-2013' field,
+About This Mac's own line 'MacBook Pro (15-inch, 2018)', or 'my 2013 MacBook Pro' / 'I have an iMac (Late 2015)'.
+
+The name is kept as written (cpu.model_name); knowledge/thunderbolt reads from it whether that Mac has Thunderbolt 3,
+which macOS needs to drive an eGPU. A Mac named to compare with, recommended or ruled out ('unlike the 2013 MacBook
+Pro', 'not my 2015 iMac', 'MacBook Pro 2016 and later') is not this machine. The family-and-year patterns are
+mac_model_year_rules'.
+
+Each rule is a pure function of one line (or one `key: value` pair).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Optional, Tuple
+
+from macml.probe.paste.mac_model_year_rules import _AFTER, _APPLE_CHIP, _BEFORE
+
+Facts = List[Tuple[str, Any]]
+
+# the fields a report's writer fills with their own Mac
+_MAC_KEYS = frozenset({"mac", "my mac", "computer", "machine", "model", "model name", "mac model", "hardware", "device",
+                       "laptop", "system", "host", "mac hardware", "hardware model"})
+_OWNED = re.compile(r"(?:\b(?:my|our)|\bI(?:'ve| have| had| got| own| bought| use| am using|'m using| am on|'m on| am running|'m running)"
+                    r"(?:\s+(?:an?|the|this))?|\b(?:on|using|with)\s+(?:my|our))\s+(?:(?:old|new|trusty|\w+-inch|\d{2}\")\s+)*$",
+                    re.IGNORECASE)
+_ELSEWHERE = re.compile(r"\b(?:not|never|unlike|instead of|other than|than|compared? (?:to|with)|vs\.?|friend'?s?|colleague'?s?)\b|n't\b",
+                        re.IGNORECASE)
+_RANGE_AFTER = re.compile(r"^\s*(?:\)\s*)?(?:and|or)\s+(?:later|newer|above|up)\b|^\s*(?:\+|-\s*20\d\d|to\s+20\d\d)", re.IGNORECASE)
+_ABOUT_LINE = re.compile(r"^\s*(?:Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)\s*\([^()]{0,40}\b20[01]\d\)\s*$",
+                         re.IGNORECASE)
+
+
+def _named(text: str) -> Optional[re.Match]:
+    return _AFTER.search(text) or _BEFORE.search(text)
+
+
+def _clean(name: str) -> str:
+    return " ".join(name.split()).strip(" ,.")
+
+
+def keyed_mac(key: str, value: str) -> Facts:
+    """'**Mac**: MacBook Pro 15" Late-2013', 'Computer: 2015 iMac': the writer's own Mac."""
+    found = _named(value) if key.strip().lower() in _MAC_KEYS else None
+    if not found or _APPLE_CHIP.search(value) or _ELSEWHERE.search(value) or _RANGE_AFTER.match(value[found.end():]):
+        return []
+    return [("cpu.model_name", _clean(found.group()))]
+
+
+def owned_mac(line: str) -> Facts:
+    """'my 2013 MacBook Pro', 'I have an iMac (Late 2015)', About This Mac's 'MacBook Pro (15-inch, 2018)' line."""
+    if _ABOUT_LINE.match(line):
+        return [("cpu.model_name", _clean(line))]
+    found = _named(line)
+    if not found or _APPLE_CHIP.search(line) or _RANGE_AFTER.match(line[found.end():]):
+        return []
+    before, after = line[:found.start()], re.split(r"[.!]\s", line[found.end():])[0]
+    if not _OWNED.search(before) or "?" in after or _ELSEWHERE.search(before[-40:]):
+        return []
+    return [("cpu.model_name", _clean(found.group()))]
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    return keyed_mac(key, value)
+
+
+def line_facts(line: str) -> Facts:
+    return owned_mac(line)

@@ -1,0 +1,89 @@
+"""GPUs the writer says are in their own machine, in words other rules miss, each a pure function of text:
+
+- the machine named as the subject, then the GPUs it holds ('Same Node also runs MI100 and MI210 successfully',
+  'this server has an MI250X', 'our box also hosts two RX 7900 XTX'): each a GPU of this machine. Not from a
+  question, a negation, or another machine ('the other node runs MI100');
+- an AMD chip's codename as the writer's own GPU ('my GPU (Vega 10 XT)', 'my card is a Navi 21 XTX'): that GPU, as
+  written;
+- a GeForce named by its number in one sentence of several ('My Nvidia 1050 is detected properly by koboltcpp btw.
+  My previous 6800 XT ...'): env_report_rules reads the number only where the line names no other GPU;
+- a bare Radeon number the writer owns ('I have 7600xt now') that another line spells with its series ('please
+  support rx 7600xt'): that line's fuller name, as a mention, so the GPU carries it (stated_gpus prefers a
+  mention that names an owned bare model whole).
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Sequence
+
+from macml.probe.paste.env_report_rules import gpu_in_line
+from macml.probe.paste.gpu_names import gpu_names, gpu_vendor, informal_gpu_names
+from macml.probe.paste.linux_words_rules import owned_gpus
+from macml.probe.paste.statement_rules import Facts
+
+_NEGATED = re.compile(r"\b(?:not|never|no longer|without|unlike|instead of|rather than)\b|n't\b", re.IGNORECASE)
+_OWNER = re.compile(r"\b(?:I|I'm|I've|my|our|we|we're)\b", re.IGNORECASE)
+_THIS_MACHINE = re.compile(r"\b(?:(?:the\s+)?same|this|our|my)\s+(?:node|machine|server|box|host|system|rig|workstation|PC|"
+                           r"computer)\s+(?:also\s+|still\s+)?(?:runs|has|hosts|holds|contains|houses|is\s+running|has\s+got)\s+",
+                           re.IGNORECASE)
+_INSTINCT = re.compile(r"(?<![\w-])((?:AMD\s+)?(?:Instinct\s+)?MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))(?![\w-])",
+                       re.IGNORECASE)
+_MY_CODENAME = re.compile(r"\b(?:my|our)\s+(?:GPU|graphics card|video card|card)\s*(?:\(\s*|is\s+(?:an?\s+)?|:\s*)"
+                          r"((?:Navi|Vega)\s?\d{2}(?:\s+(?:XTX|XT|XL|XLE|GL))?)(?![\w.-])", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!;])\s+(?=[A-Z])")
+_RX_SPELLED = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?", re.IGNORECASE)
+
+
+def _owned(name: str, vendor: str = "") -> tuple:
+    return ("gpu.owned", {"name": name, "vendor": vendor or gpu_vendor(name), "memory_mib": None, "index": None})
+
+
+def machine_holds(line: str) -> Facts:
+    """'Same Node also runs MI100 and MI210 successfully.' -> MI100, MI210."""
+    found = _THIS_MACHINE.search(line)
+    if not found or _NEGATED.search(line[max(0, found.start() - 30):found.end()]):
+        return []
+    rest = re.split(r"[.;!?](?:\s|$)", line[found.end():])[0]
+    if "?" in line[found.end():found.end() + len(rest) + 1] or re.search(r"\bother\b", line[max(0, found.start() - 12):found.start()]):
+        return []
+    names = list(dict.fromkeys(gpu_names(rest) + informal_gpu_names(rest) + [m.group(1) for m in _INSTINCT.finditer(rest)]))
+    return [_owned(name, "AMD" if _INSTINCT.fullmatch(name) else "") for name in names
+            if _INSTINCT.fullmatch(name) or gpu_vendor(name) != "unknown"]
+
+
+def codename_gpu(line: str) -> Facts:
+    """'this is the output for my GPU (Vega 10 XT) of rocm-smi' -> 'Vega 10 XT', an AMD GPU."""
+    found = _MY_CODENAME.search(line)
+    if not found or _NEGATED.search(line[max(0, found.start() - 20):found.start()]):
+        return []
+    return [_owned(" ".join(found.group(1).split()), "AMD")]
+
+
+def sentence_geforce(line: str) -> Facts:
+    """'My Nvidia 1050 is detected properly by koboltcpp btw. My previous 6800 XT ...' -> the 'Nvidia 1050' (6.1)."""
+    sentences = _SENTENCE.split(line)
+    if len(sentences) < 2:
+        return []
+    return [fact for sentence in sentences if _OWNER.search(sentence) and not _NEGATED.search(sentence)
+            for fact in gpu_in_line(sentence)]
+
+
+def fuller_spelling(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'I have 7600xt now' ... 'please support rx 7600xt' -> the second line mentions 'rx 7600xt' (the owned card)."""
+    owned = {re.sub(r"\s", "", value["name"].lower()) for line in lines for _, value in owned_gpus(line)
+             if not _RX_SPELLED.match(value["name"])}
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        spelled = [n for n in informal_gpu_names(line) if _RX_SPELLED.match(n)
+                   and re.sub(r"\s", "", _RX_SPELLED.sub("", n).lower()) in owned]
+        if owned and len(set(spelled)) == 1:
+            found[index] = [("gpu.mention", spelled[0])]
+    return found
+
+
+def line_facts(line: str) -> Facts:
+    return machine_holds(line) + codename_gpu(line) + sentence_geforce(line)
+
+
+def answers(lines: Sequence[str]) -> Dict[int, List]:
+    return fuller_spelling(lines)

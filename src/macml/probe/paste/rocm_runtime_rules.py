@@ -1,0 +1,54 @@
+"""What ROCm's runtime prints, and what an app says of ROCm on this machine, each a pure function of a line:
+
+- ROCclr's log lines from its ROCr backend ('rocdevice.cpp :2728: 0225198107 us: ...', ':1:rocvirtual.cpp :3018:')
+  and the HSA runtime's status codes ('HSA_STATUS_ERROR_INVALID_ISA'): ROCr (libhsa-runtime64) runs on Linux only;
+  HIP on Windows runs on the PAL backend, whose files are pal*.cpp (github.com/ROCm/clr, rocclr/device/rocm vs
+  device/pal). So the machine runs Linux (WSL included). Not from a line that asks about them or negates them;
+- an app's verdict that the writer's hardware suits a ROCm runtime ('my hardware compatible with ROCm llama.cpp',
+  'my GPU is supported by ROCm'): an AMD GPU is there (ROCm runs on AMD GPUs only). Not from a question, a
+  negation, or someone else's hardware;
+- LM Studio's hardware survey '"vramCapacity": 17179869184': the GPU memory it found, in bytes (0 = none found).
+"""
+from __future__ import annotations
+
+import re
+
+from macml.probe.paste.statement_rules import Facts
+
+_ROCR_LOG = re.compile(r"(?<![\w/])roc(?:device|virtual|memory|signal|kernel|program|blit|settings|counters|schedcl|"
+                       r"appprofile|prof)\.cpp\s*:\s*\d+\s*:")
+_HSA_STATUS = re.compile(r"\bHSA_STATUS_ERROR_[A-Z_]+\b")
+_ASKED_OR_NEGATED = re.compile(r"\?|\b(?:not|never|no|without|unlike|instead of|rather than|if|whether|does|do|can)\b"
+                               r"|n't\b", re.IGNORECASE)
+_ROCM_FIT = re.compile(r"\bmy\s+(?:hardware|GPU|graphics card|video card|card|system|machine|PC|computer)\b"
+                       r"(?:\s+(?:is|as|shows?\s+as|shown\s+as|was|appears?))*\s+(?:fully\s+)?(?:compatible|supported)\s+"
+                       r"(?:with|by)\s+(?:the\s+)?ROCm\b", re.IGNORECASE)
+_VRAM_CAPACITY = re.compile(r'^\s*"vramCapacity"\s*:\s*(\d+)\s*,?\s*$')
+
+
+def rocr_runtime(line: str) -> Facts:
+    """'... rocdevice.cpp :2728: ... HSA_STATUS_ERROR_INVALID_ISA ...' -> Linux."""
+    found = _ROCR_LOG.search(line) or _HSA_STATUS.search(line)
+    if not found or _ROCR_LOG.search(line) is None and _ASKED_OR_NEGATED.search(line[:found.start()]):
+        return []
+    return [("platform", "linux")]
+
+
+def rocm_fit(line: str) -> Facts:
+    """'`Runtime` show as my hardware compatible with ROCm llama.cpp (Linux)' -> an AMD GPU."""
+    found = _ROCM_FIT.search(line)
+    sentence = re.split(r"[.;!](?:\s|$)", line[:found.start()])[-1] if found else ""
+    if not found or _ASKED_OR_NEGATED.search(sentence + found.group()) or "?" in line[found.end():].split(".")[0]:
+        return []
+    return [("gpu.present", "AMD")]
+
+
+def vram_capacity(line: str) -> Facts:
+    """'"vramCapacity": 17179869184,' -> 16384 MiB of GPU memory."""
+    found = _VRAM_CAPACITY.match(line)
+    mib = int(found.group(1)) // 1024**2 if found else 0
+    return [("gpu.memory_of", {"index": None, "memory_mib": mib})] if mib >= 256 else []
+
+
+def line_facts(line: str) -> Facts:
+    return rocr_runtime(line) + rocm_fit(line) + vram_capacity(line)
