@@ -41,7 +41,9 @@ def test_distro_in_sentence(line, name):
     "It works on Ubuntu but not on Fedora 39",
     "ubuntu 20.04",  # a list entry the older rules read as written
     "Upgrade from Ubuntu22.04 to 24.04 failed",
-], ids=["negated", "plain-entry-left-to-others", "no-lead-word"])
+    "I also tried in Ubuntu 22.04 on a different machine and it works fine",
+    "I can reproduce in Fedora 40 on our CI runners, my laptop is a Mac",
+], ids=["negated", "plain-entry-left-to-others", "no-lead-word", "different-machine", "ci-runners-writer-on-mac"])
 def test_distro_in_sentence_says_nothing(line):
     assert _value(words.distro_in_sentence(line), "os.name") is None
 

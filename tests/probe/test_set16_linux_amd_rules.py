@@ -60,6 +60,11 @@ def test_rocr_runtime():
     assert rocm.rocr_runtime("Does HSA_STATUS_ERROR_INVALID_ISA mean the GPU is unsupported?") == []
     assert rocm.rocr_runtime(":1:paldevice.cpp :1234: Windows PAL backend") == []
     assert rocm.rocr_runtime("see rocdevice.cpp in the clr repository") == []
+    assert rocm.rocr_runtime("Users on Linux get HSA_STATUS_ERROR_INVALID_ISA but on my Windows PC it just hangs") == []
+    assert rocm.rocr_runtime("On Linux this would show HSA_STATUS_ERROR_OUT_OF_RESOURCES; I use Windows 11") == []
+    assert rocm.rocr_runtime("I use Windows 11 with WSL2 and get HSA_STATUS_ERROR_OUT_OF_RESOURCES") == [("platform", "linux")]
+    assert rocm.rocr_runtime(":1:rocdevice.cpp :2728: 1 us: users on Linux would see HSA_STATUS_ERROR_INVALID_ISA") == [
+        ("platform", "linux")]  # a log line keeps counting
 
 
 def test_rocm_fit():
@@ -85,6 +90,8 @@ def test_machine_holds():
     assert own.machine_holds("Does the same node also run MI100?") == []
     assert own.machine_holds("this machine doesn't have an MI100") == []
     assert own.machine_holds("this server has 64 GB of RAM") == []
+    assert own.machine_holds("If this machine has an RTX 4090, you should use the cu124 wheel") == []
+    assert own.machine_holds("Make sure this machine has an RTX 3090 before running the benchmark") == []
 
 
 def test_codename_gpu():
@@ -93,6 +100,8 @@ def test_codename_gpu():
     assert own.codename_gpu("my card is a Navi 21 XTX")[0][1]["name"] == "Navi 21 XTX"
     assert own.codename_gpu("Vega 10 is gfx900") == []
     assert own.codename_gpu("not my GPU (Vega 10 XT), a friend's") == []
+    assert own.codename_gpu("Does it work if my GPU is Navi 14") == []
+    assert own.codename_gpu("I wonder whether my card is a Navi 21 XTX") == []
 
 
 def test_sentence_geforce():
@@ -101,6 +110,8 @@ def test_sentence_geforce():
     assert own.sentence_geforce("The Nvidia 1050 works. The RX 6800 XT does too.") == []  # nobody's
     assert own.sentence_geforce("I installed the nvidia 535 driver. My 6800 XT is fine.") == []
     assert own.sentence_geforce("My Nvidia 1050 works") == []  # one sentence: env_report_rules reads it
+    assert own.sentence_geforce("My friend's Nvidia 1050 works fine. I have an RX 6800 XT.") == []
+    assert own.sentence_geforce("Would my Nvidia 1050 work? I have the 535 driver.") == []
 
 
 def test_fuller_spelling():
@@ -120,6 +131,12 @@ def test_linux_mine():
     assert host.linux_mine("I'm on a linux VM at work") == []
     assert host.linux_mine("I'm not on linux") == []
     assert host.linux_mine("Can my linux machine run it?") == []
+    for line in ["This works on my Linux machine but fails on my Mac",
+                 "It runs fine on my linux box, but on Windows 11 I get this error",
+                 "I'm running Linux in a VM on my MacBook",
+                 "I ssh from my Mac into my Linux server where the training runs"]:
+        assert host.linux_mine(line) == [], line
+    assert host.linux_mine("my linux box has a 3090 and it crashes") == [("platform", "linux")]
     assert ("platform", "win32") not in os_in_words(line)  # a Windows VM is not this machine's OS
     assert ("platform", "win32") in os_in_words("I am on my windows machine")
 
@@ -131,6 +148,8 @@ def test_linux_build():
     assert host.linux_build("Is there a koboldcpp-linux-arm64 build?") == []
     assert host.linux_build("Please download koboldcpp-linux-x64 from the releases") == []
     assert host.linux_build("I use Windows, not koboldcpp-linux-x64") == []
+    assert host.linux_build("I downloaded koboldcpp-linux-x64 by mistake, I am on Windows") == []
+    assert host.linux_build("I see only koboldcpp-linux-x64 and koboldcpp.exe in the release, I'm on macOS") == []
 
 
 def test_bold_os_answers():

@@ -29,6 +29,10 @@ def test_distro_in_writer_sentence(line, name):
     assert _os(distro_sentence_rules.line_facts(line)) == name
 
 
+def test_distro_in_wsl_on_windows_counts():
+    assert _os(distro_sentence_rules.line_facts("I run it in Ubuntu 22.04 under WSL2, I am on Windows 11")) == "Ubuntu 22.04"
+
+
 @pytest.mark.parametrize("line", [
     "I think the package in Ubuntu's repo is too old",
     "I found it in the Ubuntu 22.04 docker image",
@@ -40,8 +44,11 @@ def test_distro_in_writer_sentence(line, name):
     "Supported systems. Ubuntu 22.04.",
     "Ubuntu 22.04",
     "Is it fixed in the latest version of Ubuntu?",
+    "I also tried in Ubuntu 22.04 on a different machine and it works fine",
+    "I can reproduce in Fedora 40 on our CI runners, my laptop is a Mac",
+    "I fixed it in Ubuntu by reinstalling, my question is about macOS",
 ], ids=["possessive-repo", "docker-image", "repositories", "question", "if", "negated", "no-writer",
-        "list-no-writer", "bare-line", "question-newest"])
+        "list-no-writer", "bare-line", "question-newest", "different-machine", "ci-runners", "writer-on-macos"])
 def test_distro_mentions_do_not_count(line):
     assert distro_sentence_rules.line_facts(line) == []
 
@@ -53,7 +60,9 @@ def test_distro_mentions_do_not_count(line):
     ("My CPU supports AVX2", {"avx2": True}),
     ("my processor only has AVX, not AVX2", {"avx": True, "avx2": False}),
     ("I have an old Xeon without AVX2, it does have AVX", {"avx2": False, "avx": True}),
-], ids=["kobold-wording", "supports-avx2", "only-has-not", "without-does-have"])
+    ("I have an old Xeon with AVX2", {"avx2": True}),
+    ("my CPU is an i7-4770 with AVX2", {"avx2": True}),
+], ids=["kobold-wording", "supports-avx2", "only-has-not", "without-does-have", "xeon-with", "i7-with"])
 def test_avx_claims(line, claims):
     assert avx_prose_rules.vector_claims(line) == claims
 
@@ -65,7 +74,14 @@ def test_avx_claims(line, claims):
     "llama.cpp requires AVX2 on x86",
     "I use the noavx2 build",
     "I compiled it with AVX2 disabled",
-], ids=["plan", "conditional", "question", "requirement", "build-name", "compiled-with"])
+    "I downloaded the release with AVX2 and it crashes on my PC",
+    "The build with AVX2 crashes on my machine, the one with AVX1 works",
+    "My previous machine was an i7 with AVX2, now I have an M2 Max",
+    "I use the llama.cpp binary with AVX2 support on my Mac via Rosetta",
+    "My colleague's CPU has AVX2 and it works for him",
+    "I have the AVX2 build",
+], ids=["plan", "conditional", "question", "requirement", "build-name", "compiled-with", "release-with-crashes",
+        "build-with", "previous-machine", "binary-with", "colleague", "the-avx2-build"])
 def test_avx_mentions_do_not_count(line):
     assert avx_prose_rules.vector_claims(line) == {}
 
@@ -78,6 +94,8 @@ def test_avx_flags_only_what_is_certain():
     assert avx_prose_rules.find(["i do not have AVX2 but i do have AVX1", "flags : fpu vme sse2 avx avx2"]) == []
     assert avx_prose_rules.line_facts("i do have AVX1") == [("cpu.hardware_arch", "x86_64")]
     assert avx_prose_rules.line_facts("my M1 doesn't support AVX") == []
+    assert avx_prose_rules.find(["I downloaded the release with AVX2 and it crashes on my PC"]) == []
+    assert avx_prose_rules.line_facts("My previous machine was an i7 with AVX2, now I have an M2 Max") == []
 
 
 # --- quadro_model_rules ------------------------------------------------------------------------------------------

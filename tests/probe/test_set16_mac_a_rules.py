@@ -56,6 +56,7 @@ DOCTOR = """{
 def test_doctor_json_observed_macos():
     assert check_json.answers(DOCTOR) == {6: [("platform", "darwin"), ("os.version", "27.2")]}
     assert ("os.version", "27.2") in _facts(*DOCTOR)
+    assert not [v for f, v in _facts(*DOCTOR) if f == "package"]  # 'observed' / 'expected' are no packages
 
 
 @pytest.mark.parametrize("lines, version", [
@@ -65,6 +66,12 @@ def test_doctor_json_observed_macos():
     (['  {', '    "id": "os.macos_version",', '    "expected": "14.0"', '  }'], None),
     (['  {', '    "id": "python.version",', '    "observed": "3.12"', '  }'], None),
     (['  {', '    "id": "os.macos_version",', '    "observed": "21.0"', '  }'], None),  # no macOS 21
+    # a bound, not this Mac's version; a one-line object ends where its line does
+    (['{"name": "min_macos_version", "value": "13.0"}'], None),
+    (['  {', '    "title": "Target macOS version",', '    "value": "11.0"', '  }'], None),
+    (['{"check": "macos_version", "status": "fail", "found": ""}', '{"check": "xcode_version", "found": "15.2"}'], None),
+    (['{"check": "macos_version", "status": "ok", "found": "14.4"}', '{"check": "xcode_version", "found": "15.2"}'], "14.4"),
+    (['  {"id": "os.macos_version",', '   "observed": "14.2"}', '  {"id": "xcode", "observed": "15.1"}'], "14.2"),
 ])
 def test_doctor_json_shapes(lines, version):
     found = [v for facts in check_json.answers(lines).values() for f, v in facts if f == "os.version"]
@@ -79,6 +86,11 @@ def test_doctor_json_shapes(lines, version):
     ("unlike the M2 Max (38 GPUs)", None),
     ("M2 Max with 38 GPU cores", None),  # another rule's wording
     ("Mac Pro with M2 Ultra and 2 GPUs", None),
+    # asked, advised or someone else's
+    ("My colleague's Mac Studio M2 Max (38 GPUs), 96 GB runs it fine", None),
+    ("You need at least an M2 Max (38 GPUs), 96 GB", None),
+    ("If you have an M3 Max (40 GPU), 128GB, try the bigger model", None),
+    ("Does the M3 Pro (18 GPU), 36GB work?", None),
 ])
 def test_gpu_count_as_cores(line, cores):
     assert chip_specs.gpu_count_as_cores(line) == ([("gpu.cores", cores)] if cores else [])
@@ -91,6 +103,10 @@ def test_gpu_count_as_cores(line, cores):
     ("Mac Studio M2 Max (38 GPUs), 512 GB SSD", None),
     ("Mac Studio M2 Max (38 GPUs), 20 GB", None),  # no Apple-silicon Mac has 20 GB
     ("compared to the M2 Max (38 GPUs), 96 GB", None),
+    ("You need at least an M2 Max (38 GPUs), 96 GB", None),
+    ("If you have an M3 Max (40 GPU), 128GB, try the bigger model", None),
+    ("llama 70B on M2 Max (Q4_K_M), 48 GB", None),  # the model's size
+    ("Mac Studio M2 Max (fp16), 64 GB", None),
 ])
 def test_memory_after_chip_note(line, gb):
     assert chip_specs.memory_after_chip_note(line) == ([("cpu.memory_bytes", gb * GIB)] if gb else [])
@@ -103,6 +119,8 @@ def test_memory_after_chip_note(line, gb):
     ("gpu model and memory", "M1 with eGPU AMD Radeon RX 580 8 GB", None),
     ("gpu model and memory", "MacBook Pro M1, 512 GB SSD", None),
     ("ram", "MacBook Pro M1 and 16 GB", None),  # not a GPU answer: another rule's
+    ("gpu model and memory", "M1 (the 70B model takes 48 GB)", None),  # the model's size
+    ("gpu model and memory", "M1, but my colleague's M2 Max has 96 GB", None),
 ])
 def test_apple_gpu_memory_answer(key, value, gb):
     assert chip_specs.keyed_facts(key, value) == ([("cpu.memory_bytes", gb * GIB)] if gb else [])

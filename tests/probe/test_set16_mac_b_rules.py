@@ -35,6 +35,17 @@ def test_gpu_field_near_misses():
     assert gpu_list_rules.keyed_facts("gpus", "NVIDIA GT 750M") == []  # one name: statement_rules reads it
     assert gpu_list_rules.keyed_facts("gpus", "no NVIDIA GT 750M, only Intel Iris") == []
     assert gpu_list_rules.keyed_facts("car", "Mustang GT 500 and Iris") == []
+    # one GPU of this machine and one tried, wished for or seen by others
+    assert _names(gpu_list_rules.keyed_facts("gpu", "Apple M1 / tried on a colleague's RTX 3090 as well")) == []
+    assert _names(gpu_list_rules.keyed_facts("gpu", "RTX 3060, would like to use an RTX 4090 later")) == []
+    assert _names(gpu_list_rules.keyed_facts("gpu", "RTX 2080 Ti; same issue reported with RTX 3090 by others")) == []
+    # two runtimes (both the writer's), not two GPUs of one machine: statement_rules reads the first
+    assert _names(gpu_list_rules.keyed_facts("gpu", "NVIDIA T4 (Colab) and RTX 3060 locally")) == []
+
+
+def test_gpu_field_keeps_the_writers_gpus_beside_a_dropped_one():
+    assert _names(gpu_list_rules.keyed_facts("gpus", "Intel Iris, NVIDIA GT 750M, tried on a friend's RTX 3090")) == [
+        "Intel Iris", "NVIDIA GT 750M"]
 
 
 def test_two_gpus_and_an_egpu_in_a_form():
@@ -53,14 +64,20 @@ def test_mac_named_by_year_is_this_machine():
     assert mac_model_name_rules.keyed_facts("computer", "2015 iMac") == [("cpu.model_name", "2015 iMac")]
     for line, name in (("I have a 2013 MacBook Pro and an eGPU", "2013 MacBook Pro"),
                        ("my old MacBook Pro (Late 2013) fails", "MacBook Pro (Late 2013)"),
-                       ("MacBook Pro (15-inch, 2018)", "MacBook Pro (15-inch, 2018)")):
+                       ("MacBook Pro (15-inch, 2018)", "MacBook Pro (15-inch, 2018)"),
+                       ("I've got a 2015 MacBook Pro and it crashes on import", "2015 MacBook Pro")):
         assert mac_model_name_rules.line_facts(line) == [("cpu.model_name", name)], line
 
 
 def test_mac_named_by_year_near_misses():
     for line in ("It works on MacBook Pro 2016 and later", "Unlike my 2013 MacBook Pro, this one boots",
                  "Does it work on a 2015 iMac?", "Compared to my 2015 iMac the M1 is fast",
-                 "I have an M1 MacBook Pro 2020", "Apple dropped the 2013 Mac Pro"):
+                 "I have an M1 MacBook Pro 2020", "Apple dropped the 2013 Mac Pro",
+                 # a past Mac, not this one
+                 "I had a 2013 MacBook Pro that ran this fine, now I use a Windows PC",
+                 "It worked on my old 2017 iMac, but fails on my new Mac Studio",
+                 "I used to run this on my 2015 MacBook Pro before I switched to Linux",
+                 "my 2019 MacBook Pro was stolen, so I am on a borrowed PC", "my 2019 MacBook Pro was stolen last week"):
         assert mac_model_name_rules.line_facts(line) == [], line
     assert mac_model_name_rules.keyed_facts("supported", "MacBook Pro 2016") == []
     assert mac_model_name_rules.keyed_facts("mac", "MacBook Pro 2016 and later") == []
@@ -89,6 +106,10 @@ def test_logged_memory_near_misses():
     assert log_prefix_rules.line_facts("00:00:00.100 | App: Memory: 8 GB used") == []  # used, not installed
     assert log_prefix_rules.line_facts("00:00:00.100 | App: Memory: 512 MB") == []
     assert log_prefix_rules.line_facts("Total RAM: 16384 MB") == []  # no log prefix: statement_rules' to read
+    assert log_prefix_rules.line_facts("12:00:01 | Stats: Memory: 6.2 GB / 16 GB") == []  # used / total
+    assert log_prefix_rules.line_facts("2024-05-01 10:00:00,123 [INFO] Model: Memory: 13.5 GB") == []  # the model's
+    assert log_prefix_rules.line_facts("2024-05-01 10:00:00,123 [INFO] Container: Memory: 4 GB") == []
+    assert log_prefix_rules.line_facts("2024-05-01 10:00:00,123 [INFO] SystemInfo: Memory: 32 GB") == [("cpu.memory_bytes", 32 * 1024**3)]
 
 
 def test_logged_memory_in_a_text():

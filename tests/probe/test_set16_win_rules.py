@@ -39,9 +39,16 @@ def test_parts_list_ryzen_without_graphics_is_no_apu():
     ["Here is my system:", "", "Ryzen 5600g"],  # the list ended at the blank line
     ["Tested on these machines:", "Ryzen 5600g"],
     ["My system:", "I also tried a friend's Ryzen 5600g and 32gb samsung ddr4 3200mhz laptop ram, which did not help at all"],
-], ids=["requirements", "after-blank", "other-heading", "prose-line"])
+    ["Recommended for the 13B model", "Specs", "- 32 GB RAM", "- 24GB VRAM"],
+    ["The README lists these minimum requirements:", "Hardware:", "- 8GB VRAM"],
+], ids=["requirements", "after-blank", "other-heading", "prose-line", "recommended-specs", "readme-minimum"])
 def test_parts_list_near_misses(lines):
     assert rules.parts_lists(lines) == {}
+
+
+def test_bare_heading_after_other_prose_is_still_the_writers():
+    found = rules.parts_lists(["Thanks for looking.", "Hardware:", "- 8GB VRAM"])
+    assert found == {2: [("gpu.memory_of", {"memory_mib": 8192, "index": None})]}
 
 
 def test_vram_line_fills_the_one_gpu():
@@ -71,6 +78,13 @@ def test_card_is(line, name, vendor):
     "the minimum GPU is 1060",
     "my gpu is 2024 model",  # a year, not a GeForce
     "which graphics card is 3080 compatible?",
+    "In the paper, the GPU is 3090",
+    "In the benchmark above the GPU is 4090",
+    "the GPU is 4090 on my friend's machine, mine is a laptop",
+    "Ideally the GPU is 3090 or better",
+    "the GPU is 3060 or newer",
+    "gpu = 1080",  # a config line
+    "GPU=3090",
 ])
 def test_card_is_near_misses(line):
     assert rules.card_is(line) == []
@@ -113,6 +127,10 @@ def test_cpu_based_machine():
     "unlike a Ryzen 5600G based PC, mine has no iGPU",
     "Does it work for Ryzen AI 370 based PC?",
     "The engine supports gfx1150, gfx1151",
+    "Has anyone tried this on a Ryzen AI 370 based laptop?",
+    "I am thinking of buying a Ryzen 7 8845HS based mini PC, will ROCm work?",
+    "Will this work on a Ryzen 7 5700G based system?",
+    "I'm considering a Ryzen 7 5700G based mini PC for this",
 ])
 def test_cpu_based_near_misses(line):
     assert rules.cpu_based(line) == []

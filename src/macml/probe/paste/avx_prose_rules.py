@@ -4,7 +4,9 @@
 Only statements in the writer's voice count: a clause with 'I'/'my'/'we'/'our' in its sentence, the AVX word right
 after a verb of having ('have', 'has', 'supports', 'lacks', 'without', 'only'). Not requirements or plans ('requires
 AVX2', 'I will include avx1 cuda support', 'built with AVX2'), questions, conditions ('if your CPU has AVX2'), build
-names ('noavx2', 'vulkan old cpu').
+names ('noavx2', 'vulkan old cpu'), another's or a past machine's CPU ('My colleague's CPU has AVX2', 'My previous
+machine was an i7 with AVX2'). 'with AVX2' counts only after a CPU ('an old Xeon with AVX2'): 'the release with AVX2'
+is a build, and one that crashes says, if anything, that the CPU lacks AVX2.
 
 From them, only what they make certain: AVX2 (or AVX-512) had means AVX had; AVX had and AVX2 lacked is the flag list
 {avx}. AVX lacked alone is left out (an Apple-silicon Mac under Rosetta lacks it too, and nothing else is stated).
@@ -17,6 +19,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from macml.probe.paste.base import Part
+from macml.probe.paste.said_of_this_machine import someone_elses
 from macml.probe.paste.statement_rules import Facts
 
 _AVX = r"(?<![\w-])AVX(?:(1|2)|-?(512)[A-Z]*)?(?![\w-])"
@@ -25,7 +28,12 @@ _HAVE = re.compile(r"\b(?:(?P<neg>(?:do|does|did)\s*(?:not|n't)\s+(?:have|suppor
                    r"|instructions?\s+)?" + _AVX, re.IGNORECASE)
 _WRITER = re.compile(r"\b(?:I|I'm|I've|my|mine|we|our)\b", re.IGNORECASE)
 _NOT_STATED = re.compile(r"\b(?:if|whether|you|your|will|would|should|could|need|needs|require[sd]?|built|compiled|"
-                         r"unlike|friend's|instead)\b|\?", re.IGNORECASE)
+                         r"unlike|instead)\b|\?", re.IGNORECASE)
+# the thing before an attributive 'with AVX2' / 'supporting AVX2' that makes it the CPU's, not a build's
+_CPU_BEFORE = re.compile(r"\b(?:CPU|processor|chip|Xeon|Core|i[3579](?:-\w+)?|Ryzen(?:\s+\d)?|EPYC|Threadripper|Pentium|"
+                         r"Celeron|Athlon|Phenom|FX(?:-\w+)?|Opteron)(?:\s+[\w-]+){0,2}\s+$", re.IGNORECASE)
+_A_BUILD_AFTER = re.compile(r"^\s*(?:build|release|binary|binaries|version|variant|wheel|exe|executable|package)s?\b",
+                            re.IGNORECASE)
 _FLAG_LIST = re.compile(r"^\s*(?:flags|Flags|capabilities|CPU flags)\s*:")
 
 
@@ -36,13 +44,25 @@ def vector_claims(line: str) -> Dict[str, bool]:
     for sentence in re.findall(r"[^.;!?]+(?:[.;!?]+|$)", line):
         if sentence.rstrip().endswith("?"):
             continue
+        if someone_elses(sentence):
+            continue
         for clause in re.split(r",|\b(?:but|and|so|since|because|while)\b", sentence):
             if not _WRITER.search(sentence) or _NOT_STATED.search(clause):
                 continue
             for found in _HAVE.finditer(clause):
+                if not _of_the_cpu(clause, found):
+                    continue
                 level = "avx512" if found.group(4) else "avx2" if found.group(3) == "2" else "avx"
                 claims.setdefault(level, found.group("pos") is not None)
     return claims
+
+
+def _of_the_cpu(clause: str, found: re.Match) -> bool:
+    """'an old Xeon with AVX2' is the CPU's; 'the release with AVX2', 'the AVX2 build' are a build's."""
+    if _A_BUILD_AFTER.match(clause[found.end():]):
+        return False
+    attributive = found.group("pos") and found.group("pos").lower() in ("with", "supporting")
+    return not attributive or bool(_CPU_BEFORE.search(clause[:found.start()]))
 
 
 def _flags(claims: Dict[str, bool]) -> Optional[List[str]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
 # How each distribution spells itself, keyed by the lower-cased words people write.
@@ -47,7 +48,6 @@ _NOT_THE_HOST = re.compile(r"^[\s-]*(?:based\s+)?(?:docker\s+|container\s+|base\
                            r"runner|CI|chroot|WSL|guest)\b", re.IGNORECASE)
 _ARM_CPU = re.compile(r"\b(?:Apple|M[1-5](?:\s+(?:Pro|Max|Ultra))?|ARM|aarch64|arm64|Snapdragon|Graviton|Ampere|Cortex)\b",
                       re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|except|instead of|unlike)\b|n't\b", re.IGNORECASE)
 _X86_FAMILY = re.compile(r"(?<![A-Za-z])(?:Xeon|Core\s*i[3579]|i[3579]-\d{4,5}|Ryzen|EPYC|Threadripper|Pentium|Celeron|Athlon)"
                          r"(?![A-Za-z])", re.IGNORECASE)
 _CPU_KEYS = ("cpu", "cpus", "processor", "processors")
@@ -82,7 +82,7 @@ def runs_distro(line: str) -> Facts:
     from a sentence without the writer as its subject ('CI runs on Ubuntu 20.04', 'The wheels are built on CentOS 7')."""
     for found in _RUNS.finditer(line):
         sentence = re.split(r"[.;!?](?:\s|$)|\bbut\b", line[:found.start()])[-1]
-        if _NEGATED.search(line[max(0, found.start() - 25):found.start()]) or not _FIRST_PERSON.search(sentence):
+        if NEGATION.search(line[max(0, found.start() - 25):found.start()]) or not _FIRST_PERSON.search(sentence):
             continue
         if _NOT_THE_HOST.match(line[found.end():]):
             continue
@@ -97,6 +97,6 @@ def line_facts(line: str) -> Facts:
 def keyed_facts(key: str, value: str) -> Facts:
     """'CPU: Xeon-6338*2', 'Processor: Ryzen 7 7800X3D': an x86 CPU family, so x86_64 hardware."""
     found = _X86_FAMILY.search(value) if key in _CPU_KEYS else None
-    if not found or _ARM_CPU.search(value) or _NEGATED.search(value[max(0, found.start() - 25):found.start()]):
+    if not found or _ARM_CPU.search(value) or NEGATION.search(value[max(0, found.start() - 25):found.start()]):
         return []
     return [("cpu.hardware_arch", "x86_64")]

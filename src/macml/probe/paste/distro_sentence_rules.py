@@ -1,7 +1,9 @@
 """A Linux distribution named in a writer's sentence about their own machine, in the wordings distro_rules leaves out:
 
 - 'in <distro>': 'I get this error when running PyTorch on an RTX 5090D in Ubuntu', 'I'm running it in Fedora 40'
-  (not 'the package in Ubuntu's repo is old', 'I found it in the Ubuntu 22.04 docker image', 'it works in Debian?');
+  (not 'the package in Ubuntu's repo is old', 'I found it in the Ubuntu 22.04 docker image', 'it works in Debian?',
+  'I also tried in Ubuntu 22.04 on a different machine', 'in Fedora 40 on our CI runners', nor where the line gives
+  the writer another OS: 'I fixed it in Ubuntu by reinstalling, my question is about macOS');
 - the newest release without its number: 'i am on the newest version of linux mint', 'I run the latest release of
   Fedora' (the name only: which release was newest then is not in the text);
 - a sentence that is only a distribution and its version, in a line the writer speaks in: 'I have 2 GTX 1070 GPUs.
@@ -13,8 +15,9 @@ from __future__ import annotations
 
 import re
 
-from macml.probe.paste.distro_rules import (_DISTRO, _END, _FIRST_PERSON, _NEGATED, _NOT_THE_HOST, _VERSION,
+from macml.probe.paste.distro_rules import (_DISTRO, _END, _FIRST_PERSON, _NOT_THE_HOST, _VERSION,
                                             _os_name)
+from macml.probe.paste.said_of_this_machine import NEGATION, someone_elses, writers_os
 from macml.probe.paste.statement_rules import Facts
 
 _SENTENCE_END = r"[.;!?](?:\s|$)"
@@ -30,13 +33,15 @@ _NOT_SPOKEN = re.compile(r"\b(?:if|whether|unlike|support(?:s|ed)?|requires?)\b|
 
 
 def _said_of_this_machine(line: str, start: int, end: int) -> bool:
-    """The sentence before `start` has the writer as its subject, is not negated, asks nothing, and what follows
-    `end` is not another place (an image, a repository)."""
+    """The sentence before `start` has the writer as its subject, is not negated, asks nothing, is not of another
+    machine, what follows `end` is not another place (an image, a repository), and the line gives the writer no
+    other OS."""
     sentence = re.split(_SENTENCE_END + r"|\bbut\b", line[:start])[-1]
     rest_of_sentence = re.split(_SENTENCE_END, line[start:])[0]
-    return (bool(_FIRST_PERSON.search(sentence)) and not _NEGATED.search(line[max(0, start - 25):start])
+    return (bool(_FIRST_PERSON.search(sentence)) and not NEGATION.search(line[max(0, start - 25):start])
             and not _NOT_SPOKEN.search(sentence + rest_of_sentence) and not _NOT_THE_HOST.match(line[end:])
-            and not _ELSEWHERE.match(line[end:]))
+            and not _ELSEWHERE.match(line[end:]) and not someone_elses(sentence + rest_of_sentence)
+            and (writers_os(line[end:]) not in ("darwin", "win32") or "wsl" in line.lower()))
 
 
 def in_distro(line: str) -> Facts:
@@ -62,7 +67,7 @@ def distro_sentence(line: str) -> Facts:
     for index, sentence in enumerate(sentences[1:], 1):
         found = _ONLY_DISTRO.match(sentence)
         spoken = " ".join(sentences[:index])
-        if found and _FIRST_PERSON.search(spoken) and not _NEGATED.search(spoken) and not _NOT_SPOKEN.search(spoken):
+        if found and _FIRST_PERSON.search(spoken) and not NEGATION.search(spoken) and not _NOT_SPOKEN.search(spoken):
             return _os_name(found)
     return []
 

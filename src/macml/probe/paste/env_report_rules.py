@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.paste import env_tool_rules
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, informal_gpu_names
+from macml.probe.paste.said_of_this_machine import someone_elses, writers_os
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -56,18 +57,27 @@ def _distro(name: str, version: str, lts: str = "") -> str:
 
 def distro_in_sentence(line: str) -> Facts:
     """'I'm using 3090 on Pop OS 22.04' -> linux, 'Pop OS 22.04'; 'Ubuntu 16.4 Python 3.5.2' -> 'Ubuntu 16.04';
-    'running on Unbuntu 24.04' -> 'Ubuntu 24.04'. Nothing from 'works on Ubuntu but not on Fedora 39'."""
+    'running on Unbuntu 24.04' -> 'Ubuntu 24.04'. Nothing from 'works on Ubuntu but not on Fedora 39', another
+    machine's ('in Ubuntu 22.04 on a different machine', 'on our CI runners'), or a line giving the writer another OS."""
     for found in _DISTRO_VERSION.finditer(line):
         before = line[:found.start()]
         if "." not in found.group("version") and found.group("name").lower().endswith(("buntu", "bunto", "bunutu")):
             continue  # Ubuntu's versions all have a month: 'Ubuntu 2' is not one
         lead = _PROSE_LEAD.search(before) or _LINE_START.match(before) and _needs_care(found.group("name"), found.group("version"))
-        if lead and not _NEGATED.search(re.sub(r"\s*\b(?:on|with|in|under)\s*$", "", before)):
+        if lead and not _NEGATED.search(re.sub(r"\s*\b(?:on|with|in|under)\s*$", "", before)) \
+                and not _another_machines(line, found.start(), found.end()):
             arch = found.group("arch")
             return [("platform", "linux"), ("os.name", _distro(found.group("name"), found.group("version"),
                                                                 found.group("lts") or ""))] + (
                 [("cpu.hardware_arch", "aarch64" if arch.lower() in ("arm64", "aarch64") else "x86_64")] if arch else [])
     return []
+
+
+def _another_machines(line: str, start: int, end: int) -> bool:
+    """The sentence around line[start:end] is of another machine, or the rest of the line gives the writer macOS or
+    Windows (not through WSL)."""
+    sentence = re.split(r"[.;!?](?:\s|$)", line[:start])[-1] + re.split(r"[.;!?](?:\s|$)", line[start:])[0]
+    return someone_elses(sentence) or writers_os(line[end:]) in ("darwin", "win32") and "wsl" not in line.lower()
 
 
 _UBUNTU_KERNEL = re.compile(r"(?<![\d.])(\d{2}\.\d{2}(?:\.\d)?)-Ubuntu\b")

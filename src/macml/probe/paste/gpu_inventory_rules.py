@@ -12,9 +12,9 @@ import re
 from typing import Dict, Sequence
 
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead of)\b|n't\b", re.IGNORECASE)
 _SEPARATOR = r"\s*(?:\||:|=)\s*"
 _COUNT = re.compile(r"^\s*\|?\s*[-*]?\s*(?:GPU[ _]?count|GPU[ _]?num(?:ber)?|num(?:ber)?[ _]of[ _]GPUs|num[ _]gpus)"
                     + _SEPARATOR + r"(\d{1,2})\s*\|?\s*$", re.IGNORECASE)
@@ -50,7 +50,7 @@ def xpu_smi_device(line: str) -> Facts:
 def jetson_module(line: str) -> Facts:
     """A Jetson module the writer names: Linux on aarch64, an integrated NVIDIA GPU, and the module's memory."""
     found = _JETSON.search(line)
-    if not found or _NEGATED.search(line[:found.start()]):
+    if not found or NEGATION.search(line[:found.start()]):
         return []
     facts: Facts = [("gpu.mention", " ".join(found.group(1).split())), ("platform", "linux"), ("cpu.hardware_arch", "aarch64")]
     return facts + ([("cpu.memory_bytes", int(found.group(2)) * 1024**3)] if found.group(2) else [])

@@ -15,6 +15,7 @@ import re
 from typing import Any, List, Tuple
 
 from macml.probe.paste.gpu_names import gpu_value
+from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 
 Facts = List[Tuple[str, Any]]
 
@@ -23,6 +24,11 @@ _GPU_KEY = re.compile(r"^(?:(?:system|installed|my|internal|built-in)\s+)?(?:gpu
                       r"|display\s+adapters?|graphics\s+processors?)$")
 _SPLIT = re.compile(r"\s*(?:&|\+|;|,|/|\band\b|\bplus\b|\bwith\b)\s*", re.IGNORECASE)
 _NEGATED = re.compile(r"(?:\b(?:no|not|without|never)\b|n't)", re.IGNORECASE)
+# 'NVIDIA T4 (Colab) and RTX 3060 locally': each GPU on its own runtime, not two GPUs of one machine
+_PLACED = re.compile(r"\b(?:locally|local|Colab|Kaggle|cloud|remote|on\s+(?:the|my|a)\s+(?:server|cluster|VM|desktop|laptop))\b",
+                     re.IGNORECASE)
+# a part naming a GPU only tried ('tried on an RTX 3090 as well'): another machine's
+_TRIED_ON = re.compile(r"\b(?:tried|tested)\s+(?:it\s+)?(?:on|with)\b", re.IGNORECASE)
 _GT = re.compile(r"^((?:nvidia\s+)?(?:geforce\s+)?GT\s?\d{3,4}M?)$", re.IGNORECASE)
 
 
@@ -39,9 +45,12 @@ def listed_gpus(key: str, value: str) -> Facts:
     (only where the field names two or more; one name is statement_rules' to read)."""
     if not _GPU_KEY.match(key.strip().lower()) or _NEGATED.search(value):
         return []
+    parts = [part for part in _SPLIT.split(value.strip().rstrip(".")) if part.strip()]
+    if any(_PLACED.search(part) for part in parts):
+        return []
     facts: Facts = []
-    for part in _SPLIT.split(value.strip().rstrip(".")):
-        if not part.strip():
+    for part in parts:
+        if hypothetical(part) or someone_elses(part) or _TRIED_ON.search(part):
             continue
         named = gpu_value(part) or _gt_name(part)
         facts += [fact for fact in named if fact[1]["name"] not in {f[1]["name"] for f in facts}]

@@ -25,11 +25,11 @@ from macml.knowledge.amd_gfx import codename_target, instinct_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.paste import stack_text_rules
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor, informal_gpu_names
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
 
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead)\b|n't\b", re.IGNORECASE)
 _GPU_VENDOR_WORDS = re.compile(r"^(?:Intel|NVIDIA|Advanced Micro Devices|AMD|ATI)\b", re.IGNORECASE)
 _LSPCI = re.compile(r"^\s*(?:\S+\$\s+)?(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d\s+(?:VGA compatible controller|3D controller|"
                     r"Display controller)(?: \[\w+\])?:\s*(.+)$", re.IGNORECASE)
@@ -127,7 +127,7 @@ _TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?((?:NVIDIA\s+)?(?:GeForce\s+
 def gpu_count(line: str) -> Facts:
     """'4xH100', '8 x A100 80GB', '2× RTX 4090': that many NVIDIA GPUs of a model the capability table knows."""
     found = _TIMES.search(line)
-    if not found or _NEGATED.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
+    if not found or NEGATION.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
         return []
     name = " ".join(found.group(2).split())
     if not nvidia_compute_capability(name):
@@ -143,7 +143,7 @@ def gpu_count_after(line: str) -> Facts:
     """'GPU: Nvidia Titan RTX * 4 (driver 510.06)', 'Tesla V100 ×8': that many NVIDIA GPUs of a model the capability
     table knows, where the line names no GPU otherwise."""
     found = _TIMES_AFTER.search(line)
-    if not found or gpu_names(line) or _NEGATED.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
+    if not found or gpu_names(line) or NEGATION.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
         return []
     head = re.split(r"[:(,;|\[]", line[:found.start()])[-1]
     brand = _NVIDIA_WORD.search(head)
@@ -159,7 +159,7 @@ _NODE = re.compile(r"(?<![\w./-])((?:NVIDIA\s+)?G?[AHBL]\d{2,3}[A-Z]?)\s+(?:node
 def node_gpu(line: str) -> Facts:
     """'(GH200 node, image ...)', 'on our H100 server': a machine named for its NVIDIA data-center GPU."""
     found = _NODE.search(line)
-    if not found or _NEGATED.search(line[:found.start()]) or not nvidia_compute_capability(found.group(1)):
+    if not found or NEGATION.search(line[:found.start()]) or not nvidia_compute_capability(found.group(1)):
         return []
     return [("gpu", {"name": found.group(1), "vendor": "NVIDIA", "memory_mib": None, "index": None})]
 
@@ -180,7 +180,7 @@ _EXTERNAL = re.compile(r"\b(?:external|eGPU)\b(?:\s+(?:GPU|graphics card|card|en
 def external_gpu(line: str) -> Facts:
     """'my machine which has an external NVIDIA GeForce RTX 4070', 'an eGPU (RTX 3080)': that GPU is external."""
     found = _EXTERNAL.search(line)
-    if not found or _NEGATED.search(line[max(0, found.start() - 20):found.start()]):
+    if not found or NEGATION.search(line[max(0, found.start() - 20):found.start()]):
         return []
     rest = line[found.end():found.end() + 80]
     names = [n for n in gpu_names(rest) + informal_gpu_names(rest) if rest.lower().startswith(n.lower())]
@@ -200,7 +200,7 @@ def amd_target(line: str) -> Facts:
     if codename and codename_target(codename.group(1)):
         facts += [("gpu.present", "AMD"), ("gpu.gfx", codename_target(codename.group(1)))]
     board = _INSTINCT.search(line)
-    if board and instinct_target(board.group(1)) and not _NEGATED.search(line[:board.start()]):
+    if board and instinct_target(board.group(1)) and not NEGATION.search(line[:board.start()]):
         facts += [("gpu.owned", {"name": board.group(1), "vendor": "AMD", "memory_mib": None, "index": None}),
                   ("gpu.gfx", instinct_target(board.group(1)))]
     return facts

@@ -2,10 +2,12 @@
 
 - Linux as the writer's own OS or host ('I'm on linux 100% of the time', 'for my linux host', 'my Linux machine'):
   Linux; and where the same line sets a virtual machine beside it ('my linux host and ... my Windows virtual
-  machine'), this Linux is the host, not a VM. Not from 'a Linux VM', a negation, or a question;
+  machine'), this Linux is the host, not a VM. Not from 'a Linux VM', 'Linux in a VM', a machine reached over ssh,
+  a negation, a question, or a contrast that turns to another machine ('works on my Linux box but fails on my Mac');
 - an app's Linux build the writer runs, by its file name ('(koboldcpp-linux-x64-nocuda to be precise)',
   'I run llama-b4000-bin-linux-arm64'): Linux on that arch. Not a build merely offered ('is there a -linux-arm64
-  build?', 'download koboldcpp-linux-x64 from the releases');
+  build?', 'download koboldcpp-linux-x64 from the releases', 'I see only koboldcpp-linux-x64 in the release'), nor
+  one in a line where the writer is on another OS ('I downloaded koboldcpp-linux-x64 by mistake, I am on Windows');
 - a bold question of an issue template answered on the next line ('**Which operating system?**' then
   'Slackware Linux 15.0-current x86-64', '**OS:**' then 'Fedora 40'): read as an 'OS: ...' answer.
 """
@@ -14,18 +16,23 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Sequence
 
+from macml.probe.paste.said_of_this_machine import contrasted_after, negated, writers_os
 from macml.probe.paste.statement_rules import Facts, by_key
 
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|unlike|instead of|rather than|except)\b|n't\b", re.IGNORECASE)
 _LINUX_MINE = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:on|using|running)\s+(?:a\s+)?linux\b"
                          r"|\bmy\s+linux\s+(?:host|machine|box|pc|computer|desktop|laptop|server|system|workstation|install)\b",
                          re.IGNORECASE)
-_GUEST_AFTER = re.compile(r"^\s*(?:(?:virtual\s+machine|VM|guest|container)\b|\w+\s+(?:VM|virtual\s+machine|guest)\b)",
+_GUEST_AFTER = re.compile(r"^\s*(?:(?:in|inside|under|on)\s+(?:an?\s+|the\s+|my\s+)?(?:\w+\s+)?)?"
+                          r"(?:(?:virtual\s+machine|VM|guest|container)\b|\w+\s+(?:VM|virtual\s+machine|guest)\b)",
                           re.IGNORECASE)
+_REMOTE_BEFORE = re.compile(r"\b(?:ssh|remote(?:ly)?|RDP|VNC|connect(?:s|ed|ing)?|log(?:s|ged|ging)?\s+in(?:to)?)\b[^.;!?]*$",
+                            re.IGNORECASE)
 _VM_BESIDE = re.compile(r"\b(?:virtual\s+machine|VM|guest)\b", re.IGNORECASE)
 _LINUX_BUILD = re.compile(r"(?<![\w/.-])[A-Za-z][\w.-]*?-linux-(x64|x86_64|amd64|arm64|aarch64)(?:-[\w.]+)?(?![\w/-])",
                           re.IGNORECASE)
 _RUNS_IT = re.compile(r"\b(?:I|I'm|I've|my|we)\b|\b(?:when|while)\s+(?:opening|running|launching|starting|using)\b", re.IGNORECASE)
+_OFFERED_BEFORE = re.compile(r"\b(?:download(?:s|ed|ing)?|try|use|see|saw|found|there\s+(?:is|are))\s+(?:only\s+)?(?:the\s+)?$",
+                            re.IGNORECASE)
 _ARCH = {"x64": "x86_64", "x86_64": "x86_64", "amd64": "x86_64", "arm64": "aarch64", "aarch64": "aarch64"}
 _BOLD_QUESTION = re.compile(r"^\s*\*\*\s*(?:which|what)\s+(?:operating\s+system|OS)\b[^*]{0,40}\?\s*\*\*\s*$"
                             r"|^\s*\*\*\s*(?:operating\s+system|OS)\s*:?\s*\*\*\s*:?\s*$", re.IGNORECASE)
@@ -34,7 +41,9 @@ _BOLD_QUESTION = re.compile(r"^\s*\*\*\s*(?:which|what)\s+(?:operating\s+system|
 def linux_mine(line: str) -> Facts:
     """'One weaker GPU (Nvidia 1050) for my linux host and ... my Windows virtual machine' -> Linux, not a VM."""
     found = _LINUX_MINE.search(line)
-    if not found or _NEGATED.search(line[max(0, found.start() - 25):found.start()]) or _GUEST_AFTER.match(line[found.end():]):
+    if not found or negated(line[:found.start()]) or _GUEST_AFTER.match(line[found.end():]):
+        return []
+    if _REMOTE_BEFORE.search(line[:found.start()]) or contrasted_after(line[found.end():]):
         return []
     if "?" in re.split(r"[.;!](?:\s|$)", line[found.end():])[0]:
         return []
@@ -46,7 +55,9 @@ def linux_build(line: str) -> Facts:
     """'When opening ... koboltcpp (koboldcpp-linux-x64-nocuda to be precise)' -> Linux on x86_64."""
     found = _LINUX_BUILD.search(line)
     sentence = re.split(r"[.;!?](?:\s|$)", line[:found.start()])[-1] if found else ""
-    if not found or not _RUNS_IT.search(sentence) or _NEGATED.search(sentence) or re.search(r"\b(?:download|try|use)\s+$", sentence, re.I):
+    if not found or not _RUNS_IT.search(sentence) or negated(sentence) or _OFFERED_BEFORE.search(sentence):
+        return []
+    if writers_os(line) in ("darwin", "win32") and not re.search(r"\bWSL", line):
         return []
     if "?" in re.split(r"[.;!](?:\s|$)", line[found.end():])[0]:
         return []

@@ -24,9 +24,9 @@ from typing import Dict, Sequence
 from macml.knowledge.hardware import raspberry_pi_kernel
 from macml.probe.paste import env_report_rules, gpu_text_rules
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead)\b|n't\b", re.IGNORECASE)
 _WSL_WORD = re.compile(r"\bwsl2?[-_](?:kali|ubuntu|debian|fedora|arch|alpine|opensuse|oracle)\b", re.IGNORECASE)
 _CUDA_DOWNLOAD = re.compile(r"cuda-downloads\?\S*?\btarget_os=Linux\b\S*?\btarget_arch=(x86_64|aarch64|arm64-sbsa)\b")
 _DEEPSPEED_TORCH_CUDA = re.compile(r"\bthe version torch was compiled with (\d+\.\d+)\b")
@@ -53,7 +53,7 @@ _LINUX_THEN_DISTRO = re.compile(r"^Linux\s*\(([^)]+)\)\s*$")
 
 def line_facts(line: str) -> Facts:
     facts: Facts = []
-    if _WSL_WORD.search(line) and not _NEGATED.search(line):
+    if _WSL_WORD.search(line) and not NEGATION.search(line):
         facts.append(("platform", "linux"))
     download = _CUDA_DOWNLOAD.search(line)
     if download:
@@ -64,7 +64,7 @@ def line_facts(line: str) -> Facts:
     if _LINUX_PROMPT.match(line):
         facts.append(("platform", "linux"))
     cloud = _CLOUD_VM.search(line)
-    if cloud and not _NEGATED.search(line[:cloud.start()]):
+    if cloud and not NEGATION.search(line[:cloud.start()]):
         facts.append(("hypervisor", _CLOUD_HYPERVISOR[" ".join(cloud.group(1).lower().split())]))
     return facts + _gpu_prose(line) + _os_facts(line)
 

@@ -16,11 +16,11 @@ from macml.probe.paste.gpu_names import gpu_record, with_partner
 from macml.probe.paste.mac_words_rules import PACKAGE_WORDS
 from macml.probe.paste.own_release import release_of_this_mac
 from macml.probe.paste.packages import canonical
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
 
-_NEGATED = re.compile(r"\b(?:not|without|no longer|never|instead of)\b|n't\b", re.IGNORECASE)
 _ROSETTA_TOOL = re.compile(r"\brosetta(?:[- ]2)?[- ](?:installed\s+)?(brew|homebrew|python3?|pyenv|conda|miniconda|anaconda|"
                            r"terminal|shell|iterm)\b", re.IGNORECASE)
 _PYTHON_VERSION = re.compile(r"\bpython\s?v?(3\.\d{1,2}\.\d{1,2})\b(?![.\d])", re.IGNORECASE)
@@ -77,7 +77,7 @@ def x86_build_on_apple_silicon(line: str) -> Facts:
     """'using Apple Silicon running an x86_64 version of Julia', 'an Intel build of Blender on my M1': an x86_64
     app on an Apple chip runs translated by Rosetta 2 (a Python among them is the interpreter)."""
     found = _X86_BUILD.search(line)
-    if not found or not _APPLE_SILICON.search(line) or _NEGATED.search(line):
+    if not found or not _APPLE_SILICON.search(line) or NEGATION.search(line):
         return []
     facts: Facts = [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("process.translated", True),
                     ("process.arch", "x86_64")]
@@ -95,7 +95,7 @@ def python_reports_machine(line: str) -> Facts:
     """'`platform.machine()` is `arm64`', 'my M1 Max reports platform `arm64`', collect_env JSON's '"processor": "arm"':
     the Python's own arch (macOS's platform.processor() says 'arm' natively on Apple silicon, 'i386' for x86_64)."""
     found = _MACHINE_REPORT.search(line) or _REPORTS_PLATFORM.search(line) or _JSON_PROCESSOR.match(line)
-    if not found or _NEGATED.search(line):
+    if not found or NEGATION.search(line):
         return []
     word = found.group(found.lastindex).lower()
     if word in ("arm", "arm64"):
@@ -120,7 +120,7 @@ def radeon_in_words(line: str) -> Facts:
     32 GB': an AMD GPU the writer has, with its memory when written beside it (on a Mac, only an Intel Mac drives one)."""
     found = list(_RADEON.finditer(line))
     alone = len(found) == 1 and found[0].group(2) and not line.replace(found[0].group(0), "").strip(" -*:|")
-    if not (alone or re.search(r"\b(?:GPU|graphics|card|eGPU|VRAM)\b", line, re.IGNORECASE)) or _NEGATED.search(line) \
+    if not (alone or re.search(r"\b(?:GPU|graphics|card|eGPU|VRAM)\b", line, re.IGNORECASE)) or NEGATION.search(line) \
             or re.search(r"\b(?:Intel|NVIDIA|GeForce|Apple)\b", line):  # a list of devices: the dedicated readers'
         return []
     if len({m.group(1).lower() for m in found}) != 1:
@@ -161,7 +161,7 @@ def apple_chip_mac(line: str) -> Facts:
 
 def intel_mac_product(line: str) -> Facts:
     """'Have MacbookPro Intel X64', 'iMac (Intel)': a Mac model named with Intel or x64 right after it."""
-    if not _MAC_INTEL.search(line) or _APPLE_SILICON.search(line) or _NEGATED.search(line):
+    if not _MAC_INTEL.search(line) or _APPLE_SILICON.search(line) or NEGATION.search(line):
         return []
     return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
 
@@ -229,7 +229,7 @@ def mps_question(line: str) -> Facts:
 def brew_reports_x86(line: str) -> Facts:
     """'the home brew config reports this my machine is base on x86_64': that Homebrew runs as an x86_64 process."""
     found = _BREW_REPORTS_X86.search(line.replace("home brew", "brew").replace("Home brew", "brew"))
-    return [("platform", "darwin"), ("process.arch", "x86_64")] if found and not _NEGATED.search(line) else []
+    return [("platform", "darwin"), ("process.arch", "x86_64")] if found and not NEGATION.search(line) else []
 
 
 LINE_RULES = (rosetta_tool, x86_build_on_apple_silicon, rosetta_runtime_error, python_reports_machine, unified_memory,

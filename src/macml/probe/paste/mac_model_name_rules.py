@@ -3,7 +3,8 @@ About This Mac's own line 'MacBook Pro (15-inch, 2018)', or 'my 2013 MacBook Pro
 
 The name is kept as written (cpu.model_name); knowledge/thunderbolt reads from it whether that Mac has Thunderbolt 3,
 which macOS needs to drive an eGPU. A Mac named to compare with, recommended or ruled out ('unlike the 2013 MacBook
-Pro', 'not my 2015 iMac', 'MacBook Pro 2016 and later') is not this machine. The family-and-year patterns are
+Pro', 'not my 2015 iMac', 'MacBook Pro 2016 and later') is not this machine, nor is a past one ('I had a 2013
+MacBook Pro', 'It worked on my old 2017 iMac, but fails on my new Mac Studio', '... was stolen'). The family-and-year patterns are
 mac_model_year_rules'.
 
 Each rule is a pure function of one line (or one `key: value` pair).
@@ -14,13 +15,15 @@ import re
 from typing import Any, List, Optional, Tuple
 
 from macml.probe.paste.mac_model_year_rules import _AFTER, _APPLE_CHIP, _BEFORE
+from macml.probe.paste.said_of_this_machine import mentioned_only
 
 Facts = List[Tuple[str, Any]]
 
 # the fields a report's writer fills with their own Mac
 _MAC_KEYS = frozenset({"mac", "my mac", "computer", "machine", "model", "model name", "mac model", "hardware", "device",
                        "laptop", "system", "host", "mac hardware", "hardware model"})
-_OWNED = re.compile(r"(?:\b(?:my|our)|\bI(?:'ve| have| had| got| own| bought| use| am using|'m using| am on|'m on| am running|'m running)"
+_OWNED = re.compile(r"(?:\b(?:my|our)|\bI(?:'ve| have| got|'ve got| have got| own| bought| use| am using|'m using"
+                    r"| am on|'m on| am running|'m running)"
                     r"(?:\s+(?:an?|the|this))?|\b(?:on|using|with)\s+(?:my|our))\s+(?:(?:old|new|trusty|\w+-inch|\d{2}\")\s+)*$",
                     re.IGNORECASE)
 _ELSEWHERE = re.compile(r"\b(?:not|never|unlike|instead of|other than|than|compared? (?:to|with)|vs\.?|friend'?s?|colleague'?s?)\b|n't\b",
@@ -53,8 +56,8 @@ def owned_mac(line: str) -> Facts:
     found = _named(line)
     if not found or _APPLE_CHIP.search(line) or _RANGE_AFTER.match(line[found.end():]):
         return []
-    before, after = line[:found.start()], re.split(r"[.!]\s", line[found.end():])[0]
-    if not _OWNED.search(before) or "?" in after or _ELSEWHERE.search(before[-40:]):
+    before = line[:found.start()]
+    if not _OWNED.search(before) or _ELSEWHERE.search(before[-40:]) or mentioned_only(line, found.start(), found.end()):
         return []
     return [("cpu.model_name", _clean(found.group()))]
 

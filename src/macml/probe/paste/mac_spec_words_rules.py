@@ -21,12 +21,12 @@ from typing import Any, List, Tuple
 from macml.knowledge.mac_families import PLAIN_ONLY_YEARS
 from macml.knowledge.macos import MACOS_RELEASE_NAMES, sole_release
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
+from macml.probe.paste.said_of_this_machine import NEGATION
 
 Facts = List[Tuple[str, Any]]
 
 _RAM_KEYS = ("ram", "memory", "system memory", "installed ram", "installed memory")
 _LOWER_GB = re.compile(r"^(\d{1,4})\s?Gb\b(?!/s|ps|it)")
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead of)\b|n't\b", re.IGNORECASE)
 
 
 def ram_in_lower_case_gb(key: str, value: str) -> Facts:
@@ -53,7 +53,7 @@ _MEMORY_AFTER = re.compile(r"^\s*(\d{1,3})\s?GB\b", re.IGNORECASE)
 def counted_amd_gpus(line: str) -> Facts:
     """'2x Radeon Pro W6900X 32 GB GDDR6': two GPUs of that model, each with 32 GB."""
     found = _COUNTED.search(line)
-    if not found or _NEGATED.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 8:
+    if not found or NEGATION.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 8:
         return []
     rest = line[found.end():]
     names = gpu_names(rest)
@@ -72,7 +72,7 @@ _UNTIERED = re.compile(rf"(?<![\w-]){_MAC}\s+(?:with\s+(?:an?\s+|the\s+)?)?(?:Ap
 def untiered_chip(line: str) -> Facts:
     """'MacBook Pro with M1 (2020)' -> Apple M1 (the only M1 of 2020); 'Mac M4' -> an M4-generation chip."""
     found = _UNTIERED.search(line)
-    if not found or _NEGATED.search(line[:found.start()]):
+    if not found or NEGATION.search(line[:found.start()]):
         return []
     generation = int(found.group(1))
     # the year must be the Mac's: right after the chip ('M1 (2020)', 'M2 2022') or right before the Mac ('2020 MacBook
@@ -105,7 +105,7 @@ _INSIDE_VM = re.compile(r"\b(?:inside|within|in)\s+(?:an?|my|our|the)\s+(?:([A-Z
 def inside_named_vm(line: str) -> Facts:
     """'I ran the example inside a Tart VM': a virtual machine; Tart's is Apple's Virtualization.framework."""
     found = _INSIDE_VM.search(line)
-    if not found or _NEGATED.search(line[:found.start()]) or not _APPLE_VM_TOOLS.fullmatch(found.group(1) or ""):
+    if not found or NEGATION.search(line[:found.start()]) or not _APPLE_VM_TOOLS.fullmatch(found.group(1) or ""):
         return []
     return [("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead of)\b|n't\b", re.IGNORECASE)
 _ARCH = {"x64": "x86_64", "x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
 _DISTRO_KERNEL_ARCH = re.compile(r"\b(Ubuntu|Debian|Fedora|CentOS|Rocky Linux|AlmaLinux|Linux Mint|openSUSE Leap)\s+"
                                  r"(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?(?:\s+(\d+\.\d+\.\d+-[\w.-]+))?"
@@ -43,7 +43,7 @@ def distro_kernel_arch(line: str) -> Facts:
 
 def virtual_machine(line: str) -> Facts:
     found = _VM.search(line)
-    return [("hypervisor", None)] if found and not _NEGATED.search(line[:found.start()]) else []
+    return [("hypervisor", None)] if found and not NEGATION.search(line[:found.start()]) else []
 
 
 def kb_memory(line: str) -> Facts:

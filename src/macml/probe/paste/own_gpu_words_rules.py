@@ -19,6 +19,7 @@ from typing import Dict, List, Sequence
 from macml.probe.paste.env_report_rules import gpu_in_line
 from macml.probe.paste.gpu_names import gpu_names, gpu_vendor, informal_gpu_names
 from macml.probe.paste.linux_words_rules import owned_gpus
+from macml.probe.paste.said_of_this_machine import hypothetical, negated, someone_elses
 from macml.probe.paste.statement_rules import Facts
 
 _NEGATED = re.compile(r"\b(?:not|never|no longer|without|unlike|instead of|rather than)\b|n't\b", re.IGNORECASE)
@@ -41,7 +42,7 @@ def _owned(name: str, vendor: str = "") -> tuple:
 def machine_holds(line: str) -> Facts:
     """'Same Node also runs MI100 and MI210 successfully.' -> MI100, MI210."""
     found = _THIS_MACHINE.search(line)
-    if not found or _NEGATED.search(line[max(0, found.start() - 30):found.end()]):
+    if not found or negated(line[:found.end()]) or hypothetical(line):
         return []
     rest = re.split(r"[.;!?](?:\s|$)", line[found.end():])[0]
     if "?" in line[found.end():found.end() + len(rest) + 1] or re.search(r"\bother\b", line[max(0, found.start() - 12):found.start()]):
@@ -54,7 +55,7 @@ def machine_holds(line: str) -> Facts:
 def codename_gpu(line: str) -> Facts:
     """'this is the output for my GPU (Vega 10 XT) of rocm-smi' -> 'Vega 10 XT', an AMD GPU."""
     found = _MY_CODENAME.search(line)
-    if not found or _NEGATED.search(line[max(0, found.start() - 20):found.start()]):
+    if not found or negated(line[:found.start()]) or hypothetical(line):
         return []
     return [_owned(" ".join(found.group(1).split()), "AMD")]
 
@@ -65,7 +66,7 @@ def sentence_geforce(line: str) -> Facts:
     if len(sentences) < 2:
         return []
     return [fact for sentence in sentences if _OWNER.search(sentence) and not _NEGATED.search(sentence)
-            for fact in gpu_in_line(sentence)]
+            and not hypothetical(sentence) and not someone_elses(sentence) for fact in gpu_in_line(sentence)]
 
 
 def fuller_spelling(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from macml.knowledge.amd_apus import apu_gfx, apu_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, informal_gpu_names
+from macml.probe.paste.said_of_this_machine import hypothetical, mentioned_only, someone_elses
 
 Facts = List[Tuple[str, Any]]
 
@@ -27,6 +28,8 @@ _PARTS_HEADING = re.compile(r"^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:(?:here\s+is|here's|
                             r"(?:(?:my|our)\s+(?:system|specs?|setup|hardware|pc|rig|machine|computer|configuration)"
                             r"|hardware|system\s+specs?|pc\s+specs?|specs)(?:\s+(?:specs?|details|info))?\s*:?\s*(?:\*\*)?\s*:?\s*$",
                             re.IGNORECASE)
+# a heading naming no owner ('Specs', 'Hardware:') is another's list after 'Recommended for the 13B model'
+_BARE_HEADING = re.compile(r"^\W*(?:hardware|system\s+specs?|pc\s+specs?|specs)\b", re.IGNORECASE)
 _MAX_ITEM = 80  # a parts list's line is short; a longer one is prose and ends the list
 _CPU_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(?:CPU\s*:?\s*)?(?:AMD\s+)?Ryzen\s*(?:([3579])\s+)?(?:PRO\s+)?(\d{4}[A-Z]{0,2}\d?D?)\s*$",
                        re.IGNORECASE)
@@ -63,12 +66,19 @@ def part_facts(line: str) -> Facts:
     return []
 
 
+def _introduced_as_others(before: Sequence[str]) -> bool:
+    """The line just before a bare heading (one blank line may sit between) makes its list requirements or another's
+    ('The README lists these minimum requirements:')."""
+    said = next((line for line in reversed(before[-2:]) if line.strip()), "")
+    return hypothetical(said) or someone_elses(said)
+
+
 def parts_lists(lines: Sequence[str]) -> Dict[int, Facts]:
     """Line index -> the facts of each part in a list under a heading that says the parts are the writer's; the
     list ends at a blank line, a long (prose) line or the next heading."""
     found: Dict[int, Facts] = {}
     for index, line in enumerate(lines):
-        if not _PARTS_HEADING.match(line):
+        if not _PARTS_HEADING.match(line) or _BARE_HEADING.match(line) and _introduced_as_others(lines[:index]):
             continue
         for follow in range(index + 1, min(len(lines), index + 16)):
             item = lines[follow]
@@ -85,6 +95,10 @@ _CARD_IS = re.compile(r"(?:^|[,;.]\s*|\bmy\s+|\bthe\s+|\bour\s+)(?:graphics\s+ca
                       r"(?:an?\s+)?((?:nvidia\s+|amd\s+)?(\d{4})\s?(ti|super|xtx|xt)?)(?![\w.+-])", re.IGNORECASE)
 _CONDITION = re.compile(r"\b(?:if|whether|when|unless|recommended|minimum|required|suggested|should|needs?|what|which)\b[^,;.]*$",
                         re.IGNORECASE)
+# 'gpu = 1080', 'GPU=3090': a config line's key and value, not a sentence about this machine
+_CONFIG_KEY = re.compile(r"^\s*[\w.-]*gpu[\w.-]*\s*=", re.IGNORECASE)
+# '3090 or better': a floor asked for, not a card held
+_AT_LEAST = re.compile(r"\s*(?:or|and)\s+(?:better|higher|newer|above|up|later)\b", re.IGNORECASE)
 # Radeon RX desktop numbers (RX 5500-5700, 6400-6950, 7600-7900, 9060-9070): no GeForce of this century shares them
 _RADEON_NUMBER = re.compile(r"^(?:5[5-7]|6[4-9]|7[6-9])\d0$|^90[67]0$")
 
@@ -93,7 +107,8 @@ def card_is(line: str) -> Facts:
     """'windows 11 22H2, graphics card is 3080, cpu is intel.' -> the GPU '3080' (NVIDIA, 8.6), as written.
     Nothing from 'if the GPU is 3080' or 'the recommended graphics card is 3080' (not this machine's)."""
     found = _CARD_IS.search(line)
-    if not found or _CONDITION.search(line[:found.start(1)]) or gpu_names(line) or informal_gpu_names(line):
+    if (not found or _CONDITION.search(line[:found.start(1)]) or mentioned_only(line, found.start(1), found.end(1))
+            or _CONFIG_KEY.match(line) or _AT_LEAST.match(line[found.end():]) or gpu_names(line) or informal_gpu_names(line)):
         return []
     name, number, suffix = found.group(1), found.group(2), (found.group(3) or "").lower()
     if name.lower().startswith("amd") or suffix.startswith("x") or _RADEON_NUMBER.match(number) and suffix not in ("ti", "super"):
@@ -143,7 +158,7 @@ def cpu_based(line: str) -> Facts:
     (AMD's Ryzen AI 300 and AI Max product pages: Radeon 800M / 8000S graphics on every one). Nothing from 'support
     for Ryzen AI based laptops' or 'unlike a Ryzen 5600G based PC'."""
     found = _CPU_BASED.search(line)
-    if not found or _NOT_MINE.search(line[:found.start()]):
+    if not found or _NOT_MINE.search(line[:found.start()]) or mentioned_only(line, found.start(), found.end()):
         return []
     ai, tier, number, stated_gfx = found.group(1), found.group(2), found.group(3), found.group(4)
     facts: Facts = [("cpu.hardware_arch", "x86_64")]

@@ -8,6 +8,7 @@ import re
 from typing import Optional
 
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.system_rules import NO_SUCH_MACOS, Facts
 
 _SPEC = re.compile(r"^\s*[-*]?\s*(Chip|Memory|RAM|System RAM|Unified memory|MacOS|systemMemory)\s*:\s*(.+?)\s*$",
@@ -36,7 +37,6 @@ _ARM_HOMEBREW_PYTHON = re.compile(r"(?:^|[\s'\"])/opt/homebrew/(?:bin|opt/python
 _ROSETTA = re.compile(r"\brosetta\b", re.IGNORECASE)
 _X86_WORD = re.compile(r"\b(?:x86_64|x86-64|i386)\b|\bx86\b(?=.*\bRosetta[- ]translated\b|.*\b(?:under|through|via) Rosetta\b)",
                        re.IGNORECASE)  # bare 'x86' only beside 'Rosetta-translated' ('Rosetta translates x86 apps' is no process)
-_NEGATION = re.compile(r"\b(?:not|without|no longer|never)\b|n't\b", re.IGNORECASE)
 _NON_NATIVE_PYTHON = re.compile(r"\bnon-native python\b", re.IGNORECASE)
 _ARCH_ANNOUNCED = re.compile(r"arch is announced as (x86_64|arm64), but it seems to actually be (ARM64|x86_64)", re.IGNORECASE)
 _MAC_FRAMEWORK_LINK = re.compile(r"\s-framework (?:Accelerate|Metal|MetalKit|Foundation|CoreML)\b")
@@ -123,7 +123,7 @@ def rosetta_in_words(line: str) -> Facts:
         return [("python.version", item.group(1))]
     if _NON_NATIVE_PYTHON.search(line) and _X86_WORD.search(line):
         return [("platform", "darwin"), ("process.translated", True), ("python.machine", "x86_64")]
-    if not (_ROSETTA.search(line) and _X86_WORD.search(line)) or _NEGATION.search(line):
+    if not (_ROSETTA.search(line) and _X86_WORD.search(line)) or NEGATION.search(line):
         return []
     facts: Facts = [("platform", "darwin"), ("process.translated", True), ("process.arch", "x86_64")]
     if re.search(r"\bpython\b", line, re.IGNORECASE):

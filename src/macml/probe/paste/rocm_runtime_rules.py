@@ -3,7 +3,9 @@
 - ROCclr's log lines from its ROCr backend ('rocdevice.cpp :2728: 0225198107 us: ...', ':1:rocvirtual.cpp :3018:')
   and the HSA runtime's status codes ('HSA_STATUS_ERROR_INVALID_ISA'): ROCr (libhsa-runtime64) runs on Linux only;
   HIP on Windows runs on the PAL backend, whose files are pal*.cpp (github.com/ROCm/clr, rocclr/device/rocm vs
-  device/pal). So the machine runs Linux (WSL included). Not from a line that asks about them or negates them;
+  device/pal). So the machine runs Linux (WSL included). Not from a line that asks about them or negates them, nor
+  prose that gives them to others or to a case ('Users on Linux get HSA_STATUS_ERROR_INVALID_ISA', 'On Linux this
+  would show ...') or gives the writer Windows or macOS ('...; I use Windows 11'); a ROCclr log line always counts;
 - an app's verdict that the writer's hardware suits a ROCm runtime ('my hardware compatible with ROCm llama.cpp',
   'my GPU is supported by ROCm'): an AMD GPU is there (ROCm runs on AMD GPUs only). Not from a question, a
   negation, or someone else's hardware;
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from macml.probe.paste.said_of_this_machine import someone_elses, writers_os
 from macml.probe.paste.statement_rules import Facts
 
 _ROCR_LOG = re.compile(r"(?<![\w/])roc(?:device|virtual|memory|signal|kernel|program|blit|settings|counters|schedcl|"
@@ -20,6 +23,7 @@ _ROCR_LOG = re.compile(r"(?<![\w/])roc(?:device|virtual|memory|signal|kernel|pro
 _HSA_STATUS = re.compile(r"\bHSA_STATUS_ERROR_[A-Z_]+\b")
 _ASKED_OR_NEGATED = re.compile(r"\?|\b(?:not|never|no|without|unlike|instead of|rather than|if|whether|does|do|can)\b"
                                r"|n't\b", re.IGNORECASE)
+_WOULD = re.compile(r"\b(?:would|might|should|could)\b", re.IGNORECASE)
 _ROCM_FIT = re.compile(r"\bmy\s+(?:hardware|GPU|graphics card|video card|card|system|machine|PC|computer)\b"
                        r"(?:\s+(?:is|as|shows?\s+as|shown\s+as|was|appears?))*\s+(?:fully\s+)?(?:compatible|supported)\s+"
                        r"(?:with|by)\s+(?:the\s+)?ROCm\b", re.IGNORECASE)
@@ -28,10 +32,18 @@ _VRAM_CAPACITY = re.compile(r'^\s*"vramCapacity"\s*:\s*(\d+)\s*,?\s*$')
 
 def rocr_runtime(line: str) -> Facts:
     """'... rocdevice.cpp :2728: ... HSA_STATUS_ERROR_INVALID_ISA ...' -> Linux."""
-    found = _ROCR_LOG.search(line) or _HSA_STATUS.search(line)
-    if not found or _ROCR_LOG.search(line) is None and _ASKED_OR_NEGATED.search(line[:found.start()]):
+    if _ROCR_LOG.search(line):
+        return [("platform", "linux")]
+    found = _HSA_STATUS.search(line)
+    if not found or _ASKED_OR_NEGATED.search(line[:found.start()]) or _prose_of_elsewhere(line, found.start()):
         return []
     return [("platform", "linux")]
+
+
+def _prose_of_elsewhere(line: str, start: int) -> bool:
+    """'Users on Linux get HSA_STATUS_...', 'On Linux this would show HSA_STATUS_...; I use Windows 11'."""
+    return (someone_elses(line[:start]) or bool(_WOULD.search(line[:start]))
+            or writers_os(line) in ("darwin", "win32") and "wsl" not in line.lower())
 
 
 def rocm_fit(line: str) -> Facts:

@@ -12,6 +12,7 @@ Each rule is a pure function of one line.
 from __future__ import annotations
 
 import re
+from macml.probe.paste.said_of_this_machine import NEGATION
 from typing import Any, List, Tuple
 
 Facts = List[Tuple[str, Any]]
@@ -25,7 +26,6 @@ _A_ROSETTA_ENV = re.compile(r"\b(?:an?|my|the|our)\s+(?:macOS\s+)?rosetta(?:[- ]
 # 'an x86_64 conda installation', 'my x86 miniconda': a Python built for x86_64, wherever it runs
 _X86_ENV = re.compile(r"\b(?:an?|my|the|our)\s+(?:x86[_-]64|x86|x64|amd64|intel)\s+(?:conda|miniconda|anaconda|miniforge|mambaforge|python3?)"
                       r"(?:\s+(?:installation|install|env|environment|distribution|interpreter))?\b", re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:not|without|no longer|never|instead of)\b|n't\b", re.IGNORECASE)
 # ... nor one the writer left, was told to try, or runs beside a native one ('I switched from the x86 conda to arm64
 # miniforge', 'Using the rosetta terminal was the fix suggested, I use native arm64').
 _NOT_NOW = re.compile(r"\b(?:from|switched|switching|moved|migrated|replaced|removed|uninstalled|deleted|old|previous|former|"
@@ -36,7 +36,7 @@ _MKL_FATAL = re.compile(r"\bIntel MKL FATAL ERROR:\s*This system does not meet t
 
 def rosetta_environment(line: str) -> Facts:
     """'a Rosetta-based Conda Environment', 'an empty conda environment which runs via rosetta'."""
-    if not (_BASED_ENV.search(line) or _ENV_VIA.search(line) or _A_ROSETTA_ENV.search(line)) or _NEGATED.search(line) \
+    if not (_BASED_ENV.search(line) or _ENV_VIA.search(line) or _A_ROSETTA_ENV.search(line)) or NEGATION.search(line) \
             or _NOT_NOW.search(line):
         return []
     return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("process.translated", True),
@@ -52,7 +52,7 @@ def mkl_cpu_check_failed(line: str) -> Facts:
 
 def x86_python_install(line: str) -> Facts:
     """'in an M1 mac machine and an x86_64 conda installation': the Python is x86_64 (translated, on Apple silicon)."""
-    if not _X86_ENV.search(line) or _NEGATED.search(line) or _NOT_NOW.search(line):
+    if not _X86_ENV.search(line) or NEGATION.search(line) or _NOT_NOW.search(line):
         return []
     return [("process.arch", "x86_64"), ("python.machine", "x86_64")]
 

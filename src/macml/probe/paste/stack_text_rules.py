@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
 
-_NEGATED = re.compile(r"\b(?:not|never|no longer|without|instead)\b|n't\b", re.IGNORECASE)
 
 _TARGETS = re.compile(r"/cuda[-\d.]*/targets/(x86_64|sbsa|aarch64)-linux/")
 _PADDLE = re.compile(r"GPU Compute Capability:\s*(\d{1,2}\.\d),\s*Driver API Version:\s*(\d{1,2}\.\d)")
@@ -66,7 +66,7 @@ def environment_words(line: str) -> Facts:
     version, 'not a VM', the NVIDIA driver, Python's version; '我电脑是win11' ('my computer is Win11')."""
     facts: Facts = []
     distro = _GLUED_DISTRO.search(line)
-    if distro and not re.search(r"\s", distro.group(0)) and not _NEGATED.search(line[:distro.start()]):
+    if distro and not re.search(r"\s", distro.group(0)) and not NEGATION.search(line[:distro.start()]):
         facts += [("platform", "linux"), ("os.name", f"{distro.group(1).capitalize().replace('Centos', 'CentOS')} {distro.group(2)}")]
     if _NOT_VM.search(line):
         facts.append(("hypervisor.none", True))
@@ -74,7 +74,7 @@ def environment_words(line: str) -> Facts:
     if driver:
         facts += [("gpu.driver", driver.group(1)), ("gpu.present", "NVIDIA")]
     driver_cuda = _DRIVER_CUDA.search(line)
-    if driver_cuda and not _NEGATED.search(line[:driver_cuda.start()]):
+    if driver_cuda and not NEGATION.search(line[:driver_cuda.start()]):
         facts += [("gpu.cuda_driver", driver_cuda.group(1)), ("gpu.present", "NVIDIA")]
     python = _PYTHON_DASH.search(line)
     if python:

@@ -25,7 +25,9 @@ PLATFORM_STRING = re.compile(r"\b(macOS|Linux|Windows)-([\w.+~-]+?)-(x86_64|arm6
 _NOT_PACKAGES = {"python", "version", "os", "cuda", "cudnn", "gcc", "clang", "cmake", "nvcc", "driver", "platform",
                  "system", "machine", "processor", "release", "architecture", "available", "gpu", "cpu", "memory",
                  "kernel", "build", "date", "time", "uptime", "bogomips", "pid", "port", "commit", "llvm", "hip", "rocm", "msvc",
-                 "libc version", "is debug build", "julia version", "word size", "report version", "mkl", "opencv"}
+                 "libc version", "is debug build", "julia version", "word size", "report version", "mkl", "opencv",
+                 # a tool check's JSON fields: '"observed": "27.2"' is what the check measured, not a package
+                 "observed", "expected", "actual", "value", "detected", "found", "current", "got", "required"}
 _DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
 _UNIT_AFTER = re.compile(r"\d(?:[KMGT]i?B?|[MG]Hz|W|C|%)$")  # 'Swap: 4.0Gi', 'totalMemory: 2.00GiB' are sizes, not versions
 _DARWIN_RELEASE = re.compile(r"(?:1\d|2\d)\.\d\.\d+")  # platform.release() on macOS; Ubuntu's 22.04.3 has two-digit minors

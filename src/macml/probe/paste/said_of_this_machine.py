@@ -1,0 +1,93 @@
+"""Whether a line's words state a fact about the writer's own machine, or only mention it: one place for the
+tests that line readers share, so each reader asks the same questions the same way.
+
+A reader finds its fact at some place in a line, then asks:
+- `negated(before)`: is it denied ('I don't have an NVIDIA GPU', 'unlike the M1', 'instead of CUDA')?
+- `hypothetical(line)`: is the line a question, a condition, a wish or advice ('Will this work on a 5700G based PC?',
+  'If this machine has an RTX 4090, use cu124', 'You need at least an M2 Max', 'I am thinking of buying ...')?
+- `someone_elses(text)`: is it another person's or another machine's ('my colleague's M2', 'users on Linux',
+  'in the paper', 'on our CI runners', 'my previous machine' (a Colab or cloud runtime the writer
+  pastes from is theirs), 'on a different machine')?
+- `contrasted_after(after)`: does the rest of the line turn to the writer's real machine ('..., but fails on my Mac',
+  '..., now I use a Windows PC', '... before I switched to Linux'), or say the machine is gone ('... was stolen')?
+`mentioned_only(line, start, end)` asks all four about the fact found at line[start:end].
+`writers_os(text)` names the OS the words give the writer's own machine ('I am on Windows', 'my laptop is a Mac'),
+for a reader of one OS to set aside a line that gives the writer another.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+NEGATION = re.compile(r"\b(?:not|never|no longer|without|unlike|instead|rather than|except|other than)\b|n't\b",
+                      re.IGNORECASE)
+_NEGATION_REACH = 30  # characters before a fact that a denial of it sits in ('I don't have an', 'unlike the')
+
+HYPOTHETICAL = re.compile(
+    r"\?\s*$|\?\s+\S|^\s*(?:will|would|does|do|can|could|is|are|has|have|should)\s+(?:it|this|that|a|an|the|my|I|anyone|someone)\b"
+    r"|\b(?:if|whether|unless|ideally|make\s+sure|in\s+case|suppose|assuming)\b"
+    r"|\b(?:you|one)\s+(?:need|needs|must|should|might|may|can|could)\b|\b(?:need|require|requires|required)\s+(?:at\s+least|a|an)\b"
+    r"|\b(?:recommended|minimum|minimal|requirements?)\b(?!\.txt)"
+    r"|\b(?:buying|buy|purchase|purchasing|considering|thinking\s+(?:of|about)|planning\s+(?:to|on)|would\s+like|wish|hope)\b"
+    r"|\b(?:anyone|anybody|someone|somebody)\s+(?:tried|tested|using|with|has|have|had|run|ran)\b",
+    re.IGNORECASE)
+
+SOMEONE_ELSES = re.compile(
+    r"\b(?:friend|colleague|coworker|co-worker|brother|sister|wife|husband|boss|teammate|customer|client|user)'?s\b"
+    r"|\b(?:users?|others|other\s+people|people|someone|somebody|they|he|she)\s+(?:on|with|who|report|reported|get|gets|see|sees|say|says|have|has)\b"
+    r"|\b(?:reported|reproduced)\s+(?:by|on)\s+(?:others|users|someone)\b|\bby\s+others\b"
+    r"|\bin\s+(?:the|their|this)\s+(?:paper|benchmark|blog|article|docs|documentation|README|table|video)\b"
+    r"|\b(?:the\s+)?(?:paper|benchmark\s+above|docs|documentation|README)\s+(?:says|uses|lists|used)\b"
+    r"|\bCI\b|\b(?:CI|GitHub|GitLab|self-hosted)\s+runners?\b|\brunners?\s+(?:image|machine)\b"
+    r"|\b(?:a|another|a\s+different|other|second|separate)\s+(?:machine|computer|box|PC|laptop|server|host)\b"
+    r"|\b(?:my|our|an?|the)\s+(?:old|previous|former|last|prior)\s+(?:\w+\s+){0,2}?(?:machine|computer|box|PC|laptop|server|Mac|MacBook|iMac|CPU|GPU|card|one)\b"
+    r"|\bused\s+to\s+(?:run|use|have|own)\b",
+    re.IGNORECASE)
+
+CONTRASTED_AFTER = re.compile(
+    r"\b(?:but|however|whereas|while)\b[^.;]{0,60}\b(?:fails?|failing|crash(?:es)?|errors?|broken|doesn't|does\s+not|"
+    r"on\s+(?:my|our|this)|I\s+(?:get|see|have|am|'m|use))\b"
+    r"|\bnow\s+(?:I|we)\s+(?:use|have|run|am|'m)\b|\bbefore\s+(?:I|we)\s+(?:switched|moved|changed|upgraded)\b"
+    r"|\b(?:mine|my\s+own)\s+is\b|\bI\s+(?:am|'m)\s+on\s+(?!the\s+same\b)"
+    r"|^[^.;]{0,30}?\b(?:was|got|has\s+been)\s+(?:stolen|lost|sold|replaced|retired)\b",  # a machine the writer no longer has
+    re.IGNORECASE)
+
+
+def negated(before: str) -> bool:
+    """A denial in the words just before a fact."""
+    return bool(NEGATION.search(before[-_NEGATION_REACH:]))
+
+
+def hypothetical(line: str) -> bool:
+    return bool(HYPOTHETICAL.search(line))
+
+
+def someone_elses(text: str) -> bool:
+    return bool(SOMEONE_ELSES.search(text))
+
+
+def contrasted_after(after: str) -> bool:
+    return bool(CONTRASTED_AFTER.search(after))
+
+
+def mentioned_only(line: str, start: int, end: int) -> bool:
+    """The fact at line[start:end] is mentioned, not stated about the writer's machine."""
+    before, after = line[:start], line[end:]
+    return (negated(before) or hypothetical(line) or someone_elses(before) or someone_elses(after[:40])
+            or contrasted_after(after))
+
+
+WRITERS_OS = re.compile(
+    r"\b(?:I'm|I\s+am|we're|we\s+are|I\s+use|I'm\s+using|I\s+am\s+using|I\s+have|on\s+my|"
+    r"my\s+(?:\w+\s+){0,2}?(?:is|runs?|question\s+is|problem\s+is|issue\s+is))"
+    r"\s+(?:on\s+|using\s+|running\s+|about\s+)?(?:an?\s+|the\s+)?"
+    r"(?:(?P<mac>macOS|Mac(?:Book|\s*mini|\s+Studio|\s+Pro)?|iMac|OS\s*X)|(?P<win>Windows|Win\s?1[01])|(?P<linux>Linux))\b",
+    re.IGNORECASE)
+
+
+def writers_os(text: str) -> Optional[str]:
+    """'..., I am on Windows' -> 'win32'; 'my laptop is a Mac' -> 'darwin'; None where the words give no OS."""
+    found = WRITERS_OS.search(text)
+    if not found:
+        return None
+    return "darwin" if found.group("mac") else "win32" if found.group("win") else "linux"
