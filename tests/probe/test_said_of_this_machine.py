@@ -16,6 +16,8 @@ def _at(line, fact):
     ("I'm on Ubuntu 22.04 with ROCm 6.1", "Ubuntu 22.04"),
     ("pip install -r requirements.txt fails on my RX 6800 XT", "RX 6800 XT"),
     ("The GPU is a 3090 and it crashes after a minute", "3090"),
+    ("I have an M1 with 16GB of memory, will it work?", "16GB"),  # a question after the statement
+    ("Will it work? I have an RTX 3090.", "RTX 3090"),  # the question is another sentence
 ])
 def test_stated(line, fact):
     assert not _at(line, fact)
@@ -24,6 +26,7 @@ def test_stated(line, fact):
 @pytest.mark.parametrize("line, fact", [
     ("I don't have an NVIDIA GPU", "NVIDIA GPU"),
     ("Will this work on a Ryzen 7 5700G based system?", "Ryzen 7 5700G"),
+    ("Does the M3 Pro (18 GPU), 36GB work?", "36GB"),
     ("If this machine has an RTX 4090, you should use the cu124 wheel", "RTX 4090"),
     ("You need at least an M2 Max (38 GPUs), 96 GB", "M2 Max"),
     ("I am thinking of buying a Ryzen 7 8845HS based mini PC", "Ryzen 7 8845HS"),

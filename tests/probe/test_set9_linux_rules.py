@@ -29,8 +29,8 @@ def _gpu(name, index=None, vendor=None):
 
 @pytest.mark.parametrize("line, name", [
     ("04:00.0 VGA compatible controller: Intel Corporation DG2 [Arc A770] (rev 08) (prog-if 00 [VGA controller])",
-     "Intel Corporation DG2 [Arc A770]"),
-    ("dg2@host:~$ 03:00.0 VGA compatible controller: Intel Corporation DG2 [Arc A380] (rev 05)", "Intel Corporation DG2 [Arc A380]"),
+     "Intel Arc A770"),
+    ("dg2@host:~$ 03:00.0 VGA compatible controller: Intel Corporation DG2 [Arc A380] (rev 05)", "Intel Arc A380"),
     ("01:00.0 3D controller [0302]: NVIDIA Corporation Device 2330 [10de:2330] (rev a1)", "NVIDIA Corporation Device 2330"),
 ], ids=["arc-a770", "arc-a380-prompt", "unnamed-nvidia-with-ids"])
 def test_lspci_device(line, name):

@@ -6,7 +6,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from macml.knowledge.compat import mps_min_macos
 from macml.diagnose.common import describe_chip, install_recipe, macos_at_least
-from macml.facts import MachineFacts, describe_gpu
+from macml.facts import GPU, MachineFacts, describe_gpu
 from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
 from macml.diagnose.ruled_out import only_ruled_out, ruled_out_finding
 from macml.recipes.catalog import Recipe, find_recipe, match
@@ -97,7 +97,22 @@ def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     if fits:
         newer = tuple(line for r in fits for line in _newer_rows_out_of_reach(r, facts))
         return ok("System", f"{label}: new enough for " + ", ".join(r.name for r in fits), *(newer + needs))
-    return None
+    return _too_old_for_an_unknown_gpu(facts, recipes, label, upgrade)
+
+
+def _too_old_for_an_unknown_gpu(facts: MachineFacts, recipes: Sequence[Recipe], label: str,
+                                upgrade: Fix) -> Optional[Finding]:
+    """An Intel Mac whose GPUs the evidence does not list: the recipes an AMD GPU would get (the only GPU
+    Metal's ML stacks use there) that this macOS already rules out, whichever GPU it turns out to have."""
+    if facts.cpu.apple_silicon is not False or facts.gpu_list_known or facts.gpus:
+        return None
+    with_amd = dataclasses.replace(facts, gpus=(GPU(vendor="AMD", model="AMD GPU (assumed)"),), gpu_list_known=True)
+    fits, too_old = macos_fit(with_amd, recipes)
+    if not too_old or (fits and fits[0].rank < too_old[0].rank):
+        return None
+    return warn("System", f"{label} is too old for " + ", ".join(r.name for r in too_old)
+                + " (the GPU is unknown: this is what an AMD GPU would get)", upgrade,
+                *(f"{r.name} needs macOS {lowest_macos(r)} or newer" for r in too_old))
 
 
 def _newer_rows_out_of_reach(recipe: Recipe, facts: MachineFacts) -> List[str]:

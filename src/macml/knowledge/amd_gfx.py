@@ -38,6 +38,17 @@ def instinct_target(name: str) -> Optional[str]:
 _POLARIS_RX = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?(?:4[6-8]0|5[4-9]0)x?(?:\s+series)?$", re.IGNORECASE)
 
 
+# Radeon Pro WX workstation cards (AMD's product pages): WX 2100/3100/3200/4100/5100/7100 are Polaris 10/11/12/23
+# (gfx803, as above), WX 8200 and WX 9100 are Vega 10 (gfx900).
+_PRO_WX = re.compile(r"^(?:amd\s+)?radeon\s+pro\s+wx\s?(?:(?P<polaris>[2-57]100|3200)|(?P<vega>8200|9100))(?:\s+graphics)?$",
+                     re.IGNORECASE)
+
+
 def radeon_target(name: str) -> Optional[str]:
-    """'AMD RX 580' / 'Radeon RX 470' -> 'gfx803'; None for any other name (the table holds Polaris only)."""
-    return "gfx803" if _POLARIS_RX.match(name.strip()) else None
+    """'AMD RX 580' / 'Radeon RX 470' / 'AMD Radeon (TM) Pro WX 5100 Graphics' -> 'gfx803'; 'Radeon Pro WX 9100' ->
+    'gfx900'; None for any other name (the table holds Polaris and the Pro WX cards only)."""
+    name = re.sub(r"\s*\((?:TM|R)\)", "", name.strip(), flags=re.IGNORECASE)
+    workstation = _PRO_WX.match(name)
+    if workstation:
+        return "gfx803" if workstation.group("polaris") else "gfx900"
+    return "gfx803" if _POLARIS_RX.match(name) else None

@@ -227,12 +227,12 @@ def apple_core_options(chip: str) -> Optional[Tuple[frozenset, frozenset]]:
 # and "Intel Data Center GPU" product lists; written without its letter too ('Arc770'). Core Ultra's 'Intel Arc Graphics' and 'Arc 130V/140V' are integrated.
 # The brand alone as the GPU's whole name ('Is Intel Arc not supported?') is the card line: Intel names its
 # integrated ones 'Intel Arc Graphics' or by their V model.
-_INTEL_DISCRETE = re.compile(r"\bArc\s?(?:[AB]\s?\d{3}M?|[3-7]\d0M?)\b|\bDG2\b|\bData Center GPU (?:Flex|Max)\b"
+_INTEL_DISCRETE = re.compile(r"\bArc(?:\(TM\))?\s?(?:[AB]\s?\d{3}M?|[3-7]\d0M?)\b|\bDG2\b|\bData Center GPU (?:Flex|Max)\b"
                              r"|^\s*Intel(?:\(R\))? Arc(?:\(TM\))?\s*$", re.IGNORECASE)
 
 
 def intel_discrete_gpu(name: str) -> bool:
-    """'Intel Arc A770', 'Intel Corporation DG2 [Arc A770]' -> True; 'Intel Arc Graphics', 'Intel UHD Graphics 630' -> False."""
+    """'Intel Arc A770', 'Intel(R) Arc(TM) A770 Graphics', 'Intel Corporation DG2 [Arc A770]' -> True; 'Intel Arc Graphics', 'Intel UHD Graphics 630' -> False."""
     return bool(_INTEL_DISCRETE.search(name or ""))
 
 

@@ -17,6 +17,7 @@ from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.amd_gfx import radeon_target
 from macml.knowledge.hardware import intel_integrated_gpu, nvidia_compute_capability
 from macml.probe.infer_boards import raspberry_pi_gpu
+from macml.probe.infer_driver_cuda import cuda_from_driver_branch
 from macml.probe.infer_silicon import gpus_not_apple_silicon, x86_is_not_apple_silicon
 from macml.probe.infer_wsl import wsl_arch
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
@@ -271,7 +272,8 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         facts = infer_translation(intel_mac_python(facts, sources), snapshot, snapshot.get("statements"), sources)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
-    gpus = _stated_gfx(mps_gpu_on_intel(facts, _nvidia_capabilities(_tegra_gpu(facts, sources), sources), sources),
+    gpus = _stated_gfx(mps_gpu_on_intel(facts, cuda_from_driver_branch(_nvidia_capabilities(_tegra_gpu(facts, sources), sources),
+                                                                       sources), sources),
                        snapshot, sources)
     if not gpus:
         gpus = raspberry_pi_gpu(facts, snapshot, sources)

@@ -31,7 +31,7 @@ def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], 
     seen_index, last_line = set(), {}
     for stated in listed:
         value, name = stated["value"], stated["value"]["name"]
-        key = (name, value.get("index"))
+        key = (model_key(name) or name, value.get("index"))  # one numbered device spelled twice ('Intel Iris Graphics', 'Intel Iris')
         if value.get("index") is not None:
             if key in seen_index:
                 continue

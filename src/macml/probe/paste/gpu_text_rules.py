@@ -1,7 +1,8 @@
 """Set 9's Linux/Windows clues about GPUs, each a pure function returning stated facts.
 
 - A GPU listed as a device: lspci's 'VGA compatible controller: Intel Corporation DG2 [Arc A770] (rev 08)' (the
-  whole name where no marketing name is bracketed), inxi -G's 'Device-1: Intel DG2 [Arc A770] driver: i915'.
+  bracketed marketing name with its maker, 'Intel Arc A770'; the whole name where no marketing name is bracketed),
+  inxi -G's 'Device-1: Intel DG2 [Arc A770] driver: i915'.
 - KDE's 'About this System': 'Graphics Processor: NVIDIA GeForce RTX 4060 Ti/PCIe/SSE2' (OpenGL's renderer string)
   and 'VRAM: 16GiB'.
 - A GPU answer with its memory: 'GPU: [Intel Arc A730M 12G]', 'Graphics card - GTX 1070 8gb'; a 'key - value'
@@ -25,7 +26,7 @@ from macml.knowledge.amd_gfx import codename_target, instinct_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.paste import stack_text_rules
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor, informal_gpu_names
-from macml.probe.paste.said_of_this_machine import NEGATION
+from macml.probe.paste.said_of_this_machine import NEGATION, hypothetical
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -47,8 +48,12 @@ def lspci_device(line: str) -> Facts:
     found = _LSPCI.match(line)
     if not found or not _GPU_VENDOR_WORDS.match(found.group(1)):
         return []
-    if any(gpu_names(bracket) for bracket in re.findall(r"\[([^\]]+)\]", found.group(1))):
+    brackets = re.findall(r"\[([^\]]+)\]", found.group(1))
+    if any(gpu_names(bracket) for bracket in brackets):
         return []  # log_rules reads it
+    intel = [f"Intel {b}" for b in brackets if found.group(1).startswith("Intel") and gpu_names(f"Intel {b}")]
+    if intel:  # 'Intel Corporation DG2 [Arc A380]': the bracket is the marketing name, as for AMD's, less the maker
+        return [gpu_record(intel[-1]), ("platform", "linux")]
     name = _device_name(found.group(1))
     return [gpu_record(name), ("platform", "linux")] if re.search(r"\d", name) else []
 
@@ -197,7 +202,7 @@ def amd_target(line: str) -> Facts:
     """'Navi 22 [Radeon RX 6' -> an AMD GPU, gfx1031; 'my Mi60 server' -> an AMD Instinct MI60 (gfx906), as named."""
     facts: Facts = []
     codename = _CODENAME.search(line)
-    if codename and codename_target(codename.group(1)):
+    if codename and codename_target(codename.group(1)) and not hypothetical(line):
         facts += [("gpu.present", "AMD"), ("gpu.gfx", codename_target(codename.group(1)))]
     board = _INSTINCT.search(line)
     if board and instinct_target(board.group(1)) and not NEGATION.search(line[:board.start()]):

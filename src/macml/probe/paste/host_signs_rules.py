@@ -18,6 +18,7 @@ import re
 from typing import List
 
 from macml.probe.paste.gpu_names import gpu_names, informal_gpu_names
+from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 from macml.probe.paste.statement_rules import Facts
 
 _X86_PROSE = re.compile(r"\b(?:with|paired with|has|have|having|running|runs|using|uses|on)\s+(?:an?\s+|two\s+|dual\s+|2\s?x?\s*|my\s+)?"
@@ -42,7 +43,8 @@ _OTHER_MACHINE = re.compile(r"(?:^|(?<=[.;!?])\s+|\()\s*(?:An?\s+(?:identi\w*|si
 
 def x86_prose(line: str) -> Facts:
     """'a minisforum HX80G (paired with a Ryzen 5800H)', 'a server with two Epyc CPUs': x86_64."""
-    return [("cpu.hardware_arch", "x86_64")] if _X86_PROSE.search(line) else []
+    found = _X86_PROSE.search(line)
+    return [("cpu.hardware_arch", "x86_64")] if found and not (hypothetical(line) or someone_elses(line)) else []
 
 
 def radeon_igpu(line: str) -> Facts:

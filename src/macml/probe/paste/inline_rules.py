@@ -12,6 +12,7 @@ from macml.knowledge.hardware import chip_of_kernel
 from macml.probe.paste.gpu_names import CHIP, gpu_names, gpu_record, gpu_value, plaidml_devices, with_partner
 from macml.probe.paste.log_rules import log_line_facts
 from macml.probe.paste.report_rules import report_line_facts
+from macml.probe.paste.said_of_this_machine import writers_os
 from macml.probe.paste.statement_rules import PLATFORM_STRING, Facts, package_facts, python_platform
 from macml.probe.paste.system_rules import MODEL_ID, NO_SUCH_MACOS, arch_word, conda_virtual_packages
 
@@ -118,7 +119,7 @@ def cpu_and_os(line: str) -> Facts:
             facts.append(("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64"))
     for platform_string in PLATFORM_STRING.finditer(line):
         facts += python_platform(platform_string.group())
-    if re.search(r"\b[\w-]+\.(?:exe|dll)\b", line) or _WINDOWS_SIGN.search(line):
+    if (re.search(r"\b[\w-]+\.(?:exe|dll)\b", line) and writers_os(line) in (None, "win32")) or _WINDOWS_SIGN.search(line):
         facts.append(("platform", "win32"))
     if re.search(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]", line):
         facts += [("platform", "win32"), ("python.machine", "x86_64")]

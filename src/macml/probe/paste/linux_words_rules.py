@@ -20,6 +20,7 @@ from macml.knowledge.amd_apus import apu_gfx, codename_gfx
 from macml.probe.paste import app_log_rules, general_rules
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record, gpu_vendor, informal_gpu_names
 from macml.probe.paste.linux_clues_rules import _DISTRO_NAMES as DISTRO_NAMES
+from macml.probe.paste.said_of_this_machine import someone_elses
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -91,7 +92,7 @@ def spec_list(line: str) -> Facts:
 def spec_items(text: str) -> Facts:
     """'i9 / 32GB / GTX 3070 laptop 8GB vram', 'Ryzen 9 7950X + RTX 4090, 64 GB RAM': the CPU, the RAM, the GPU
     with its memory, a gfx target; the RAM only beside a CPU, GPU or gfx item (a list of parts)."""
-    items = [i.strip() for i in re.split(r"\s+[/+]\s+|\s*[,|;]\s*", text) if i.strip()]
+    items = [i.strip() for i in re.split(r"\s+[/+]\s+|\s*[,|;]\s*", text) if i.strip() and not someone_elses(i)]
     parts: Facts = []
     memory: Facts = []
     for item in items:

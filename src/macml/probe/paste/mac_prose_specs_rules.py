@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from macml.knowledge.mac_families import only_plain_chip
 from macml.knowledge.macos import MACOS_RELEASE_NAMES, MAC_MEMORY_GB
 from macml.probe.paste.gpu_names import gpu_names
+from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 from macml.probe.paste.statement_rules import by_key, package_facts
 
 Facts = List[Tuple[str, Any]]
@@ -152,6 +153,8 @@ def ram_said(line: str) -> Facts:
     """'my device has 16gb ram', '32 GB of memory': the machine's memory (not a GPU's, which its line names)."""
     found = _RAM.search(line)
     if not found or _GPU_WORDS.search(line) or gpu_names(line) or int(found.group(1)) not in MAC_MEMORY_GB | {4, 6}:
+        return []
+    if hypothetical(line) or someone_elses(line):  # 'You need at least 96 GB of memory'
         return []
     return [("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
 

@@ -98,6 +98,8 @@ def memory_in_chip_parentheses(line: str) -> Facts:
     found = _PAREN_MEMORY.search(line, chip.end()) if chip else None
     if not found or int(found.group(2)) not in APPLE_SILICON_MEMORY_GB:
         return []
+    if re.search(r"\b(?:model|weights|\d+(?:\.\d+)?B)\b", found.group(1)):  # '(the 70B model takes 48 GB)'
+        return []
     return [("cpu.memory_bytes", int(found.group(2)) * 1024**3)]
 
 

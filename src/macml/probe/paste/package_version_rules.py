@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Sequence
 
+from macml.probe.paste.python_prose_rules import past_warning
 from macml.probe.paste.statement_rules import Facts, package_facts
 
 _COMMAND = re.compile(r"\bpython[\d.]*\s+-c\s+(.+)$")
@@ -58,9 +59,9 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
         modules = _printed_modules(command.group(1)) if command else []
         if not modules:
             continue
-        start = index + 1
+        start = past_warning(lines, index + 1)  # a warning the imports printed comes before the versions
         while start < min(len(lines), index + 7) and _BETWEEN.match(lines[start]) and not _VERSION_LINE.match(lines[start]):
-            start += 1
+            start = past_warning(lines, start + 1)
         printed = [_VERSION_LINE.match(lines[i]) if i < len(lines) else None for i in range(start, start + len(modules))]
         if not all(printed):
             continue

@@ -41,6 +41,14 @@ def torch_said(line: str) -> Facts:
     return facts
 
 
+def past_warning(lines: Sequence[str], at: int) -> int:
+    """The line after a warning Python printed at lines[at] (its 'path:57: UserWarning: ...' line and the indented
+    source line under it); `at` itself where lines[at] is no warning."""
+    if at < len(lines) and _WARNING_PRINT.match(lines[at]):
+        return at + (2 if at + 1 < len(lines) and lines[at + 1][:1].isspace() else 1)
+    return at
+
+
 def answer_after(lines: Sequence[str], index: int, within: int = 2) -> Optional[int]:
     """The first line with text after lines[index], within `within` lines of text, past a warning Python printed
     meanwhile ('.../torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ...' and its source line)."""

@@ -24,7 +24,8 @@ NEGATION = re.compile(r"\b(?:not|never|no longer|without|unlike|instead|rather t
 _NEGATION_REACH = 30  # characters before a fact that a denial of it sits in ('I don't have an', 'unlike the')
 
 HYPOTHETICAL = re.compile(
-    r"\?\s*$|\?\s+\S|^\s*(?:will|would|does|do|can|could|is|are|has|have|should)\s+(?:it|this|that|a|an|the|my|I|anyone|someone)\b"
+    r"(?:^|[.!?;]\s+)\s*(?:will|would|does|do|did|can|could|is|are|has|have|should|how|what|which|why)\b(?:[^.!?]|\.(?=\S))*\?"
+    r"|^\s*(?:will|would|does|do|can|could|is|are|has|have|should)\s+(?:it|this|that|a|an|the|my|I|anyone|someone)\b"
     r"|\b(?:if|whether|unless|ideally|make\s+sure|in\s+case|suppose|assuming)\b"
     r"|\b(?:you|one)\s+(?:need|needs|must|should|might|may|can|could)\b|\b(?:need|require|requires|required)\s+(?:at\s+least|a|an)\b"
     r"|\b(?:recommended|minimum|minimal|requirements?)\b(?!\.txt)"
@@ -70,11 +71,19 @@ def contrasted_after(after: str) -> bool:
     return bool(CONTRASTED_AFTER.search(after))
 
 
+def sentence_at(line: str, start: int, end: int) -> str:
+    """The sentence holding line[start:end]: 'I have an M1 with 16GB, will it work?' is one, 'Will it work? I have
+    an RTX 3090.' two."""
+    begin = max((m.end() for m in re.finditer(r"[.!?;]\s+", line[:start])), default=0)
+    stop = re.search(r"[.!?](?:\s|$)", line[end:])
+    return line[begin:end + stop.end() if stop else len(line)]
+
+
 def mentioned_only(line: str, start: int, end: int) -> bool:
     """The fact at line[start:end] is mentioned, not stated about the writer's machine."""
     before, after = line[:start], line[end:]
-    return (negated(before) or hypothetical(line) or someone_elses(before) or someone_elses(after[:40])
-            or contrasted_after(after))
+    return (negated(before) or hypothetical(sentence_at(line, start, end)) or someone_elses(before)
+            or someone_elses(after[:40]) or contrasted_after(after))
 
 
 WRITERS_OS = re.compile(

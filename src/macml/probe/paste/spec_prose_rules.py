@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.probe.paste import python_prose_rules
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, informal_gpu_names
+from macml.probe.paste.said_of_this_machine import someone_elses
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -143,7 +144,8 @@ def owned_gpu(line: str) -> Facts:
                                             "memory_mib": memory, "index": None}))
     for name in informal_gpu_names(text):
         at = text.find(name)
-        if _OWNED.search(text[max(0, at - 25):at]) and not _NEGATED.search(text[max(0, at - 25):at]):
+        if (_OWNED.search(text[max(0, at - 25):at]) and not _NEGATED.search(text[max(0, at - 25):at])
+                and not someone_elses(text[at:at + 40])):
             size = _SIZE_AFTER.match(text[at + len(name):])  # 'my RX 9060XT 16GB': the card's memory
             memory = int(size.group(1)) * 1024 if size and 2 <= int(size.group(1)) <= 192 else None
             facts.append(("gpu.owned", dict(gpu_record(name)[1], memory_mib=memory)))

@@ -14,44 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import mac_only_gpu
-from macml.probe.paste import (general_rules, inline_rules, linux_app_rules, linux_clues_rules, linux_words_rules, mac_app_rules, mac_clues_rules, mac_text_rules,
-                               mac_words_rules,
-                               statement_rules as rules, system_rules)
-from macml.probe.paste import gpu_text_rules
-from macml.probe.paste import env_report_rules
-from macml.probe.paste import graphics_tool_rules, spec_prose_rules
-from macml.probe.paste import windows_tool_rules
-from macml.probe.paste import mac_prose_specs_rules
-from macml.probe.paste import mac_issue_rules
-from macml.probe.paste import form_answer_rules, hardware_prose_rules, shell_output_rules
-from macml.probe.paste import mac_memory_rules, role_key_rules
-from macml.probe.paste import linux_sentence_rules, nvidia_cli_rules
-from macml.probe.paste import host_clue_rules, stack_prose_rules
-from macml.probe.paste import board_rules
-from macml.probe.paste import gpu_inventory_rules, machine_sentence_rules, package_version_rules
-from macml.probe.paste import mac_model_year_rules, rosetta_env_rules
-from macml.probe.paste import mac_hint_rules
-from macml.probe.paste import host_signs_rules
-from macml.probe.paste import app_report_rules
-from macml.probe.paste import egpu_setup_rules, metal_log_rules, os_answer_rules
-from macml.probe.paste import typed_specs_rules
-from macml.probe.paste import mac_host_name_rules
-from macml.probe.paste import wsl_rules
-from macml.probe.paste import linux_amd_rules, amd_tool_rules
-from macml.probe.paste import mac_spec_words_rules
-from macml.probe.paste import smi_fragment_rules, windows_spec_rules
-from macml.probe.paste import distro_rules
-from macml.probe.paste import gpu_list_rules, log_prefix_rules, mac_model_name_rules, os_build_rules
-from macml.probe.paste import apple_chip_spec_rules, crash_rosetta_rules, tool_check_json_rules
-from macml.probe.paste import pc_parts_rules
-from macml.probe.paste import host_os_words_rules, kernel_log_rules, own_gpu_words_rules, rocm_runtime_rules
-from macml.probe.paste import avx_prose_rules, distro_sentence_rules, quadro_model_rules
+from macml.probe.paste import (host_signs_rules, inline_rules, line_readers as readers, mac_hint_rules, mac_host_name_rules,
+                               mac_text_rules, os_answer_rules, statement_rules as rules, system_rules)
 from macml.probe.paste.base import strip_prompt
-from macml.probe.paste.devices import device_facts
-from macml.probe.paste.log_rules import journal_line_facts, repl_facts
+from macml.probe.paste.log_rules import journal_line_facts
 
 
 @dataclass(frozen=True)
@@ -183,54 +152,6 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
 
 
 
-# The readers of whole texts (line index -> facts) in the order their facts join a line's; env_report first:
-# it corrects misreadings. device_facts and repl_facts, mac_app_rules' answers and linux_app_rules' come next.
-_LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, Any]]]], ...] = (
-    env_report_rules.answers, device_facts, repl_facts, linux_app_rules.answers, mac_app_rules.answer_facts,
-    mac_words_rules.answers, linux_words_rules.answers, linux_clues_rules.answers, mac_text_rules.answers,
-    gpu_text_rules.answers, nvidia_cli_rules.answers, linux_sentence_rules.answers, mac_prose_specs_rules.answers,
-    graphics_tool_rules.answers, spec_prose_rules.answers, windows_tool_rules.answers, form_answer_rules.answers,
-    hardware_prose_rules.answers, shell_output_rules.answers, host_clue_rules.answers, mac_hint_rules.answers,
-    board_rules.answers, gpu_inventory_rules.answers, package_version_rules.answers, app_report_rules.answers,
-    egpu_setup_rules.answers, typed_specs_rules.answers, smi_fragment_rules.answers, tool_check_json_rules.answers,
-    pc_parts_rules.answers, own_gpu_words_rules.answers, host_os_words_rules.answers)
-# The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
-_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
-    mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
-    mac_prose_specs_rules.keyed_facts, linux_clues_rules.keyed_facts, gpu_text_rules.keyed_facts,
-    graphics_tool_rules.keyed_facts, spec_prose_rules.keyed_facts, mac_issue_rules.keyed_facts,
-    form_answer_rules.keyed_facts, mac_memory_rules.keyed_facts, role_key_rules.keyed_facts,
-    linux_sentence_rules.keyed_facts, host_clue_rules.keyed_facts, board_rules.keyed_facts, mac_hint_rules.keyed_facts,
-    host_signs_rules.keyed_facts, app_report_rules.keyed_facts, os_answer_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
-    distro_rules.keyed_facts, amd_tool_rules.keyed_facts, apple_chip_spec_rules.keyed_facts,
-    gpu_list_rules.keyed_facts, pc_parts_rules.keyed_facts, mac_model_name_rules.keyed_facts,
-    os_build_rules.keyed_facts)
-# The answers of an issue form's fields ('### OS' then 'macOS 14'), in the order their facts join.
-_FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
-    rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
-    gpu_text_rules.keyed_facts, mac_memory_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
-    form_answer_rules.keyed_facts)
-# The readers of any one line. These two come before inline_rules.anywhere: the CPU they name is the more precise.
-_BEFORE_ANYWHERE: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (general_rules.line_facts,
-                                                                       linux_words_rules.line_facts)
-# The rest, after inline_rules.anywhere, in the order their facts join.
-_LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
-    linux_app_rules.line_facts, mac_app_rules.mac_app_line_facts, mac_words_rules.line_facts,
-    mac_clues_rules.line_facts, mac_text_rules.line_facts, linux_clues_rules.line_facts, gpu_text_rules.line_facts,
-    graphics_tool_rules.line_facts, spec_prose_rules.line_facts, windows_tool_rules.line_facts,
-    mac_prose_specs_rules.line_facts, mac_issue_rules.line_facts, hardware_prose_rules.line_facts,
-    shell_output_rules.line_facts, mac_memory_rules.line_facts, linux_sentence_rules.line_facts,
-    host_clue_rules.line_facts, stack_prose_rules.line_facts, board_rules.line_facts, gpu_inventory_rules.line_facts,
-    machine_sentence_rules.line_facts, mac_model_year_rules.line_facts, rosetta_env_rules.line_facts,
-    mac_hint_rules.line_facts, metal_log_rules.line_facts, app_report_rules.line_facts, typed_specs_rules.line_facts,
-    wsl_rules.line_facts, linux_amd_rules.line_facts, amd_tool_rules.line_facts,
-    mac_spec_words_rules.line_facts, windows_spec_rules.line_facts, distro_rules.line_facts,
-    apple_chip_spec_rules.line_facts, crash_rosetta_rules.line_facts, pc_parts_rules.line_facts,
-    mac_model_name_rules.line_facts, log_prefix_rules.line_facts, kernel_log_rules.line_facts, rocm_runtime_rules.line_facts,
-    own_gpu_words_rules.line_facts, host_os_words_rules.line_facts,
-    distro_sentence_rules.line_facts, avx_prose_rules.line_facts, quadro_model_rules.line_facts)
-
-
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
@@ -239,7 +160,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     mps_memory = _mps_memory(lines)
     form = _form_answers(lines)
     # Whole-text readers' facts, by line; their order on a line is the order facts are added.
-    answer_sets = [reader(lines) for reader in _LINE_ANSWERS]
+    answer_sets = [reader(lines) for reader in readers.LINE_ANSWERS]
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
@@ -254,19 +175,19 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         pair = key_value(text)
         if pair:
             facts.extend(rules.by_key(*pair))
-            for keyed in _KEYED:
+            for keyed in readers.KEYED:
                 facts.extend(keyed(*pair))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*pair))
             if index in mps_memory:
                 facts.extend(rules.by_key("memory", pair[1]))
         if index in form:
-            for keyed in _FORM_KEYED:
+            for keyed in readers.FORM_KEYED:
                 facts.extend(keyed(form[index], text.strip()))
-        for line_rule in _BEFORE_ANYWHERE:
+        for line_rule in readers.BEFORE_ANYWHERE:
             facts.extend(line_rule(text))
         facts.extend(inline_rules.anywhere(text.replace("**", "")))
-        for line_rule in _LINE_RULES:
+        for line_rule in readers.LINE_RULES:
             facts.extend(line_rule(text))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:

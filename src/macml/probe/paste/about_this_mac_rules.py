@@ -1,0 +1,54 @@
+"""The memory line of a Mac's 'About This Mac' summary, copied or retyped as its label and value on one line:
+
+    Chip Apple M1 Max            Processor 2.3 GHz 8-Core Intel Core i9
+    Memory 32GB                  Memory 16 GB 2667 MHz DDR4
+    Startup disk Macintosh HD    Graphics AMD Radeon Pro 5500M 4 GB
+
+'Memory 32GB' has no colon, so the `key: value` readers miss it. It counts only beside another line of the same
+summary (within three lines: Chip, Processor, Graphics, Startup Disk, Serial Number, Version, a Mac's model), so a
+bare 'Memory 16GB' under 'Minimum requirements:' or in a sentence ('Memory 32GB is not enough') does not fire;
+nor does a block that a question, advice or someone else's machine introduces (said_of_this_machine).
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Sequence
+
+from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
+from macml.probe.paste.statement_rules import Facts
+
+_MEMORY = re.compile(r"^\s*(?:[-*•]\s+)?(?:Memory|RAM|Unified memory)\s+(\d{1,4})\s?(GB|GiB|TB)"
+                     r"(?:\s+\d{3,4}\s?MHz\s+(?:LP)?DDR\d\w*)?\s*$", re.IGNORECASE)
+_SUMMARY_LINE = re.compile(
+    r"^\s*(?:[-*•]\s+)?(?:Chip\s+Apple\s+M\d|Processor\s+\S.*(?:GHz|Intel|Apple|Core)|Graphics\s+\S|Startup\s+disk\s+\S"
+    r"|Serial\s+number\s+\S|Version\s+\d{2}\.\d|macOS\s+[A-Z][a-z]+(?:\s+\d{2}(?:\.\d+)*)?\s*$"
+    r"|(?:MacBook(?:\s+(?:Pro|Air))?|iMac(?:\s+Pro)?|Mac\s*mini|Mac\s+Studio|Mac\s+Pro)\s*\(?\d{2}[- ]inch|"
+    r"(?:MacBook(?:\s+(?:Pro|Air))?|iMac(?:\s+Pro)?|Mac\s*mini|Mac\s+Studio|Mac\s+Pro)\s*\(.*\d{4}\)\s*$)",
+    re.IGNORECASE)
+_REACH = 3
+
+
+def _introduced_as_mention(lines: Sequence[str], index: int) -> bool:
+    """A question, a requirement or someone else's machine in the lines just above the summary."""
+    above = [line for line in lines[max(0, index - _REACH - 2):index] if line.strip()]
+    return any(hypothetical(line) or someone_elses(line) for line in above[-2:])
+
+
+def summary_memory(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the RAM an About This Mac 'Memory 32GB' line states, where another summary line is near."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        memory = _MEMORY.match(line)
+        if not memory:
+            continue
+        near = [i for i in range(max(0, index - _REACH), min(len(lines), index + _REACH + 1))
+                if i != index and _SUMMARY_LINE.match(lines[i])]
+        if not near or _introduced_as_mention(lines, min(near + [index])):
+            continue
+        size = int(memory.group(1)) * (1024 if memory.group(2).upper() == "TB" else 1)
+        found[index] = [("cpu.memory_bytes", size * 1024**3)]
+    return found
+
+
+def answers(lines: Sequence[str]) -> Dict[int, List]:
+    return summary_memory(lines)

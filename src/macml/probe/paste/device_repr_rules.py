@@ -1,0 +1,39 @@
+"""GPU device objects as GPU libraries print them, one device a line, numbered by the library:
+
+- AMDGPU.jl's `AMDGPU.devices()` / `versioninfo()`: '- HIPDevice(name="AMD Radeon RX 6800 XT", id=2)';
+- CUDA.jl's 'CuDevice(0): NVIDIA GeForce RTX 3090';
+- oneAPI.jl's 'ZeDevice(GPU, vendor 0x8086, device 0x56a0): Intel(R) Arc(TM) A770 Graphics'.
+
+Each printed device is one GPU of this machine, named as the library names it ('AMD Radeon Graphics' is an
+APU's integrated GPU). A device object written into a sentence that only mentions it (a question, a condition,
+another machine's) states nothing.
+"""
+from __future__ import annotations
+
+import re
+
+from macml.probe.paste.board_rules import generic_amd_gpu
+from macml.probe.paste.gpu_names import gpu_names, gpu_vendor
+from macml.probe.paste.said_of_this_machine import mentioned_only
+from macml.probe.paste.statement_rules import Facts
+
+_NAMED = re.compile(r"""\b(?:HIP|ROC)Device\(\s*name\s*=\s*["']([^"'\n]+)["']\s*,\s*(?:device_)?id\s*=\s*(\d{1,2})\s*\)""")
+_NUMBERED = re.compile(r"\b(?:Cu|Ze)Device\((?:(\d{1,2})|GPU,[^)]*)\):\s*(\S.*?)\s*$")
+
+
+def _gpu(name: str, index: object) -> Facts:
+    if not (gpu_names(name) or generic_amd_gpu(name)):
+        return []
+    return [("gpu", {"name": name.strip(), "vendor": gpu_vendor(name), "memory_mib": None, "index": index})]
+
+
+def line_facts(line: str) -> Facts:
+    """'- HIPDevice(name="AMD Radeon Graphics", id=1)' -> that GPU, index 1; 'CuDevice(0): NVIDIA GeForce RTX 3090'."""
+    facts: Facts = []
+    for found in _NAMED.finditer(line):
+        if not mentioned_only(line, found.start(), found.end()):
+            facts += _gpu(found.group(1), int(found.group(2)))
+    numbered = _NUMBERED.search(line)
+    if numbered and not mentioned_only(line, numbered.start(), numbered.end()):
+        facts += _gpu(numbered.group(2), int(numbered.group(1)) if numbered.group(1) else None)
+    return facts

@@ -1,0 +1,36 @@
+"""Ollama's per-device log lines count the GPUs by their ids, where several cards share one name:
+
+    ... msg="inference compute" id=GPU-b18a7f7a-... library=cuda compute=8.6 name="NVIDIA GeForce RTX 3060" ...
+    ... msg="updating cuda memory data" gpu=GPU-d1fa0558-... name="NVIDIA GeForce RTX 3060" overhead="0 B" ...
+    ... msg="detected OS VRAM overhead" id=GPU-... library=cuda ... name="NVIDIA GeForce RTX 4090" ...
+
+Elsewhere a GPU name said on several lines counts once (a log repeats itself); here each distinct id is one card,
+so two ids under one name are two GPUs. Only a text with two or more ids is counted this way: with one id the
+name already says it.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Sequence
+
+from macml.probe.paste.gpu_names import gpu_names, gpu_record
+from macml.probe.paste.statement_rules import Facts
+
+# a Go logfmt line of Ollama's GPU code ('source=gpu.go:410', 'source=types.go:105') that names one device by id
+_DEVICE_LINE = re.compile(r'\bsource=\w+\.go:\d+\s+msg="[^"]*"')
+_ID = re.compile(r'(?<![\w.])(?:id|gpu)=(GPU-[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|\d{1,2})(?=\s|$)')
+_NAME = re.compile(r'(?<![\w.])(?:description|name)="([^"]+)"')  # newer logs: name=ROCm0 description="AMD Radeon ..."
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the GPU its device line names, numbered by its id's first appearance (two ids or more)."""
+    named: List[tuple] = []
+    for index, line in enumerate(lines):
+        device, ident = _DEVICE_LINE.search(line), _ID.search(line)
+        gpu = [n for found in _NAME.finditer(line) for n in gpu_names(found.group(1))] if device and ident else []
+        if gpu:
+            named.append((index, ident.group(1), gpu[0]))
+    order = list(dict.fromkeys(ident for _, ident, _ in named))
+    if len(order) < 2:
+        return {}
+    return {index: [gpu_record(gpu, index=order.index(ident))] for index, ident, gpu in named}

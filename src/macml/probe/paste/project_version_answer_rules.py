@@ -1,0 +1,46 @@
+"""A project's version answer that names the distribution installed ('ONNX Runtime version: Currently on
+ort-nightly-directml 1.13.0.dev20220823003 (...). But also tried with 1.12.1', 'TensorFlow version: tf-nightly
+2.16.0.dev20231010'): the pip name that belongs to the project (its name run together, or the short name its nightly
+and variant builds take), with the version right after it, is installed at that version. The key names the project in
+words ('ONNX Runtime', 'Tensor Flow'); a version only 'also tried', or one named with a denial or a condition, is
+not read.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Tuple
+
+from macml.probe.paste.said_of_this_machine import hypothetical, negated, someone_elses
+
+Facts = List[Tuple[str, Any]]
+
+# The short names projects publish builds under besides their own (pypi.org: ort-nightly, ort-nightly-gpu,
+# ort-nightly-directml for ONNX Runtime; tf-nightly, tf-nightly-cpu for TensorFlow)
+_SHORT_NAMES = {"onnxruntime": ("ort",), "tensorflow": ("tf",)}
+_KEY = re.compile(r"^([a-z][\w .-]*?)\s+version$")
+_DIST_VERSION = re.compile(r"(?<![\w./-])([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)\s*(?:==\s*|\s+)v?"
+                           r"(\d+(?:\.\d+)+(?:[.-]?(?:dev|rc|post|a|b)\d+)?(?:\+[\w.]+)?)(?![\w.]*\d)", re.IGNORECASE)
+
+
+def _belongs(dist: str, project: str) -> bool:
+    """'ort-nightly-directml' belongs to 'onnxruntime'; 'onnxruntime-gpu' too; 'numpy' does not."""
+    return dist == project or any(dist.startswith(p + "-") for p in (project,) + _SHORT_NAMES.get(project, ()))
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    """'onnx runtime version', 'Currently on ort-nightly-directml 1.13.0.dev20220823003 ...' -> that package."""
+    named = _KEY.match(key)
+    if not named:
+        return []
+    project = re.sub(r"[\s_.-]+", "", named.group(1))
+    for found in _DIST_VERSION.finditer(value):
+        dist = found.group(1).lower().replace("_", "-")
+        if not _belongs(dist, project):
+            continue
+        clause = value[:found.end()]
+        clause = clause[clause.rfind(". ") + 1:] if ". " in clause else clause
+        before = value[:found.start()]
+        if negated(before) or hypothetical(clause) or someone_elses(clause) or re.search(r"\b(?:also\s+)?tried\b", before[-30:], re.IGNORECASE):
+            continue
+        return [("package", {"name": dist, "version": found.group(2)})]
+    return []

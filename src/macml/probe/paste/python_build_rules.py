@@ -1,0 +1,30 @@
+"""Python's own build string (sys.version), wherever a tool prints it: reticulate's py_config() 'version:
+3.9.12 | packaged by conda-forge | (main, Mar 24 2022, 23:25:14)  [Clang 12.0.1 ]', a startup banner, a log's
+'Python: 3.10.15 (main, Nov 20 2024, 16:40:35) [Clang 16.0.0 ...]'. The version, the build tag and its date in
+parentheses are printed only by the interpreter about itself, so the line states the Python the text runs.
+
+A version typed without that build part ('works on 3.9.12') is not read here; nor a line that denies it or puts
+it as a question or condition (said_of_this_machine).
+"""
+from __future__ import annotations
+
+import re
+
+from macml.probe.paste.said_of_this_machine import mentioned_only
+from macml.probe.paste.statement_rules import Facts
+
+_BUILD_STRING = re.compile(
+    r"(?<![\w.])(3\.\d{1,2}\.\d{1,2})(?:(?:a|b|rc)\d+)?\+?\s*(?:\|[^|\n]{1,80}\|\s*)?"
+    r"\((?:main|default|tags/[\w.:/+-]+|heads/[\w.:/+-]+|[\w.:/+-]{1,40}),\s*[A-Z][a-z]{2}\s+\d{1,2}\s+\d{4},\s*\d{1,2}:\d{2}(?::\d{2})?\)")
+
+
+def build_string_version(line: str) -> Facts:
+    """'3.10.15 (main, Nov 20 2024, 16:40:35) [Clang 16.0.0]' -> Python 3.10.15."""
+    found = _BUILD_STRING.search(line)
+    if not found or mentioned_only(line, found.start(), found.end()):
+        return []
+    return [("python.version", found.group(1))]
+
+
+def line_facts(line: str) -> Facts:
+    return build_string_version(line)
