@@ -27,7 +27,8 @@ _GPU_COUNT = re.compile(r"^\s*\(?\s*(\d{1,2})\s*GPUs?\b(?!\s*cores?)", re.IGNORE
 _PAREN = r"\s*\((?P<note>[^()]{1,40})\)"
 _MEMORY_AFTER = re.compile(_PAREN + r"\s*,?\s*(?P<size>\d{1,3})\s?(?:GB|GiB|G)\b(?!\s*(?:SSD|storage|disk|drive|HDD|NVMe|VRAM|free|left|model))"
                            r"(?:\s*(?:RAM|memory|unified memory))?\s*(?:$|[,;.)])", re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:not|unlike|than|instead of|vs\.?|versus|compared? (?:to|with))\s+(?:\w+\s+){0,3}$", re.IGNORECASE)
+# a chip named to compare with, a few words before the fact ('faster than the M2 Max (38 GPUs)'); negated() covers denials
+_COMPARED = re.compile(r"\b(?:not|unlike|than|instead of|vs\.?|versus|compared? (?:to|with))\s+(?:\w+\s+){0,3}$", re.IGNORECASE)
 _GPU_KEY = re.compile(r"\b(?:gpu|graphics)\b")
 # a model's size or quantisation ('(Q4_K_M), 48 GB', 'the 70B model takes 48 GB'): the size is the model's
 _MODEL_SIZE = re.compile(r"\b(?:Q\d(?:_[A-Z0-9]+)*|IQ\d\w*|(?:fp|bf)16|fp(?:8|32)|int[48]|\d-?bit|GGUF|GGML|AWQ|GPTQ|MLX"
@@ -42,7 +43,7 @@ def _chip_name(found: re.Match) -> str:
 def _mentioned(line: str, chip: re.Match) -> bool:
     """A chip asked about, advised, compared with or someone else's ('You need at least an M2 Max', 'My colleague's')."""
     before = line[:chip.start()]
-    return bool(_NEGATED.search(before)) or negated(before) or hypothetical(line) or someone_elses(before)
+    return bool(_COMPARED.search(before)) or negated(before) or hypothetical(line) or someone_elses(before)
 
 
 def gpu_count_as_cores(line: str) -> Facts:
