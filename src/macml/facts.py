@@ -215,6 +215,7 @@ class MachineFacts:
     gpu_links: Mapping[str, str] = field(default_factory=dict)  # "0-1" -> "NV18", "PHB", ... (topo -m)
     gpu_list_known: bool = True  # False: no probe that lists GPUs answered, so `gpus` may be incomplete
     gpus_ruled_out: Tuple[str, ...] = ()  # vendors whose GPU the evidence rules out ("NVIDIA": no driver answered)
+    gpu_driver_errors: Tuple[str, ...] = ()  # a GPU tool's own words that its driver is broken (NVML version mismatch)
     vm: Optional[bool] = None  # a virtual machine; None = the evidence does not say
     hypervisor: Optional[str] = None  # "VirtualBox", "Apple Virtual Machine", "KVM", ...
     egpu: Optional[bool] = None  # an external GPU is attached (None when the GPU list is unknown)

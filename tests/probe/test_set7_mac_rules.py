@@ -145,10 +145,13 @@ def test_wrong_arch_library_in_an_arm64_python():
 @pytest.mark.parametrize("line, expected", [
     ("ImportError: dlopen(/opt/x/site-packages/numpy/core/_multiarray_umath.cpython-39-darwin.so, 2): ... (mach-o "
      "file, but is an incompatible architecture (have (arm64), need (x86_64)))",
-     [("platform", "darwin"), ("python.machine", "x86_64")]),
+     [("platform", "darwin"), ("python.machine", "x86_64"), ("framework.import_failed", {"name": "numpy", "error":
+      "its arm64 binary cannot load in an x86_64 Python: ImportError: dlopen(/opt/x/site-packages/numpy/core/"
+      "_multiarray_umath.cpython-39-darwin.so, 2): ... (mach-o file, but is an incompatible architecture (have (arm64), "
+      "need (x86_64)))"})]),
     ("(mach-o file, but is an incompatible architecture (have 'arm64', need 'arm64e'))", []),
     ("have 'x86_64', need 'arm64'", []),
-], ids=["x86-python-arm-wheel-not-a-framework", "same-family", "no-dyld-wording"])
+], ids=["x86-python-arm-wheel-any-package", "same-family", "no-dyld-wording"])
 def test_wrong_arch_library_variants(line, expected):
     assert wrong_arch_library(line) == expected
 

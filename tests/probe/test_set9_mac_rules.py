@@ -128,9 +128,9 @@ def test_framework_python_path(line, expected):
 
 @pytest.mark.parametrize("line, expected", [
     ("main: built with Apple clang version 15.0.0 (clang-1500.3.9.4) for x86_64-apple-darwin23.5.0",
-     [("platform", "darwin"), ("os.darwin", "23.5.0")]),
+     [("platform", "darwin"), ("os.darwin", "23.5.0"), ("process.arch", "x86_64")]),
     ("build: 4514 (f26c8741) with Apple clang version 16.0.0 (clang-1600.0.26.6) for arm64-apple-darwin24.2.0",
-     [("platform", "darwin"), ("os.darwin", "24.2.0"), ("cpu.hardware_arch", "arm64")]),
+     [("platform", "darwin"), ("os.darwin", "24.2.0"), ("process.arch", "arm64"), ("cpu.hardware_arch", "arm64")]),
     ("main: built with cc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0 for x86_64-linux-gnu", []),
 ], ids=["main-x86-64", "build-line-arm64", "linux"])
 def test_llama_build_target(line, expected):

@@ -105,6 +105,22 @@ def check_framework_import(facts: MachineFacts, recipes: Sequence[Recipe]) -> Op
     return None
 
 
+_DISTRIBUTION_OF = {"cv2": "opencv-python", "sklearn": "scikit-learn", "PIL": "Pillow", "yaml": "PyYAML"}
+
+
+def wrong_arch_wheel(facts: MachineFacts) -> Optional[Finding]:
+    """dyld refused a package's binary built for the other architecture ('have x86_64, need arm64'): pip installed
+    a wheel for another Python (an x86_64 pip, a cache, a copied site-packages)."""
+    failed = next((p for p in facts.frameworks.values() if not p.ok and "binary cannot load in an" in (p.error or "")), None)
+    if failed is None:
+        return None
+    dist = _DISTRIBUTION_OF.get(failed.name, failed.name)
+    return fail("Python", f"{failed.name}: its binary is for another architecture than this Python",
+                Fix("Reinstall it with this interpreter's own pip, bypassing the cache, so pip picks the wheel for "
+                    "this Python's architecture:", (pip_cmd(facts, f"install --force-reinstall --no-cache-dir {dist}"),)),
+                (failed.error or "").splitlines()[0][:200])
+
+
 def import_fix(name: str, facts: MachineFacts, recipes: Sequence[Recipe]) -> Fix:
     if name == "mlx" and not facts.is_mac:
         extra = "cuda" if facts.gpus_by_vendor("NVIDIA") else "cpu"
@@ -175,7 +191,11 @@ def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> 
 
 
 def check_python_wheels(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
-    """A Python version with no wheel for the framework this hardware wants."""
+    """A package whose binary is for another architecture than the Python's, or a Python version with no wheel
+    for the framework this hardware wants."""
+    foreign = wrong_arch_wheel(facts)
+    if foreign is not None:
+        return foreign
     interp = facts.interpreter
     if interp is None:
         return None

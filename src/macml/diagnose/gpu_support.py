@@ -9,6 +9,7 @@ from typing import List, Optional, Sequence, Tuple
 from macml.diagnose.common import install_recipe, pip_cmd
 from macml.diagnose.findings import Finding, Fix, fail, warn
 from macml.facts import GPU, MachineFacts
+from macml.knowledge.cuda_capabilities import SOURCE, cuda_too_old
 from macml.knowledge.compat import cuda_arch_supported, last_torch_for_gpu, torch_cuda_arches
 from macml.knowledge.rocm import ROCM_GFX, no_rocm_build, rocm_gfx_verdict
 from macml.knowledge.torch_family import mismatched_companion
@@ -48,12 +49,22 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
         return [], (), ""
     arch_list, source = torch_arch_list(facts)
     if not arch_list and not said:
-        return [], (), ""
+        return _older_cuda_than_gpu(nvidia, str(probe.data.get("cuda_version") or ""))
     source = source or "torch's own warning"  # it named the GPU's capability, whatever the list it printed next
     probed = [c if _CAPABILITY.match(str(c or "")) else None for c in probe.data.get("capabilities") or []]
     caps = probed or [g.compute_capability for g in nvidia]
     missing = [(g, cap) for g, cap in zip(nvidia, caps) if cap and (cap in said or not cuda_arch_supported(cap, arch_list))]
     return missing, arch_list, source
+
+
+def _older_cuda_than_gpu(nvidia: Sequence[GPU], build: str) -> Tuple[List[Tuple[GPU, str]], Tuple[str, ...], str]:
+    """Without an arch list: the GPUs whose compute capability is newer than the build's CUDA (a cu121 build and
+    an sm_120 RTX 5090: CUDA 12.1 cannot compile for it)."""
+    missing = [(g, g.compute_capability) for g in nvidia if g.compute_capability and cuda_too_old(g.compute_capability, build)]
+    if not missing:
+        return [], (), ""
+    first = cuda_too_old(missing[0][1], build)
+    return missing, (), f"torch's CUDA {build} predates compute capability {missing[0][1]} (first in CUDA {first}; {SOURCE})"
 
 
 def oldest_supported(recipes: Sequence[Recipe]) -> Optional[str]:

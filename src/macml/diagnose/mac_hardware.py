@@ -13,7 +13,7 @@ SMALL_UNIFIED_MEMORY = 8 * GIB
 
 
 # Desktop hypervisors give a guest an emulated display adapter; cloud ones (KVM, Xen, Hyper-V) often pass a GPU through
-_DESKTOP_HYPERVISORS = ("VirtualBox", "VMware", "Parallels")
+_DESKTOP_HYPERVISORS = ("VirtualBox", "VMware", "Parallels", "mvisor")  # mvisor: a desktop VM with an emulated display (QXL)
 
 
 def check_virtual_machine(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:

@@ -51,6 +51,12 @@ def check_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findin
         return warn("GPU", f"Only an integrated {facts.gpus[0].model}: PyTorch MPS, tensorflow-metal and MLX skip it",
                     Fix("Expect CPU speed from PyTorch: a CPU build is what fits (the plaidml-amd recipe's Mac pin "
                         "needs an AMD GPU).", install_recipe(facts, recipes, "torch", "cpu")), *details)
+    if not facts.is_mac and not usable and all(g.vendor == "Apple" for g in facts.gpus):
+        system = {"linux": "Linux", "win32": "Windows"}.get(facts.platform, facts.platform)
+        return warn("GPU", f"{facts.gpus[0].model} under {system}: no ML framework uses an Apple GPU outside "
+                    "macOS", Fix("PyTorch MPS, MLX and tensorflow-metal need macOS's Metal. Boot macOS to train on this "
+                                 "GPU; under Linux a CPU build is what fits.", install_recipe(facts, recipes, "torch", "cpu")),
+                    *details)
     best = usable[0] if usable else facts.gpus[0]
     return ok("GPU", describe_gpu(best), *details)
 

@@ -7,6 +7,7 @@ from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, driver_tuple, last_tor
                           min_driver_for_cuda, version)
 from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
 from macml import versions
+from macml.knowledge.nvidia_driver_errors import driver_error
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.recipes.catalog import Recipe, match
 from macml.recipes.recommend import recipes_on
@@ -83,6 +84,10 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     """NVIDIA driver older than the installed torch's CUDA needs."""
     nvidia = facts.gpus_by_vendor("NVIDIA")
     probe = torch_facts(facts)
+    if facts.is_mac:
+        return None  # no PyTorch build uses CUDA on macOS: check_gpu says so, a driver version changes nothing
+    if facts.gpu_driver_errors:
+        return driver_broken(facts)
     if not nvidia or len(unsupported_gpus(facts, recipes)) == len(nvidia):
         return None  # a GPU no build runs: a newer driver would not help (check_gpu_generation)
     if not nvidia[0].driver_version:
@@ -112,6 +117,16 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
 
 
 UPGRADE_DRIVER = "sudo ubuntu-drivers install  # or your distribution's newest NVIDIA driver"
+
+
+def driver_broken(facts: MachineFacts) -> Finding:
+    """nvidia-smi said the driver cannot answer: nothing on the GPU runs until that is mended."""
+    said = facts.gpu_driver_errors[0]
+    error = driver_error(said)
+    meaning, fix = (error.meaning, error.fix) if error else ("the driver did not answer", UPGRADE_DRIVER)
+    where = facts.sources.get("gpu_driver_errors")
+    return fail("GPU", f"The NVIDIA driver is not working: {meaning}", Fix(fix),
+                f"nvidia-smi: {said}", *((where,) if where else ()))
 
 
 def driver_too_old_for_torch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
@@ -166,4 +181,5 @@ def check_cuda_arch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[
                 f"{torch}'s arch list: every CUDA kernel launch fails ('no kernel image is available')",
                 Fix("Install a build that still ships kernels for it (e.g. cu126 for Pascal sm_6x; cu128+ for "
                     "Blackwell sm_120):", install_recipe(facts, recipes, "torch", "cuda")),
-                f"arch list ({source}): " + " ".join(arch_list) if arch_list else f"said by {source}")
+                f"arch list ({source}): " + " ".join(arch_list) if arch_list
+                else (f"said by {source}" if source.startswith("torch's own") else source))

@@ -52,3 +52,15 @@ def radeon_target(name: str) -> Optional[str]:
     if workstation:
         return "gfx803" if workstation.group("polaris") else "gfx900"
     return "gfx803" if _POLARIS_RX.match(name) else None
+
+
+# CDNA Instinct accelerators (MI100 and later) have drivers for Linux only: AMD publishes no Windows or macOS driver
+# for them, and ROCm's Windows HIP SDK lists Radeon and Radeon PRO GPUs only (rocm.docs.amd.com, "System requirements
+# (Windows)"; Instinct support matrix under "System requirements (Linux)").
+_CDNA_INSTINCT = re.compile(r"\bInstinct\s+MI(?:100|2[15]0X?|3\d\d[AX]?)\b|\bMI(?:100|2[15]0X?|3\d\d[AX]?)\b(?=.*\bInstinct\b)",
+                            re.IGNORECASE)
+
+
+def linux_only_gpu(name: str) -> bool:
+    """'AMD Instinct MI250X/MI250', 'Instinct MI300X OAM': an accelerator that runs under Linux only."""
+    return bool(_CDNA_INSTINCT.search(name or ""))

@@ -33,6 +33,15 @@ MAC_MODEL_CHIPS: Dict[str, str] = {
     "Mac16,7": "Apple M4 Pro", "Mac16,8": "Apple M4 Pro", "Mac16,11": "Apple M4 Pro",
     "Mac16,5": "Apple M4 Max", "Mac16,6": "Apple M4 Max", "Mac16,9": "Apple M4 Max",
 }
+# Models Apple sold with one GPU configuration only, and its GPU core count (Apple's tech specs pages,
+# support.apple.com/specs: e.g. 'MacBook Air (15-inch, M2, 2023)': 'Apple M2 chip ... 10-core GPU'). Models sold in
+# two GPU bins (the 13-inch Airs, the iMacs, every Pro/Max/Ultra Mac) are left out: their model does not settle it.
+MAC_MODEL_GPU_CORES: Dict[str, int] = {
+    "MacBookPro17,1": 8, "Macmini9,1": 8,  # 13-inch MacBook Pro (M1, 2020), Mac mini (M1, 2020)
+    "Mac14,7": 10, "Mac14,3": 10, "Mac14,15": 10,  # 13-inch MacBook Pro (M2), Mac mini (M2), 15-inch MacBook Air (M2)
+    "Mac15,3": 10, "Mac15,13": 10,  # 14-inch MacBook Pro (M3, Nov 2023), 15-inch MacBook Air (M3)
+    "Mac16,1": 10, "Mac16,10": 10, "Mac16,13": 10,  # 14-inch MacBook Pro (M4), Mac mini (M4), 15-inch MacBook Air (M4)
+}
 # Identifier families: from this number on, the line is Apple silicon; below it, Intel.
 # "MacN,M" identifiers started with Apple silicon (Mac13,1, 2022), so every one of them is.
 APPLE_SILICON_FROM = {"MacBookAir": 10, "MacBookPro": 17, "Macmini": 9, "iMac": 21, "Mac": 13}
@@ -42,9 +51,13 @@ _IDENTIFIER = re.compile(r"^([A-Za-z]+?)(\d+),(\d+)$")
 
 
 # The SoC an Apple-silicon kernel was built for, from `uname -v` (RELEASE_ARM64_T8103). Only SoCs with
-# a kernel of their own are listed: M1 Pro, Max and Ultra share T6000's. Source: the xnu build
-# targets in Apple's open-source xnu releases, and `uname -v` outputs in public reports.
-XNU_SOC_CHIPS: Dict[str, str] = {"T8103": "Apple M1", "T8112": "Apple M2"}
+# a kernel of their own are listed: M1 Pro, Max and Ultra share T6000's, the M2's T6020's, M4 Pro and M4 Max
+# T6041's (public `uname -a` outputs show T6041 beside both an 'Apple M4 Pro' and an M4 Max's 16 cores / 128 GB).
+# Source: the xnu build targets in Apple's open-source xnu releases, and `uname -v` beside the chip's name in public
+# reports (T6030 with 'Apple M3 Pro' and Mac15,7; T6031 with 'Apple M3 Max'; T8122 on a MacBook Air M3; T8132 with
+# 'Apple M4' and Mac16,10 / Mac16,13).
+XNU_SOC_CHIPS: Dict[str, str] = {"T8103": "Apple M1", "T8112": "Apple M2", "T8122": "Apple M3", "T6030": "Apple M3 Pro",
+                                 "T6031": "Apple M3 Max", "T8132": "Apple M4"}
 
 
 def chip_of_kernel(text: str) -> Optional[str]:
@@ -141,6 +154,10 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
     (r"\b(gtx 4[6-8]0|gtx 5[6-8]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),
     (r"\b(gt 4[234]0|gt 5[234]0m?|gt 6[12]0|gts 450|gtx 460m|gtx 550 ti|gtx 560 ti)\b", "2.1"),
+    # NVS business cards (same legacy list): NVS 810 Maxwell 5.0, NVS 510 Kepler 3.0, NVS 310/315 and the
+    # NVS 4200M-5400M Fermi 2.1, NVS 300 1.2, NVS 295 1.1
+    (r"\bnvs 810\b", "5.0"), (r"\bnvs 510\b", "3.0"), (r"\bnvs (?:31[05]|[45][2-4]00m)\b", "2.1"),
+    (r"\bnvs 300\b", "1.2"), (r"\bnvs 295\b", "1.1"),
     (r"\b(gtx 2[6-9]0|gtx 275|gtx 285|gtx 295|tesla c10[56]0)\b", "1.3"),
     (r"\b(geforce 210|gt 2[2-4]0|geforce 310|gt 3[2-4]0m?)\b", "1.2"),
 )

@@ -8,7 +8,8 @@ nvidia-smi headers users paste (535.x 'CUDA Version: 12.2', 550.x '12.4', 570.x 
 
 Only branches with one CUDA version are listed: R430 printed 10.1 on some releases and 10.2 on others, and
 drivers before R410 did not print one. A Windows driver numbered in a listed branch (535.98, 560.94) is that
-branch's; Windows' own numbers (536.x, 551.x, '31.0.15.5161') are not looked up.
+branch's; Windows' own numbers (536.x, 551.x) are not looked up. `nvidia_version` turns the DirectX spelling
+Windows tools print ('31.0.15.5161') into NVIDIA's ('551.61').
 """
 from __future__ import annotations
 
@@ -40,3 +41,15 @@ def driver_cuda_version(driver: str) -> Optional[str]:
     """'535.161.08' -> '12.2'; '570.144' -> '12.8'; '430.40' (a branch of two) -> None; '31.0.15.5161' -> None."""
     found = _DRIVER.match(driver.strip())
     return _BY_BRANCH.get(int(found.group(1))) if found else None
+
+
+# Windows names an NVIDIA driver by its DirectX driver version, 'aa.bb.1X.YYYY' (Device Manager, dxdiag, WMI's
+# DriverVersion); NVIDIA's own number is the last five digits, 'XYY.YY': 32.0.15.8180 is 581.80, 31.0.15.3623 is
+# 536.23 (NVIDIA's driver release notes print both, e.g. "Windows driver version 581.80 ... 32.0.15.8180").
+_WINDOWS_VERSION = re.compile(r"^\d{2}\.\d{1,2}\.1(\d)\.(\d{2})(\d{2})$")
+
+
+def nvidia_version(driver: str) -> str:
+    """'32.0.15.8180' -> '581.80'; any other spelling unchanged."""
+    found = _WINDOWS_VERSION.match(driver.strip())
+    return f"{found.group(1)}{found.group(2)}.{found.group(3)}" if found else driver

@@ -20,3 +20,17 @@ def board_chipset(text: str) -> Optional[str]:
     """'an ASRock H81 BTC Pro R2.0 motherboard' -> 'H81'; None when no maker's board with a desktop chipset is named."""
     found = BOARD.search(text)
     return found.group(1).upper() if found else None
+
+
+_CHIPSET_WORD = re.compile(rf"(?<![\w.])((?:{_INTEL_CHIPSET}|{_AMD_CHIPSET}))(?:[A-Z]{{0,2}}|-\w+)?(?![\w.])", re.IGNORECASE)
+_NVIDIA_NAMES = {"H20", "H100", "H200", "H800", "B100", "B200", "B300"}  # GPUs, not chipsets
+_NOT_A_BOARD = re.compile(r"\b(?:NVIDIA|HGX|DGX|GPU|Tesla|Radeon|GeForce|Jetson|Raspberry|Apple|Mac)\b", re.IGNORECASE)
+
+
+def keyed_chipset(value: str) -> Optional[str]:
+    """A motherboard field's answer ('X870E', 'ASUS ROG STRIX B550-XE', 'MSI MAG B650 Tomahawk') -> its desktop
+    chipset; None for anything else (an NVIDIA HGX board, a Raspberry Pi)."""
+    if _NOT_A_BOARD.search(value):
+        return None
+    found = _CHIPSET_WORD.search(value)
+    return found.group(1).upper() if found and found.group(1).upper() not in _NVIDIA_NAMES else None

@@ -13,13 +13,13 @@ import dataclasses
 import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from macml.facts import GPU, CPUFacts, MachineFacts, hardware_arch_name
+from macml.facts import GPU, CPUFacts, MachineFacts
 from macml.knowledge.amd_gfx import radeon_target
-from macml.knowledge.hardware import intel_integrated_gpu, nvidia_compute_capability
+from macml.knowledge.hardware import MAC_MODEL_GPU_CORES, nvidia_compute_capability
+from macml.probe.infer_arch import pc_arch
 from macml.probe.infer_boards import raspberry_pi_gpu
-from macml.probe.infer_driver_cuda import cuda_from_driver_branch
-from macml.probe.infer_silicon import gpus_not_apple_silicon, x86_is_not_apple_silicon
-from macml.probe.infer_wsl import wsl_arch
+from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
+from macml.probe.infer_silicon import apple_chip_on_linux, gpus_not_apple_silicon, x86_is_not_apple_silicon
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
                                    infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
                                    stdout as _stdout)
@@ -32,10 +32,6 @@ _VM_MARKERS = (
     (r"\bparallels (?:display|virtual)|\b0x1ab8\b", "Parallels"), (r"\bqemu (?:virtual|standard)|\b0x1af4\b", "QEMU"),
     (r"apple virtual machine|virtualmac\d|\(virtual\)|apple paravirtual", "Apple Virtual Machine"),
 )
-# Windows and some tools name the architecture differently from Linux/macOS.
-# A kernel release that names its build's architecture (RHEL/Fedora: 4.18.0-348.12.2.el8_5.x86_64).
-_KERNEL_ARCH = re.compile(r"\b\d+\.\d+\.\d+-[\w.]+\.(x86_64|aarch64|ppc64le|s390x)\b")
-_ARM_NVIDIA = re.compile(r"\b(gh200|gb200|gb300|gb10|grace|orin|xavier|jetson|thor)\b", re.IGNORECASE)
 # sysctl machdep.cpu.features / leaf7_features and lscpu/cpuinfo spellings -> one name.
 _FLAG_ALIASES = {"avx1.0": "avx", "avx512f": "avx512f", "fma": "fma", "asimd": "neon", "amx_tile": "amx",
                  "amx-tile": "amx"}
@@ -128,11 +124,25 @@ def _normalise_flags(words: Any) -> Tuple[str, ...]:
     return tuple(sorted({_FLAG_ALIASES.get(n, n) for n in names}))
 
 
-def _apple_gpu(facts: MachineFacts, cpu: CPUFacts, snapshot: Mapping[str, Any]) -> GPU:
+def _apple_gpu(cpu: CPUFacts, snapshot: Mapping[str, Any]) -> GPU:
     name = cpu.chip.name if cpu.chip else "Apple GPU"
     cores = next((s.get("value") for s in snapshot.get("statements") or () if s.get("fact") == "gpu.cores"), None)
     return GPU(vendor="Apple", model=name, cores=cores, memory_bytes=cpu.memory_bytes, unified_memory=True,
                integrated=True)
+
+
+def _model_gpu_cores(gpus: Tuple[GPU, ...], model: Optional[str], sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """An Apple GPU's core count from a Mac model sold with one GPU configuration only (Mac14,15: 10 cores)."""
+    cores = MAC_MODEL_GPU_CORES.get(model or "")
+    if cores is None:
+        return gpus
+    out = []
+    for index, gpu in enumerate(gpus):
+        if is_apple_gpu(gpu) and gpu.cores is None:
+            gpu = dataclasses.replace(gpu, cores=cores)
+            sources[f"gpus.{index}.cores"] = f"model {model} was sold with a {cores}-core GPU only (Apple tech specs)"
+        out.append(gpu)
+    return tuple(out)
 
 
 def _nvidia_capabilities(gpus: Tuple[GPU, ...], sources: Dict[str, str]) -> Tuple[GPU, ...]:
@@ -172,54 +182,6 @@ def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     return facts.gpus + (gpu,)
 
 
-def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
-    cpu = facts.cpu
-    if cpu.hardware_arch not in ("", "unknown"):
-        return cpu
-    interp = facts.interpreter
-    if interp is not None and interp.machine:
-        sources["cpu.hardware_arch"] = f"the interpreter's machine ({interp.machine})"
-        return dataclasses.replace(cpu, hardware_arch=hardware_arch_name(interp.machine, facts.platform))
-    kernel = _KERNEL_ARCH.search(" ".join((facts.os.kernel or "", _all_text(snapshot))))
-    if kernel:
-        sources["cpu.hardware_arch"] = f"kernel release {kernel.group()}"
-        return dataclasses.replace(cpu, hardware_arch=kernel.group(1))
-    for gpu in facts.gpus:
-        if _ARM_NVIDIA.search(gpu.model):
-            sources["cpu.hardware_arch"] = f"{gpu.model} is an Arm (Grace/Tegra) system"
-            return dataclasses.replace(cpu, hardware_arch="aarch64")
-    return cpu
-
-
-def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str]) -> CPUFacts:
-    """An Intel or AMD x86 CPU brand names the architecture (Core, Xeon, Ryzen, EPYC ...), as do CUDA and an AMD
-    GPU on Windows (x86_64 only: NVIDIA's Windows installation guide, AMD's HIP SDK) and an MI300A (its CPU is Zen 4)."""
-    if cpu.hardware_arch not in ("", "unknown"):
-        return cpu
-    if facts.platform == "win32" and facts.gpus_by_vendor("NVIDIA"):
-        sources["cpu.hardware_arch"] = "CUDA on Windows runs on x86_64 only"
-        return dataclasses.replace(cpu, hardware_arch="x86_64")
-    # AMD's Windows GPU drivers and HIP SDK are x64 only (no Windows-on-Arm Radeon driver): HIP SDK requirements,
-    # https://rocm.docs.amd.com/projects/install-on-windows/en/latest/reference/system-requirements.html
-    if facts.platform == "win32" and facts.gpus_by_vendor("AMD"):
-        sources["cpu.hardware_arch"] = "AMD's Windows GPU drivers run on x86_64 only"
-        return dataclasses.replace(cpu, hardware_arch="x86_64")
-    igpu = next((g.model for g in facts.gpus if g.vendor == "Intel" and intel_integrated_gpu(g.model)), None)
-    if igpu:
-        sources["cpu.hardware_arch"] = f"{igpu}: an Intel integrated GPU, on an x86 Intel CPU's die"
-        return dataclasses.replace(cpu, hardware_arch="x86_64")
-    apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)
-    if apu:
-        sources["cpu.hardware_arch"] = f"{apu}: an APU whose CPU cores are x86 (Zen 4)"
-        return dataclasses.replace(cpu, hardware_arch="x86_64")
-    if not re.search(r"\b(Intel|AMD)\b", cpu.brand or ""):
-        return cpu
-    if re.search(r"\b(Core|Xeon|Celeron|Pentium|Atom|Ryzen|EPYC|Athlon|Threadripper|Opteron)\b", cpu.brand):
-        sources["cpu.hardware_arch"] = f"x86 CPU brand: {cpu.brand}"
-        return dataclasses.replace(cpu, hardware_arch="x86_64")
-    return cpu
-
-
 def _stated_gfx(gpus: Tuple[GPU, ...], snapshot: Mapping[str, Any], sources: Dict[str, str]) -> Tuple[GPU, ...]:
     """A GPU the text calls external ('an external NVIDIA GeForce RTX 4070'); a gfx target the text states once
     ('Navi 22' in rocm-smi's cut name is gfx1031) for the AMD GPUs a tool listed without one (not where it names two)."""
@@ -253,8 +215,7 @@ def _named_gfx(gpu: GPU, index: int, sources: Dict[str, str]) -> GPU:
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
     sources: Dict[str, str] = dict(facts.sources)
-    cpu = infer_mac_cpu(facts, snapshot, sources) if facts.is_mac else wsl_arch(facts, _x86_from_brand(
-        facts, _linux_arch(facts, snapshot, sources), sources), snapshot, sources)
+    cpu = infer_mac_cpu(facts, snapshot, sources) if facts.is_mac else pc_arch(facts, snapshot, sources)
     flags, flag_source = parse_flags(snapshot)
     if flags is None and cpu.hardware_arch in ("arm64", "aarch64"):
         flags, flag_source = ("neon",), "every arm64 CPU has NEON (Advanced SIMD)"
@@ -287,10 +248,11 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"
         known = True
     elif facts.is_mac and cpu.apple_silicon and not vm and not any(is_apple_gpu(g) for g in gpus):
-        gpus = gpus + (_apple_gpu(facts, cpu, snapshot),)
+        gpus = gpus + (_apple_gpu(cpu, snapshot),)
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("
                                             + sources.get("cpu.apple_silicon", "Apple silicon") + ")")
         known = True
+    gpus = _model_gpu_cores(gpus, cpu.model, sources) if facts.is_mac else gpus
     if vm_source:
         sources["vm"] = vm_source
     egpu = True if any(g.external for g in gpus) else (False if known else None)
@@ -301,5 +263,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     if ruled_out:
         sources["gpus_ruled_out"] = "; ".join(f"no {v} driver answered" + (f" ('{absent[v]}')" if absent[v] else "")
                                               for v in ruled_out)
-    return gpus_not_apple_silicon(dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, gpus_ruled_out=ruled_out,
-                                                      vm=vm, hypervisor=hypervisor, egpu=egpu, sources=sources), sources)
+    facts = dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, gpus_ruled_out=ruled_out, vm=vm,
+                                hypervisor=hypervisor, egpu=egpu, gpu_driver_errors=driver_errors(snapshot, sources),
+                                sources=sources)
+    return apple_chip_on_linux(gpus_not_apple_silicon(facts, sources), sources)

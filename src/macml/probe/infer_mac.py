@@ -95,6 +95,10 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
         found.append((True, "an arm64 interpreter on macOS"))
     elif interp is not None and interp.machine == "x86_64" and interp.translated is False:
         found.append((False, "a native (untranslated) x86_64 interpreter"))
+    named = next((s for s in snapshot.get("statements") or () if s.get("fact") == "arch.named"), None)
+    if named is not None and named.get("value") == "arm64":  # arm64 code runs on no Intel Mac
+        found.append((True, f"the only architecture the text names is arm64 ({named.get('source')} line "
+                      f"{named.get('line')}: {str(named.get('text'))[:80]})"))
     return found
 
 

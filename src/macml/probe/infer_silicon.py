@@ -5,9 +5,11 @@ and Windows runs on Apple silicon only as a virtual machine's guest, whose GPU i
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Dict, Mapping, Sequence
 
 from macml.facts import CPUFacts, MachineFacts
+from macml.knowledge.gpu_specs import identify_apple_chip
 
 _OTHER_VENDORS = ("NVIDIA", "AMD", "Intel")
 
@@ -43,3 +45,17 @@ def _says_apple_silicon(statement: Mapping[str, Any]) -> bool:
     fact, value = statement.get("fact"), statement.get("value")
     return ((fact == "cpu.hardware_arch" and value in ("arm64", "aarch64"))
             or (fact == "cpu.apple_silicon" and value is True) or fact == "cpu.chip")
+
+
+def apple_chip_on_linux(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
+    """Linux on an Apple chip (Asahi): Apple silicon, and its GPUs are the chip's own, all of them listed."""
+    brand = facts.cpu.brand or ""
+    if facts.platform != "linux" or not re.match(r"Apple M\d", brand) or facts.cpu.apple_silicon is False:
+        return facts
+    if any(g.vendor in _OTHER_VENDORS for g in facts.gpus):
+        return facts
+    sources["cpu.apple_silicon"] = f"CPU {brand} on Linux: Asahi Linux on an Apple-silicon Mac"
+    sources["gpus"] = f"Asahi Linux drives only the {brand}'s own GPU (no eGPU, no PCIe GPU)"
+    cpu = dataclasses.replace(facts.cpu, apple_silicon=True, chip=facts.cpu.chip or identify_apple_chip(brand))
+    return dataclasses.replace(facts, cpu=cpu, gpu_list_known=True,
+                               egpu=False, sources=sources)

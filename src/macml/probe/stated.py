@@ -26,13 +26,13 @@ def _other_os(statement: Statement, platform: str) -> bool:
 
 def _distro_stated(statements: Sequence[Statement]) -> Optional[Statement]:
     """The first OS named; where it has no version, a later line naming the same OS with one ('on Linux Mint',
-    then inxi's 'Distro: Linux Mint 22.1')."""
+    then inxi's 'Distro: Linux Mint 22.1'; lsb_release's 'Distributor ID: Debian', then 'Debian GNU/Linux 11')."""
     stated = first_stated(statements, "os.name")
     if stated is None or re.search(r"\d", str(stated["value"])):
         return stated
     name = str(stated["value"]).strip().casefold()
     return next((s for s in statements if s.get("fact") == "os.name" and re.search(r"\d", str(s["value"]))
-                 and re.split(r"\s+(?=\d)", str(s["value"]).strip(), maxsplit=1)[0].casefold() == name), stated)
+                 and re.split(r"\s+(?=\d)", str(s["value"]).strip(), maxsplit=1)[0].casefold().startswith(name)), stated)
 
 
 def _point_release(version: str) -> str:
@@ -89,11 +89,18 @@ def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
 
 
 def _chip_by_memory(statements: Sequence[Statement], memory: Optional[int], sources: Dict[str, str]) -> Dict[str, Any]:
-    """A Mac's one untiered Apple chip generation ('Mac M4') and its memory: the one tier sold with that memory."""
+    """A Mac's one untiered Apple chip generation ('Mac M4') and its memory: the one tier sold with that memory.
+    Without a memory that settles it, the base chip: people name the tier of a Pro, Max or Ultra ('M1 Max'), and a
+    plain 'M1 mac' is read as the M1 (the source says so)."""
     generations = {s["value"] for s in statements if s.get("fact") == "cpu.apple_generation"}
     unified = first_stated(statements, "memory.unified")
     size = memory or (unified and unified["value"])
-    chip = chip_by_memory(generations.pop(), round(size / 1024**3)) if len(generations) == 1 and size else None
+    chip = chip_by_memory(next(iter(generations)), round(size / 1024**3)) if len(generations) == 1 and size else None
+    if not chip and len(generations) == 1:
+        generation = generations.pop()
+        sources["cpu.brand"] = (where(first_stated(statements, "cpu.apple_generation"))
+                                + f": 'M{generation}' with no Pro, Max or Ultra, read as the base M{generation}")
+        return {"brand": f"Apple M{generation}"}
     if not chip:
         return {}
     sources["cpu.brand"] = where(first_stated(statements, "cpu.apple_generation")) + f", with {round(size / 1024**3)} GB"

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from macml.knowledge.amd_gfx import linux_only_gpu
 from macml.probe.macos import PROFILER_JSON, PROFILER_TEXT
 from macml.probe.paste import collect_env, cpu, general_rules, gpu, mac, packages, system
 from macml.probe.paste import avx_prose_rules
@@ -101,6 +102,11 @@ def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict
                 or s.get("fact") == "gpu.capability" and gpu_vendor(str(s["value"].get("name") or "")) == "NVIDIA"
                 for s in statements):
             notes.append("platform: the pastes name no OS; GPU tool output read as Linux")
+            return "linux"
+        instinct = next((s["value"]["name"] for s in statements if s.get("fact") == "gpu"
+                         and linux_only_gpu(str(s["value"].get("name") or ""))), None)
+        if instinct:
+            notes.append(f"platform: the pastes name no OS; {instinct} has drivers for Linux only")
             return "linux"
         return None
     choice = max(sorted(set(votes)), key=votes.count)

@@ -9,7 +9,7 @@ from typing import Any, List, Optional, Tuple
 
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
-_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVIDIA [A-Z](?=\d))"  # 'NVIDIA L4', 'NVIDIA T4'
+_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA [A-Z](?=\d))"  # 'NVIDIA L4', 'NVIDIA T4'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
                      r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
@@ -18,7 +18,7 @@ _RADEON = re.compile(r"\b((?:AMD )?Radeon(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d 
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
 _TEGRA = re.compile(r"\b((?:NVIDIA )?Tegra X\d|(?:NVIDIA )?(?:Orin|Xavier)(?: \(nvgpu\))?(?= \(nvgpu\)|\s*$|(?<=\)))|(?<=\bNVIDIA )Orin)")
-_INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?)", re.IGNORECASE)
+_INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?)", re.IGNORECASE)  # OAM: the module form
 
 
 def gib(value: str) -> Optional[int]:

@@ -36,7 +36,8 @@ _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:
 _PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
-                ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"))
+                ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"),
+                ("mvisor", "mvisor"), ("bochs", "Bochs"))  # mvisor: Tenclass's KVM-based hypervisor (github.com/tenclass/mvisor)
 
 
 def mac_system(line: str) -> Facts:

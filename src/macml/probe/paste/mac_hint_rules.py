@@ -84,7 +84,12 @@ def mpx_module(line: str) -> Facts:
 
 def arm_chip(line: str) -> Facts:
     """'Intel MKL Warning on ARM M1 (2021)': an Apple M-series chip, arm64 (which tier is left to other words)."""
-    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64")] if _ARM_CHIP.search(line) else []
+    found = _ARM_CHIP.search(line)
+    if not found:
+        return []
+    tier = found.group().split()[2:]
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"),
+            ("cpu.brand", "Apple " + " ".join(found.group().split()[1:])) if tier else ("cpu.apple_generation", int(found.group()[-1]))]
 
 
 def gpu_called_egpu(line: str) -> Facts:

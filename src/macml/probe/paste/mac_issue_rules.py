@@ -20,8 +20,8 @@ Facts = List[Tuple[str, Any]]
 
 _MAC_WORD = r"(?:mac\s?book(?:\s?(?:pro|air))?|mac\s?(?:mini|studio|air|pro)|imac|mbp|mba|mac)"
 _CHIP_WORD = r"m([1-5])(?:\s?(pro|max|ultra))?"
-# 'MBP M2', 'MacBook Air (M2)', 'mac air (with the m1 chip)', 'M1 MBA', 'an m2 max macbook'
-_MAC_THEN_CHIP = re.compile(rf"(?<![\w-]){_MAC_WORD}s?\b[\s,(]*(?:with\s+(?:an?|the)\s+|w/\s*)?{_CHIP_WORD}\b(?![.\w-])",
+# 'MBP M2', 'MacBook Air (M2)', 'mac air (with the m1 chip)', 'M1 MBA', 'an m2 max macbook', 'MacBook Pro 2020 m1'
+_MAC_THEN_CHIP = re.compile(rf"(?<![\w-]){_MAC_WORD}s?\b[\s,(]*(?:20[12]\d\)?[\s,]*)?(?:with\s+(?:an?|the)\s+|w/\s*)?{_CHIP_WORD}\b(?![.\w-])",
                             re.IGNORECASE)
 _CHIP_THEN_MAC = re.compile(rf"(?<![\w.-]){_CHIP_WORD}\s+(?:chip\s+)?(?:{_MAC_WORD}|air(?=\s+\d{{2}}\b|\s*(?:$|[,.;:()])|\s+(?:with|and|running|on|from)\b))s?\b",
                             re.IGNORECASE)  # 'M2 Air 15'' is a MacBook Air
@@ -31,8 +31,8 @@ _AIR = re.compile(r"\b(?:air|mba)\b", re.IGNORECASE)
 
 def mac_with_chip(line: str) -> Facts:
     """'can't install on MBP M2', 'the new mac air (with the m1 chip)': a Mac with an Apple chip is Apple silicon.
-    The chip is named only where the text settles it: a tier is written, or the Mac is an Air (MacBook Airs ship
-    only the base M chips: apple.com/macbook-air/specs)."""
+    The chip is named where a tier is written, or the Mac is an Air (MacBook Airs ship only the base M chips:
+    apple.com/macbook-air/specs); otherwise the line gives the chip's generation, when it names only one."""
     found = _MAC_THEN_CHIP.search(line) or _CHIP_THEN_MAC.search(line)
     if not found or _NOT.search(line[:found.start()]):
         return []
@@ -40,6 +40,8 @@ def mac_with_chip(line: str) -> Facts:
     tier = found.group(2)
     if tier or _AIR.search(found.group(0)):
         facts.append(("cpu.brand", f"Apple M{found.group(1)}" + (f" {tier.capitalize()}" if tier else "")))
+    elif len({m.group(1) for m in [*_MAC_THEN_CHIP.finditer(line), *_CHIP_THEN_MAC.finditer(line)]}) == 1:
+        facts.append(("cpu.apple_generation", int(found.group(1))))  # one generation, no tier: the base chip
     return facts
 
 

@@ -156,11 +156,12 @@ def framework_python_path(line: str) -> Facts:
 
 def llama_build_target(line: str) -> Facts:
     """llama.cpp's 'main: built with Apple clang ... for x86_64-apple-darwin23.5.0' (newer: 'build: 3051 (5921b8f0)
-    with ... for arm64-apple-darwin23.5.0'): the Mac it was built on, which is the Mac running a local build."""
+    with ... for arm64-apple-darwin23.5.0'): the Mac it was built on, which is the Mac running a local build; and the
+    arch of the binary that printed it (an x86_64 one on Apple silicon runs under Rosetta 2)."""
     found = _LLAMA_BUILT.search(line)
     if not found:
         return []
-    facts: Facts = [("platform", "darwin"), ("os.darwin", found.group(2))]
+    facts: Facts = [("platform", "darwin"), ("os.darwin", found.group(2)), ("process.arch", found.group(1))]
     return facts + ([("cpu.hardware_arch", "arm64")] if found.group(1) == "arm64" else [])
 
 

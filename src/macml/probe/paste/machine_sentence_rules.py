@@ -16,8 +16,10 @@ _ARCH = {"x64": "x86_64", "x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aar
 _DISTRO_KERNEL_ARCH = re.compile(r"\b(Ubuntu|Debian|Fedora|CentOS|Rocky Linux|AlmaLinux|Linux Mint|openSUSE Leap)\s+"
                                  r"(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?(?:\s+(\d+\.\d+\.\d+-[\w.-]+))?"
                                  r"(?:\s+(x64|x86_64|amd64|aarch64|arm64))?(?![\w.-])")
-_VM = re.compile(r"\b(?:running|run|runs|working)\s+(?:on|in|inside)\s+(?:a|an|my|our|the)\s+(?:virtual machine|VM)\b(?!\s*[:=])",
-                 re.IGNORECASE)
+_VM = re.compile(r"\b(?:running|run|runs|working)\s+(?:on|in|inside)\s+(?:a|an|my|our|the)\s+(?:virtual machine|VM)\b(?!\s*[:=])"
+                 # 'now i use ubuntu22.04 vm with kernel 5.19': the writer works in a VM of that OS
+                 r"|\bI\s+(?:now\s+)?(?:use|am using|'m using|run|am running|'m running)\s+(?:an?\s+|my\s+|the\s+)?"
+                 r"(?:[\w.-]+\s+)?(?:VM|virtual machine)\b(?!\s*[:=])", re.IGNORECASE)
 _KB_MEMORY = re.compile(r"\b(\d{6,10})\s?kB\s+(?:of\s+)?(?:memory|RAM)\b", re.IGNORECASE)
 
 

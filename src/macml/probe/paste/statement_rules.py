@@ -66,6 +66,9 @@ def _os_line(value: str) -> Facts:
         facts.append(("os.name", named))
     elif platform == "linux" and re.search(r"\(\d+(?:\.\d+)+\)", value):  # 'Kali Linux Rolling (2018.2)'
         facts.append(("os.name", value.strip()))
+    elif platform == "linux" and re.fullmatch(r"[A-Za-z][\w!.-]*(?: [A-Za-z][\w!.-]*)?", named) \
+            and named.lower() not in ("linux", "gnu/linux", "linux os", "linux kernel"):
+        facts.append(("os.name", named))  # a distribution named without its release: 'Ubuntu (Linux)', 'Arch Linux'
     if platform == "win32" and "windows" in value.lower():
         facts.append(("os.name", re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
     return facts
@@ -234,6 +237,11 @@ BY_KEY = {
     "cuda driver version / runtime version": lambda v: [fact for m in [re.match(r"(\d+\.\d+)\s*/", v.strip())] if m
                                                         for fact in (("gpu.cuda_driver", m.group(1)), ("gpu.present", "NVIDIA"))],
     "macosversion": _macos_value,
+    # sw_vers: 'ProductVersion: 15.5' (with tabs or spaces), 'BuildVersion: 24F74': macOS, never a package
+    "productversion": lambda v: _macos_value(v) if re.fullmatch(r"(?:1[0-5]|2[6-9])(?:\.\d{1,2}){1,2}", v.strip()) else [],
+    "buildversion": lambda v: [("platform", "darwin"), ("os.build", v.strip())]
+        if re.fullmatch(r"\d{2}[A-Z]\d{1,4}[a-z]?", v.strip()) else [],
+    "productname": lambda v: [("platform", "darwin")] if re.fullmatch(r"mac ?os(?: x)?", v.strip(), re.IGNORECASE) else [],
     "ramgb": lambda v: [("cpu.memory_bytes", b) for b in [gib(v.strip() + " GB")] if b and re.fullmatch(r"\d+", v.strip())],
     "product name": gpu_value, "description": _os_line, "distributor id": _os_line,
 }

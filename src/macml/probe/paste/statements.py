@@ -138,16 +138,23 @@ def _mps_memory(lines: Sequence[str]) -> Dict[int, str]:
 
 
 _FORM_HEADING = re.compile(r"^\s*#{2,4}\s+(\S.{0,60}?)\s*$")
+_LIST_LABEL = re.compile(r"^\s*(?:\*\*)?([A-Za-z][\w ./()-]{0,40}?)(?:\*\*)?:(?:\*\*)?\s*$")
+_LIST_ITEM = re.compile(r"^\s*[-*]\s+\S")
 
 
 def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
-    """A GitHub issue form: '### Python version', a blank line, '3.11.11': line index -> the heading it answers."""
+    """A GitHub issue form: '### Python version', a blank line, '3.11.11': line index -> the heading it answers.
+    Also a label whose one answer is the list item under it ('Python:' then '- 3.12.11')."""
     found: Dict[int, str] = {}
     for index, line in enumerate(lines):
-        heading = _FORM_HEADING.match(line)
+        heading = _FORM_HEADING.match(line) or _LIST_LABEL.match(line)
         answer = next((i for i in range(index + 1, min(len(lines), index + 4)) if lines[i].strip()), None)
-        if heading and answer is not None and not _FORM_HEADING.match(lines[answer]):
-            found[answer] = heading.group(1).strip().lower()
+        if not heading or answer is None or _FORM_HEADING.match(lines[answer]):
+            continue
+        if heading.re is _LIST_LABEL and not (_LIST_ITEM.match(lines[answer]) and not any(
+                _LIST_ITEM.match(later) for later in lines[answer + 1:answer + 2])):
+            continue  # a label's answer is one list item, not a list
+        found[answer] = heading.group(1).strip().lower()
     return found
 
 
@@ -183,7 +190,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
                 facts.extend(rules.by_key("memory", pair[1]))
         if index in form:
             for keyed in readers.FORM_KEYED:
-                facts.extend(keyed(form[index], text.strip()))
+                facts.extend(keyed(form[index], re.sub(r"^[-*]\s+", "", text.strip())))
         for line_rule in readers.BEFORE_ANYWHERE:
             facts.extend(line_rule(text))
         facts.extend(inline_rules.anywhere(text.replace("**", "")))

@@ -1,0 +1,40 @@
+"""What nvidia-smi (NVML) prints when the NVIDIA driver cannot answer, what it means and what fixes it.
+
+Sources: NVML API reference, nvmlReturn_t (NVML_ERROR_LIB_RM_VERSION_MISMATCH: "RM has detected an NVML/RM version
+mismatch", printed by nvidia-smi as "Failed to initialize NVML: Driver/library version mismatch";
+NVML_ERROR_DRIVER_NOT_LOADED: "NVIDIA driver is not running"), https://docs.nvidia.com/deploy/nvml-api/;
+nvidia-smi(1) exit codes 9 ("NVIDIA driver is not loaded") and 18 ("Driver/library version mismatch" is RM's);
+NVIDIA's Linux driver README, chapter "Common Problems" (the kernel module must match the user-space libraries:
+after an upgrade, unload the old module or reboot).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional, Pattern, Tuple
+
+
+@dataclass(frozen=True)
+class DriverError:
+    pattern: Pattern[str]
+    meaning: str
+    fix: str
+    linux_only: bool  # the message names Linux's kernel module
+
+
+DRIVER_ERRORS: Tuple[DriverError, ...] = (
+    DriverError(re.compile(r"Failed to initialize NVML:\s*Driver/library version mismatch", re.IGNORECASE),
+                "the loaded NVIDIA kernel module and the driver's libraries are different versions "
+                "(a driver was installed or upgraded and the old module is still loaded)",
+                "Reboot (or unload and reload the nvidia modules). If it persists, reinstall one driver so the kernel "
+                "module and the libraries match: compare `cat /proc/driver/nvidia/version` with `dkms status`.", True),
+    DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
+                "the NVIDIA driver is not loaded",
+                "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "
+                "not blocking its kernel module (enrol the MOK or sign it), then reboot.", False),
+)
+
+
+def driver_error(text: str) -> Optional[DriverError]:
+    """The driver failure a line of nvidia-smi's output reports; None for anything else."""
+    return next((error for error in DRIVER_ERRORS if error.pattern.search(text)), None)
