@@ -21,6 +21,7 @@ from macml.probe.paste import (host_signs_rules, inline_rules, line_readers as r
                                mac_text_rules, os_answer_rules, statement_rules as rules, system_rules)
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.log_rules import journal_line_facts
+from macml.probe.paste.requirement_sections import requirement_lines
 
 
 @dataclass(frozen=True)
@@ -166,12 +167,13 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     python_header = _crashed_python(lines)
     mps_memory = _mps_memory(lines)
     form = _form_answers(lines)
+    required = requirement_lines(lines)  # '## System Requirements' then '- 32 GB RAM': not this machine's
     # Whole-text readers' facts, by line; their order on a line is the order facts are added.
     answer_sets = [reader(lines) for reader in readers.LINE_ANSWERS]
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
-        if not text.strip() or len(text) > 2000:
+        if not text.strip() or len(text) > 2000 or index in required:
             continue
         facts: List[Tuple[str, Any]] = []
         for answers in answer_sets:
