@@ -37,7 +37,10 @@ _ROCM_UNSUPPORTED = (
     ("gfx1032", "not built; HSA_OVERRIDE_GFX_VERSION workarounds only (unsloth#9829)"),
     ("gfx1033", "not built; HSA_OVERRIDE_GFX_VERSION gives wrong results (unsloth#8412)"),
     ("gfx1034", "not built (unsloth#9829)"), ("gfx1035", "not built (unsloth#9829)"), ("gfx1036", "not built (unsloth#9829)"),
-    ("gfx1103", "not built; the 11.0.0 override page-faults (pytorch#179653 via unsloth#9829)"),
+    # pytorch#179653 added gfx1103 to main's PYTORCH_ROCM_ARCH (landed 2026-04-17, per pytorch#179788); the first
+    # release whose rocm7.2 wheels carry it is UNVERIFIED, so the row still says what the checked wheels do.
+    ("gfx1103", "not in the rocm7.2 wheels checked (unsloth#9829: the 11.0.0 override page-faults); main builds it "
+                "since pytorch#179653 (2026-04), release UNVERIFIED"),
 )
 ROCM_GFX = (
     RocmTargets("7.2", ("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1101", "gfx1102",
