@@ -55,7 +55,7 @@ def check_gpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findin
         system = {"linux": "Linux", "win32": "Windows"}.get(facts.platform, facts.platform)
         return warn("GPU", f"{facts.gpus[0].model} under {system}: no ML framework uses an Apple GPU outside "
                     "macOS", Fix("PyTorch MPS, MLX and tensorflow-metal need macOS's Metal. Boot macOS to train on this "
-                                 "GPU; under Linux a CPU build is what fits.", install_recipe(facts, recipes, "torch", "cpu")),
+                                 f"GPU; under {system} a CPU build is what fits.", install_recipe(facts, recipes, "torch", "cpu")),
                     *details)
     best = usable[0] if usable else facts.gpus[0]
     return ok("GPU", describe_gpu(best), *details)

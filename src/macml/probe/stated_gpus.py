@@ -14,7 +14,7 @@ from macml.knowledge.nvidia_branches import nvidia_version
 from macml.probe.paste.gpu_names import gpu_vendor
 from macml.probe.paste.gpu_name_keys import family_keys, model_key, same_model
 from macml.probe.statement_source import Statement, first_stated, where
-from macml.probe.tool_gpu_names import name_unnamed_amd
+from macml.probe.tool_gpu_names import name_unnamed_amd, name_vendor_only
 
 MIB = 1024**2
 
@@ -138,20 +138,6 @@ def _model_words(name: str) -> str:
     return " ".join(re.sub(r"\b(?:nvidia|geforce)\b", " ", name.lower()).split())
 
 
-_VENDOR_ONLY = re.compile(r"^\s*(?:AMD|ATI|AMD/ATI|Advanced Micro Devices(?:, Inc\.)?(?: \[AMD/ATI\])?|NVIDIA(?: Corporation)?|"
-                          r"Intel(?: Corporation)?)\s*$", re.IGNORECASE)
-
-
-def _named_for_vendor(gpu: GPU, gpus: Sequence[GPU], statements: Sequence[Statement]) -> str:
-    """A GPU a tool names by its vendor only (inxi's 'Device-1: AMD driver: amdgpu'), the one GPU of that vendor,
-    takes the one model of that vendor another line names ('renderer: AMD Radeon 890M Graphics')."""
-    if not _VENDOR_ONLY.match(gpu.model or "") or sum(1 for g in gpus if g.vendor == gpu.vendor) != 1:
-        return gpu.model
-    named = {str(s["value"]) for s in statements if s.get("fact") == "gpu.mention"
-             and gpu_vendor(str(s["value"])) == gpu.vendor and not _VENDOR_ONLY.match(str(s["value"]))}
-    return named.pop() if len(named) == 1 else gpu.model
-
-
 def _full_name(name: str, statements: Sequence[Statement]) -> str:
     """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci, prose's 'Nvidia RTX 3090') may
     name the same GPU whole: the one name there that the cut name begins (brand words aside)."""
@@ -183,8 +169,7 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
     if not gpus:
         gpus = _gpus_from_statements(statements, sources)
     gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
-    gpus = [dataclasses.replace(g, model=_named_for_vendor(g, gpus, statements)) for g in gpus]
-    gpus = name_unnamed_amd(gpus, statements, sources)
+    gpus = name_unnamed_amd(name_vendor_only(gpus, statements, sources), statements, sources)
     single = [s["value"]["memory_mib"] for s in statements
               if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
     if single and len(gpus) == 1 and gpus[0].memory_bytes is None and not gpus[0].unified_memory:
@@ -201,7 +186,9 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         stated = first_stated(statements, fact)
         vendors = ("NVIDIA", "AMD") if field == "driver_version" else ("NVIDIA",)
         if stated and any(g.vendor in vendors and getattr(g, field) is None for g in gpus):
-            gpus = [dataclasses.replace(g, **{field: nvidia_version(stated["value"]) if g.vendor == "NVIDIA" else stated["value"]})
-                    if g.vendor in vendors and getattr(g, field) is None else g for g in gpus]
+            value = stated["value"]
+            gpus = [dataclasses.replace(g, **{field: nvidia_version(value) if g.vendor == "NVIDIA" and field == "driver_version"
+                                               else value}) if g.vendor in vendors and getattr(g, field) is None else g
+                    for g in gpus]
             sources[f"gpus.{field}"] = where(stated)
     return dataclasses.replace(facts, gpus=tuple(gpus)) if gpus != list(facts.gpus) else facts

@@ -3,6 +3,8 @@
 rocm-smi's plain table numbers its cards ('1    25.0c  10.0W ...') and names none, so the probe calls such a card
 'AMD GPU 1'. When the writer names their one AMD GPU in the same text ('this is the output for my GPU (Vega 10 XT)
 of rocm-smi'), that is the card: the only AMD GPU listed takes the only AMD GPU named as the writer's own.
+Likewise a GPU a tool names by its vendor alone (inxi's 'Device-1: AMD driver: amdgpu'), the only one of that vendor,
+takes the only model of that vendor another line names ('renderer: AMD Radeon 890M Graphics').
 """
 from __future__ import annotations
 
@@ -11,18 +13,38 @@ import re
 from typing import Dict, List, Sequence
 
 from macml.facts import GPU
+from macml.probe.paste.gpu_names import gpu_vendor
 from macml.probe.statement_source import Statement, where
 
 _PLACEHOLDER = re.compile(r"^AMD GPU \d+$")
 
 
+_VENDOR_ONLY = re.compile(r"^\s*(?:AMD|ATI|AMD/ATI|Advanced Micro Devices(?:, Inc\.)?(?: \[AMD/ATI\])?|NVIDIA(?: Corporation)?|"
+                          r"Intel(?: Corporation)?)\s*$", re.IGNORECASE)
+
+
 def name_unnamed_amd(gpus: List[GPU], statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
     """[GPU('AMD GPU 1')] + the statement 'gpu.owned Vega 10 XT (AMD)' -> [GPU('Vega 10 XT')]."""
-    amd = [i for i, g in enumerate(gpus) if g.vendor == "AMD"]
     owned = {str(s["value"].get("name")): s for s in statements
              if s.get("fact") == "gpu.owned" and s["value"].get("vendor") == "AMD" and s["value"].get("name")}
-    if len(amd) != 1 or not _PLACEHOLDER.match(gpus[amd[0]].model) or len(owned) != 1:
+    return _the_one_named(gpus, "AMD", _PLACEHOLDER, owned, sources)
+
+
+def name_vendor_only(gpus: List[GPU], statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
+    """[GPU('AMD')] + the statement 'gpu.mention AMD Radeon 890M Graphics' -> [GPU('AMD Radeon 890M Graphics')]."""
+    for vendor in sorted({g.vendor for g in gpus}):
+        named = {str(s["value"]): s for s in statements if s.get("fact") == "gpu.mention"
+                 and gpu_vendor(str(s["value"])) == vendor and not _VENDOR_ONLY.match(str(s["value"]))}
+        gpus = _the_one_named(gpus, vendor, _VENDOR_ONLY, named, sources)
+    return gpus
+
+
+def _the_one_named(gpus: List[GPU], vendor: str, unnamed: "re.Pattern[str]", named: Dict[str, Statement],
+                   sources: Dict[str, str]) -> List[GPU]:
+    """The vendor's only GPU, listed under a name `unnamed` matches, takes the only name in `named`."""
+    listed = [i for i, g in enumerate(gpus) if g.vendor == vendor]
+    if len(listed) != 1 or not unnamed.match(gpus[listed[0]].model or "") or len(named) != 1:
         return gpus
-    name, stated = next(iter(owned.items()))
-    sources[f"gpus.{amd[0]}.model"] = where(stated)
-    return [dataclasses.replace(g, model=name) if i == amd[0] else g for i, g in enumerate(gpus)]
+    name, stated = next(iter(named.items()))
+    sources[f"gpus.{listed[0]}.model"] = where(stated)
+    return [dataclasses.replace(g, model=name) if i == listed[0] else g for i, g in enumerate(gpus)]

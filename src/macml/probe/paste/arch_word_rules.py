@@ -5,18 +5,17 @@ family ('Intel64 Family 6 Model 158') and a desktop motherboard chipset ('Mother
 
 A text that names one architecture family, and only that one, was written on a machine of that family: across
 the non-Mac captures in tests/captures no text names one family while its machine is of the other. The fact is
-"arch.named", a fallback infer takes only where nothing better says the architecture, and never on a Mac (an
-x86_64 word there is often a Rosetta Python on arm64 hardware). Lines that list other platforms' builds
+"arch.named", a fallback infer takes only where nothing better says the architecture; on a Mac only an arm64
+answer counts (arm64 code runs on no Intel Mac, while an x86_64 word there is often a Rosetta Python on arm64 hardware). Lines that list other platforms' builds
 ('wheels are available for ... the following platforms') and links are not read.
 """
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from macml.knowledge.pc_boards import keyed_chipset
-
-Facts = List[Tuple[str, str]]
+from macml.probe.paste.statement_rules import Facts
 
 _ARCH_WORD = re.compile(r"(?<![A-Za-z0-9])(x86[_-]64|amd64|x64|aarch64|arm64)(?![A-Za-z0-9]|_[A-Za-z])", re.IGNORECASE)
 _X86_VENDOR = re.compile(r"\b(GenuineIntel|AuthenticAMD|Intel64 Family \d+|AMD64 Family \d+|x86 Family \d+|"

@@ -29,7 +29,7 @@ _MODEL_FAMILY = {"macbookpro": "MacBookPro", "macbookair": "MacBookAir", "macmin
                  "imacpro": "iMacPro", "imac": "iMac"}
 # the Mac Pro 2019's MPX modules named without 'Radeon Pro' (mac_only_gpu knows them with it)
 _MPX = re.compile(r"(?<![\w-])(?<!Pro )(W(?:5500|5700|6600|6800|6900)X)(\s+Duos?)?\b", re.IGNORECASE)
-_ARM_CHIP = re.compile(r"\bARM\s+M[1-5](?:\s+(?:Pro|Max|Ultra))?(?![\w.])")
+_ARM_CHIP = re.compile(r"\bARM\s+M([1-5])(?:\s+(Pro|Max|Ultra))?(?![\w.])")
 _NAME_EGPU = re.compile(r"\s+eGPU\b", re.IGNORECASE)
 _ROSETTA_ERROR_AFTER = re.compile(r"[.:!]\s+rosetta error:\s", re.IGNORECASE)
 _ROSETTA_CACHE = re.compile(r"(?:^|\s|')/(?:private/)?var/db/oah/")  # Rosetta 2's ahead-of-time translations
@@ -83,13 +83,14 @@ def mpx_module(line: str) -> Facts:
 
 
 def arm_chip(line: str) -> Facts:
-    """'Intel MKL Warning on ARM M1 (2021)': an Apple M-series chip, arm64 (which tier is left to other words)."""
+    """'Intel MKL Warning on ARM M1 (2021)': an Apple M-series chip, arm64; the chip where a tier is written
+    ('ARM M2 Pro'), else its generation."""
     found = _ARM_CHIP.search(line)
     if not found:
         return []
-    tier = found.group().split()[2:]
-    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"),
-            ("cpu.brand", "Apple " + " ".join(found.group().split()[1:])) if tier else ("cpu.apple_generation", int(found.group()[-1]))]
+    generation, tier = found.groups()
+    named = ("cpu.brand", f"Apple M{generation} {tier}") if tier else ("cpu.apple_generation", int(generation))
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), named]
 
 
 def gpu_called_egpu(line: str) -> Facts:

@@ -12,10 +12,8 @@ from macml.probe.paste.statement_rules import Facts
 
 def line_facts(line: str) -> Facts:
     error = driver_error(line)
-    if error is None:
-        return []
-    before = line[:error.pattern.search(line).start()]
-    if negated(before) or hypothetical(before) or line.rstrip().endswith("?"):
+    found = error.pattern.search(line) if error else None
+    if found is None or negated(line[:found.start()]) or hypothetical(line[:found.start()]) or line.rstrip().endswith("?"):
         return []
     facts: Facts = [("platform", "linux")] if error.linux_only else []
-    return facts + [("gpu.present", "NVIDIA"), ("gpu.driver_error", error.pattern.search(line).group())]
+    return facts + [("gpu.present", "NVIDIA"), ("gpu.driver_error", found.group())]
