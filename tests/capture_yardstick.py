@@ -72,6 +72,7 @@ _GPU_MEMORY_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:gb|gib|g|mb|mib)\b")
 def gpu_model_key(model: str) -> str:
     """A GPU model name set apart from case, spacing, punctuation, brand words and a memory size."""
     text = _GPU_MEMORY_SIZE.sub(" ", model.casefold().replace("(r)", " ").replace("(tm)", " "))
+    text = re.sub(r"\brx\s*(?=\d)", " ", text)  # AMD's 'RX' series word: 'RX 7900 XTX' is the '7900XTX'
     words = re.findall(r"[a-z0-9]+", text)
     # A name made only of brand words ("AMD Radeon Graphics") is its own model.
     return "".join(word for word in words if word not in _GPU_BRAND_WORDS) or "".join(words) or model
@@ -109,7 +110,7 @@ def os_name_right(wanted: str, facts: MachineFacts) -> Tuple[bool, str]:
     name, version = facts.os.name, facts.os.version
     for old in _MACOS_NAMES:
         wanted = wanted.replace(old, "macOS")
-    right = bool(name) and name in wanted
+    right = bool(name) and name.casefold() in wanted.casefold()  # 'ubuntu 20.04' as typed names Ubuntu 20.04
     if right and any(ch.isdigit() for ch in wanted) and facts.platform != "win32":
         right = bool(version) and version in wanted
     return right, f"{name!r} {version!r}"

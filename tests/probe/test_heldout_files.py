@@ -56,6 +56,7 @@ def test_the_yardstick_marks_a_wrong_conclusion_wrong():
     ("Intel Arc A770 16GB", "Intel Arc A770"),
     ("AMD Radeon(TM) 890M Graphics", "AMD Radeon 890M Graphics"),
     ("GeForce RTX 4090", "NVIDIA GeForce RTX 4090"),
+    ("7900XTX", "AMD Radeon RX 7900 XTX"),
 ])
 def test_the_yardstick_reads_two_spellings_of_one_gpu_as_one_model(written, listed):
     assert gpu_model_key(written) == gpu_model_key(listed)
@@ -66,6 +67,7 @@ def test_the_yardstick_reads_two_spellings_of_one_gpu_as_one_model(written, list
     ("Radeon Pro 560", "Radeon Pro 560X"),
     ("AMD Radeon Graphics", "AMD Radeon 780M Graphics"),
     ("Tesla V100", "Tesla P100"),
+    ("RX 560X", "Radeon Pro 560X"),
 ])
 def test_the_yardstick_keeps_different_gpus_apart(written, listed):
     assert gpu_model_key(written) != gpu_model_key(listed)

@@ -113,7 +113,7 @@ def test_bare_intel_gpu(line, name, mib):
 
 @pytest.mark.parametrize("line, names", [
     ("My machine being a prime example has a 32GB AMD Pro Vega II, and I know there are other cards out there like "
-     "the Pro Vega II Duo 64GB.", [("AMD Pro Vega II", 32768)]),
+     "the Pro Vega II Duo 64GB.", [("AMD Radeon Pro Vega II", 32768)]),
     ("I have a Radeon Pro W5700X in my Mac Pro", [("Radeon Pro W5700X", None)]),
     ("cards like the Pro Vega II Duo 64GB would help", []),
 ], ids=["owned-not-example", "w5700x", "example-only"])

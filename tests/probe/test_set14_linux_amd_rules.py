@@ -50,7 +50,7 @@ def test_gpu_with_memory():
 
 def test_run_on_gpu():
     line = '# "RuntimeError: HIP error: invalid device function" when running "mnist" on 7900XTX'
-    assert amd.run_on_gpu(line) == [("gpu.owned", {"name": "7900XTX", "vendor": "AMD", "memory_mib": None, "index": None})]
+    assert amd.run_on_gpu(line) == [("gpu.owned", {"name": "Radeon RX 7900 XTX", "vendor": "AMD", "memory_mib": None, "index": None})]
     assert amd.run_on_gpu("works on 7900XTX but not on RX 6600") == []  # two GPUs: whose is unclear
     assert amd.run_on_gpu("it runs on RTX 4090") == []
     assert amd.run_on_gpu("The same error was reported on 7900XTX in #1234") == []
@@ -102,7 +102,7 @@ def test_rocm_torch_on_titled_gpu():
     text = ('# "RuntimeError: HIP error: invalid device function" when running "mnist" on 7900XTX\n\n'
             "* Pytorch version: 2.6.0+rocm6.2.4\n* Operating System and version:  Ubuntu 24.04.2 LTS x86_64\n")
     facts = _facts(text)
-    assert [(g.vendor, g.model) for g in facts.gpus] == [("AMD", "7900XTX")]
+    assert [(g.vendor, g.model) for g in facts.gpus] == [("AMD", "Radeon RX 7900 XTX")]
     checks = _checks(facts)
     assert "framework_gpu" not in checks or checks["framework_gpu"] != "fail"  # torch's devices are not shown
 

@@ -120,7 +120,7 @@ def test_fuller_spelling():
     assert own.fuller_spelling(["I have 7600xt now", "the rx 6600xt works for others"]) == {}
     assert own.fuller_spelling(["the 7600xt is new", "please support rx 7600xt"]) == {}  # no owner named
     names = [g.model for g in _facts("\n".join(lines + ["rocdevice.cpp :2728: 1 us: HSA_STATUS_ERROR_INVALID_ISA"])).gpus]
-    assert names == ["rx 7600xt"]
+    assert names == ["Radeon RX 7600 XT"]
 
 
 def test_linux_mine():

@@ -29,13 +29,15 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
     area = frameworks.area_of(probe.name)
     if probe.name == "tensorflow" and kind == "mps" and not facts.package("tensorflow-metal"):
         return tensorflow_without_metal(probe)
+    version = probe.data.get("version", "")
+    named = f"{probe.name} {version}".strip()  # a pasted answer may not show the version
+    if probe.name == "tensorflow" and facts.platform == "win32" and _tf_without_windows_gpu(version):
+        return tensorflow_on_native_windows(named)  # whatever it lists, it has no GPU code there
     use = frameworks.judge(probe.name, probe.data, kind)
     if use.sees is None or (use.sees and probe.name == "torch" and gpus_torch_cannot_run(facts)[0]):
         return None  # CUDA is there, but not for this GPU: check_cuda_arch says so
     if kind == "rocm" and not rocm_runs_here(facts):
         return None  # no ROCm build runs on this AMD GPU: check_rocm_target says so
-    version = probe.data.get("version", "")
-    named = f"{probe.name} {version}".strip()  # a pasted answer may not show the version
     if use.sees:
         return ok(area, f"{named} uses the GPU: {use.label}")
     missing = probe.data.get("missing_gpu_libraries")
@@ -44,18 +46,20 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
                     "runs on the CPU while this machine has a GPU",
                     Fix("Install the CUDA and cuDNN versions this TensorFlow was built for (tensorflow.org/install/source"
                         "#gpu), or TF 2.14+ with its own CUDA libraries:", (pip_cmd(facts, "install 'tensorflow[and-cuda]'"),)))
-    if probe.name == "tensorflow" and facts.platform == "win32" and _tf_without_windows_gpu(version):
-        return fail(area, f"{named} has no GPU support on native Windows (TensorFlow 2.11 and later), so it runs on "
-                    "the CPU while this machine has a GPU", Fix(
-                        "Run TensorFlow under WSL2 with its CUDA libraries (tensorflow.org/install/pip#windows-wsl2), "
-                        "or use TensorFlow 2.10, the last with native Windows GPU support (CUDA 11.2, cuDNN 8.1):",
-                        ("wsl --install", "python3 -m pip install 'tensorflow[and-cuda]'  # inside WSL2")))
     cpu_build = cpu_only_build_fix(probe.name, kind, facts)
     if cpu_build is not None:
         return fail(area, f"{named} is a CPU-only build on a machine with an NVIDIA GPU", cpu_build)
     hints = [f"{k}={v}" for k, v in facts.env.items() if "VISIBLE" in k or "HSA_" in k]
     return fail(area, f"{named} imports but finds no GPU, while this machine has one",
                 Fix(WHY_NOT[kind] + " Then re-run `macml doctor -v`.", ("macml verify",)), *hints)
+
+
+def tensorflow_on_native_windows(named: str) -> Finding:
+    return fail("TensorFlow", f"{named} has no GPU support on native Windows (TensorFlow 2.11 and later), so it runs "
+                "on the CPU while this machine has a GPU", Fix(
+                    "Run TensorFlow under WSL2 with its CUDA libraries (tensorflow.org/install/pip#windows-wsl2), "
+                    "or use TensorFlow 2.10, the last with native Windows GPU support (CUDA 11.2, cuDNN 8.1):",
+                    ("wsl --install", "python3 -m pip install 'tensorflow[and-cuda]'  # inside WSL2")))
 
 
 def _tf_without_windows_gpu(version: str) -> bool:
@@ -136,6 +140,9 @@ def check_framework_gpu(facts: MachineFacts) -> Optional[Finding]:
     if kind is None:
         return None
     found = [framework_gpu_finding(p, kind, facts) for p in facts.frameworks.values() if p.ok]
+    listed_tf = facts.package("tensorflow")  # only a version line or a package list: its import was not shown
+    if "tensorflow" not in facts.frameworks and listed_tf and facts.platform == "win32" and _tf_without_windows_gpu(listed_tf):
+        found.append(tensorflow_on_native_windows(f"tensorflow {listed_tf}"))
     found = [f for f in found if f is not None]
     failures = [f for f in found if f.level == "fail"]
     if failures:

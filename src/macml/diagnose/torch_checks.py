@@ -51,13 +51,13 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
                     Fix("Reinstall it in this interpreter:", (pip_cmd(facts, "install --force-reinstall torch"),)),
                     (probe.error or "").splitlines()[-1] if probe.error else "no error text")
     data, kind = probe.data, facts.accelerator_kind
-    ver = data.get("version", "?")
-    if kind == "mps" and not data.get("mps_built"):
+    ver = data.get("version") or "(version not shown)"
+    if kind == "mps" and data.get("mps_built") is False:  # unknown (a pasted version line) is not "without"
         return fail("PyTorch", f"torch {ver} was built without MPS",
                     Fix("Install the macOS arm64 wheel from PyPI (conda 'cpuonly' and x86_64 builds lack MPS):",
                         install_recipe(facts, recipes, "torch", "mps")))
     if kind == "cuda" and not data.get("cuda_version") and data.get("cuda_available") is not True \
-            and not data.get("build_unknown") and not data.get("driver_too_old"):  # torch checked the driver: a CUDA build
+            and not data.get("build_unknown") and not _cuda_build_said(data):
         gpu = facts.gpus_by_vendor("NVIDIA")[0].model
         return fail("PyTorch", f"torch {ver} is a CPU-only build on a machine with an {gpu}",
                     Fix("Replace it with a CUDA build that fits the driver:", install_recipe(facts, recipes, "torch", "cuda")))
@@ -76,12 +76,19 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
     return ok("PyTorch", f"torch {ver} is built with {backend[kind]}")
 
 
+def _cuda_build_said(data) -> bool:
+    """torch's own words that only a CUDA build says: it checked the driver, it named a GPU's capability as
+    unsupported, or it printed an arch list of sm_ entries."""
+    return bool(data.get("driver_too_old") or data.get("incompatible_capabilities")
+                or any(str(a).startswith("sm_") for a in data.get("arch_list") or ()))
+
+
 def cuda_recipe_fits(facts: MachineFacts, recipes: Sequence[Recipe]) -> bool:
     return any(match(r, facts).ok for r in recipes_on(recipes, "cuda", "torch"))
 
 
 def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
-    """NVIDIA driver older than the installed torch's CUDA needs."""
+    """NVIDIA driver not working (nvidia-smi or the kernel log says so), or older than the installed torch's CUDA needs."""
     nvidia = facts.gpus_by_vendor("NVIDIA")
     probe = torch_facts(facts)
     if facts.is_mac:
@@ -120,13 +127,13 @@ UPGRADE_DRIVER = "sudo ubuntu-drivers install  # or your distribution's newest N
 
 
 def driver_broken(facts: MachineFacts) -> Finding:
-    """nvidia-smi said the driver cannot answer: nothing on the GPU runs until that is mended."""
+    """nvidia-smi (or the kernel log) said the driver cannot answer: nothing on the GPU runs until that is mended."""
     said = facts.gpu_driver_errors[0]
     error = driver_error(said)
     meaning, fix = (error.meaning, error.fix) if error else ("the driver did not answer", UPGRADE_DRIVER)
     where = facts.sources.get("gpu_driver_errors")
     return fail("GPU", f"The NVIDIA driver is not working: {meaning}", Fix(fix),
-                f"nvidia-smi: {said}", *((where,) if where else ()))
+                *((where,) if where else (f"nvidia-smi: {said}",)))  # a pasted line names its own tool
 
 
 def driver_too_old_for_torch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:

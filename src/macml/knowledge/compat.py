@@ -230,7 +230,8 @@ def mps_min_macos(torch_version: Optional[str]) -> Tuple[int, int]:
     v = version(torch_version)
     if v is None:
         return TORCH_MPS_MIN_MACOS[0][1]
-    return next(macos for spec, macos, _ in TORCH_MPS_MIN_MACOS if in_spec(spec, v))
+    line = Version(v.base_version)  # a nightly '2.9.0.dev20250821' is the 2.9 line (PEP 440 puts it below '>=2.9')
+    return next((macos for spec, macos, _ in TORCH_MPS_MIN_MACOS if in_spec(spec, line)), TORCH_MPS_MIN_MACOS[0][1])
 
 
 def cuda_arch_supported(capability: str, arch_list: Tuple[str, ...]) -> bool:

@@ -42,6 +42,15 @@ MAC_MODEL_GPU_CORES: Dict[str, int] = {
     "Mac15,3": 10, "Mac15,13": 10,  # 14-inch MacBook Pro (M3, Nov 2023), 15-inch MacBook Air (M3)
     "Mac16,1": 10, "Mac16,10": 10, "Mac16,13": 10,  # 14-inch MacBook Pro (M4), Mac mini (M4), 15-inch MacBook Air (M4)
 }
+# Chips whose GPU bins Apple sold with different unified-memory sizes, so the memory settles the GPU cores
+# (support.apple.com/specs, 14/16-inch MacBook Pro (M3 Max, Nov 2023): 14-core CPU / 30-core GPU with 36 GB or 96 GB,
+# 16-core CPU / 40-core GPU with 48, 64 or 128 GB; MacBook Pro and Mac Studio (M4 Max, 2024-25): 32-core GPU with
+# 36 GB, 40-core GPU with 48, 64 or 128 GB). The M1/M2 Max and every Pro tier share memory sizes across bins.
+CHIP_MEMORY_GPU_CORES: Dict[Tuple[str, int], int] = {
+    ("Apple M3 Max", 36): 30, ("Apple M3 Max", 96): 30, ("Apple M3 Max", 48): 40, ("Apple M3 Max", 64): 40,
+    ("Apple M3 Max", 128): 40, ("Apple M4 Max", 36): 32, ("Apple M4 Max", 48): 40, ("Apple M4 Max", 64): 40,
+    ("Apple M4 Max", 128): 40,
+}
 # Identifier families: from this number on, the line is Apple silicon; below it, Intel.
 # "MacN,M" identifiers started with Apple silicon (Mac13,1, 2022), so every one of them is.
 APPLE_SILICON_FROM = {"MacBookAir": 10, "MacBookPro": 17, "Macmini": 9, "iMac": 21, "Mac": 13}
@@ -150,7 +159,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(quadro k5200|(?:quadro )?k[56]10m)\b", "3.5"),  # GK110B; the mobile K510M/K610M are GK208
     # Fermi mobile parts whose names sit among Kepler ones (GF114 GTX 670M/675M, GF117 GeForce 820M)
     (r"\b(gtx 67[05]m|geforce 820m)\b", "2.1"),
-    (r"\b(k10|k520|gtx 6[5-9]0m?|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+m?|k\d{3,4}m)\b", "3.0"),
+    (r"\b(k10|k520|gtx 6[5-9]0(?:mx|m)?|gtx 67[05]mx|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+m?|k\d{3,4}m)\b", "3.0"),
     # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
     (r"\b(gtx 4[6-8]0|gtx 5[6-8]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),
     (r"\b(gt 4[234]0|gt 5[234]0m?|gt 6[12]0|gts 450|gtx 460m|gtx 550 ti|gtx 560 ti)\b", "2.1"),

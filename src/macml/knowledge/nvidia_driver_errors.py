@@ -5,7 +5,9 @@ mismatch", printed by nvidia-smi as "Failed to initialize NVML: Driver/library v
 NVML_ERROR_DRIVER_NOT_LOADED: "NVIDIA driver is not running"), https://docs.nvidia.com/deploy/nvml-api/;
 nvidia-smi(1) exit codes 9 ("NVIDIA driver is not loaded") and 18 ("Driver/library version mismatch" is RM's);
 NVIDIA's Linux driver README, chapter "Common Problems" (the kernel module must match the user-space libraries:
-after an upgrade, unload the old module or reboot).
+after an upgrade, unload the old module or reboot); the kernel log's side of the same mismatch is the module's
+"NVRM: API mismatch: the client ... has the version X, but this kernel module has the version Y" (nvidia.ko's own
+message, quoted in NVIDIA's README, "Common Problems").
 """
 from __future__ import annotations
 
@@ -28,6 +30,11 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "(a driver was installed or upgraded and the old module is still loaded)",
                 "Reboot (or unload and reload the nvidia modules). If it persists, reinstall one driver so the kernel "
                 "module and the libraries match: compare `cat /proc/driver/nvidia/version` with `dkms status`.", True),
+    DriverError(re.compile(r"NVRM: API mismatch"),
+                "the loaded NVIDIA kernel module and a program's NVIDIA user-space libraries are different versions "
+                "(the kernel log's side of 'Driver/library version mismatch')",
+                "Reboot so the new kernel module loads. If it persists, reinstall one driver so the kernel module and "
+                "the libraries match: compare `cat /proc/driver/nvidia/version` with `dkms status`.", True),
     DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
                 "the NVIDIA driver is not loaded",
                 "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "

@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts
 from macml.knowledge.amd_gfx import radeon_target
-from macml.knowledge.hardware import MAC_MODEL_GPU_CORES, nvidia_compute_capability
-from macml.probe.infer_arch import pc_arch
+from macml.knowledge.hardware import CHIP_MEMORY_GPU_CORES, MAC_MODEL_GPU_CORES, nvidia_compute_capability
+from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
 from macml.probe.infer_silicon import apple_chip_on_linux, gpus_not_apple_silicon, x86_is_not_apple_silicon
@@ -134,13 +134,26 @@ def _apple_gpu(cpu: CPUFacts, snapshot: Mapping[str, Any]) -> GPU:
 def _model_gpu_cores(gpus: Tuple[GPU, ...], model: Optional[str], sources: Dict[str, str]) -> Tuple[GPU, ...]:
     """An Apple GPU's core count from a Mac model sold with one GPU configuration only (Mac14,15: 10 cores)."""
     cores = MAC_MODEL_GPU_CORES.get(model or "")
+    return _apple_cores(gpus, cores, f"model {model} was sold with a {cores}-core GPU only (Apple tech specs)", sources)
+
+
+def _memory_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """An Apple GPU's core count from its chip and memory where each memory size came with one GPU bin only
+    (an M3 Max with 36 GB has the 30-core GPU)."""
+    memory_gb = round(cpu.memory_bytes / 1024**3) if cpu.memory_bytes else None
+    cores = CHIP_MEMORY_GPU_CORES.get((cpu.brand, memory_gb)) if memory_gb else None
+    why = f"the {cpu.brand} with {memory_gb} GB was sold with a {cores}-core GPU only (Apple tech specs)"
+    return _apple_cores(gpus, cores, why, sources)
+
+
+def _apple_cores(gpus: Tuple[GPU, ...], cores: Optional[int], why: str, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     if cores is None:
         return gpus
     out = []
     for index, gpu in enumerate(gpus):
         if is_apple_gpu(gpu) and gpu.cores is None:
             gpu = dataclasses.replace(gpu, cores=cores)
-            sources[f"gpus.{index}.cores"] = f"model {model} was sold with a {cores}-core GPU only (Apple tech specs)"
+            sources[f"gpus.{index}.cores"] = why
         out.append(gpu)
     return tuple(out)
 
@@ -228,6 +241,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         sources["cpu.hardware_arch"] = "x86 CPU flags with lm (64-bit long mode)"
     cpu = x86_is_not_apple_silicon(facts, cpu, sources, snapshot.get("statements") or ())
     facts = dataclasses.replace(facts, cpu=cpu)
+    facts = windows_cuda_python(facts, sources)
     if facts.is_mac:
         facts = infer_native_python(infer_macos_version(facts, snapshot, sources), sources)
         facts = infer_translation(intel_mac_python(facts, sources), snapshot, snapshot.get("statements"), sources)
@@ -252,7 +266,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("
                                             + sources.get("cpu.apple_silicon", "Apple silicon") + ")")
         known = True
-    gpus = _model_gpu_cores(gpus, cpu.model, sources) if facts.is_mac else gpus
+    gpus = _memory_gpu_cores(_model_gpu_cores(gpus, cpu.model, sources), cpu, sources) if facts.is_mac else gpus
     if vm_source:
         sources["vm"] = vm_source
     egpu = True if any(g.external for g in gpus) else (False if known else None)

@@ -84,3 +84,14 @@ def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str])
         sources["cpu.hardware_arch"] = f"x86 CPU brand: {cpu.brand}"
         return dataclasses.replace(cpu, hardware_arch="x86_64")
     return cpu
+
+
+def windows_cuda_python(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
+    """A CUDA build of torch on Windows: PyTorch publishes those wheels for win_amd64 only
+    (download.pytorch.org/whl/cu*/torch: no win_arm64 CUDA wheel), so the Python holding it is x86_64."""
+    interp, torch = facts.interpreter, facts.frameworks.get("torch")
+    version = str(torch.data.get("version") or "") if torch is not None else ""
+    if facts.platform != "win32" or interp is None or interp.machine or not re.search(r"\+cu\d{2,3}\b", version):
+        return facts
+    sources["interpreter.machine"] = f"torch {version}: PyTorch's Windows CUDA wheels are win_amd64 only"
+    return dataclasses.replace(facts, interpreter=dataclasses.replace(interp, machine="x86_64"))

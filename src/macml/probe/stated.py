@@ -13,6 +13,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 from macml.facts import FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.mac_families import chip_by_memory
+from macml.probe.paste.distro_rules import distro_spelling
 from macml.probe.paste.general_rules import stated_env
 from macml.probe.stated_gpus import fill_gpus
 from macml.probe.statement_source import Statement, first_stated, where
@@ -52,7 +53,7 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
             stated = _distro_stated([s for s in statements if not _other_os(s, facts.platform)])
             version = re.search(r"\b\d+(?:\.\d+)*\b", stated["value"]) if stated else None
             if stated:
-                found.update(name=re.split(r"\s+(?=\d)", stated["value"], maxsplit=1)[0].strip(),
+                found.update(name=distro_spelling(re.split(r"\s+(?=\d)", stated["value"], maxsplit=1)[0].strip()),
                              version=_point_release(version.group()) if version else os.version)
         if stated:
             sources["os.version"] = where(stated)
@@ -136,7 +137,8 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
 def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     stated = (first_stated(statements, "torch.version") or first_stated(statements, "torch.arch_list")
               or first_stated(statements, "torch.driver_too_old") or first_stated(statements, "torch.cuda_available")
-              or first_stated(statements, "torch.cuda_version"))  # 'torch was compiled with 11.8': a CUDA torch
+              or first_stated(statements, "torch.cuda_version")  # 'torch was compiled with 11.8': a CUDA torch
+              or first_stated(statements, "torch.incompatible"))  # 'sm_61 is not compatible': a CUDA torch
     if not stated:
         return facts
     if "torch" in facts.frameworks:
@@ -165,7 +167,8 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
         digits = local.group(2)
         data["cuda_version"] = f"{digits[:-1]}.{digits[-1]}"
     if not ("+" in data["version"] or too_old is not None or data.get("cuda_available") is True
-            or any(s.get("fact") in ("torch.cuda_version", "torch.hip_version", "torch.arch_list") for s in statements)):
+            or any(s.get("fact") in ("torch.cuda_version", "torch.hip_version", "torch.arch_list", "torch.incompatible")
+                   for s in statements)):
         data["build_unknown"] = True  # a bare '2.1.1' names no build: PyPI's is CUDA on Linux, CPU-only on Windows
     sources["frameworks.torch"] = where(stated)
     frameworks = dict(facts.frameworks, torch=FrameworkFacts("torch", True, data))

@@ -88,8 +88,11 @@ def _rows_name_mentions(chosen: List[Tuple[Dict[str, Any], Statement]]) -> List[
 
 
 def _bare(statement: Statement, name: str) -> bool:
-    """A list item that is only the GPU's name ('- NVIDIA GeForce RTX 4090'): each such line is one GPU."""
-    return re.sub(r"^[\s*+-]+", "", str(statement.get("text", ""))).strip() == name
+    """A list item that is only the GPU's name ('- NVIDIA GeForce RTX 4090'), or a macOS crash report's system
+    profile line ('Graphics: kHW_AMDFireProD500Item, AMD FirePro D500, spdisplays_pcie_device, 3 GB'): each such
+    line is one GPU."""
+    text = str(statement.get("text", ""))
+    return re.sub(r"^[\s*+-]+", "", text).strip() == name or bool(re.match(r"\s*Graphics:\s.*\bspdisplays_\w+", text))
 
 
 def _capability_named(name: str, statements: Sequence[Statement]) -> Optional[str]:
@@ -154,6 +157,26 @@ def _full_name(name: str, statements: Sequence[Statement]) -> str:
     return fuller[0] if len(set(fuller)) == 1 else name
 
 
+def _gpu_torch_runs_on(facts: MachineFacts, sources: Dict[str, str]) -> List[GPU]:
+    """No GPU named, but torch said CUDA is available: a CUDA build answers so only with an NVIDIA GPU present,
+    a ROCm build only with an AMD one."""
+    torch = facts.frameworks.get("torch")
+    data = torch.data if torch is not None and torch.ok else {}
+    if data.get("cuda_available") is not True:
+        return []
+    rocm = bool(data.get("hip_version")) or "+rocm" in str(data.get("version") or "")
+    if not rocm and not (data.get("cuda_version") or "+cu" in str(data.get("version") or "")):
+        return []
+    vendor = "AMD" if rocm else "NVIDIA"
+    sources["gpus.0"] = (f"torch {data.get('version') or ''} ({'ROCm' if rocm else 'CUDA'} build) says CUDA is "
+                         f"available, which it says only with an {vendor} GPU present ({sources.get('frameworks.torch', 'its probe')})")
+    # NVIDIA's JetPack wheels carry '.nvYY.MM' ('torch-2.0.0a0+ec3941ad.nv23.02-cp38-cp38-linux_aarch64.whl',
+    # docs.nvidia.com/deeplearning/frameworks/install-pytorch-jetson-platform): the GPU is a Jetson's
+    if re.search(r"[.+]nv\d{2}\.\d{2}$", str(data.get("version") or "")):
+        return [GPU(vendor=vendor, model="NVIDIA Jetson GPU (model not in the evidence)", integrated=True)]
+    return [GPU(vendor=vendor, model=f"{vendor} GPU (model not in the evidence)")]
+
+
 def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     gpus = list(facts.gpus)
     present = first_stated(statements, "gpu.present")
@@ -168,6 +191,8 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         sources["gpus.0"] = where(present) + (f"; model: {where(next(iter(named.values())))}" if model else "")
     if not gpus:
         gpus = _gpus_from_statements(statements, sources)
+    if not gpus:
+        gpus = _gpu_torch_runs_on(facts, sources)
     gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
     gpus = name_unnamed_amd(name_vendor_only(gpus, statements, sources), statements, sources)
     single = [s["value"]["memory_mib"] for s in statements

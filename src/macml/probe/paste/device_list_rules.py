@@ -25,7 +25,8 @@ Facts = List[Tuple[str, Any]]
 _APPLE_PLATFORM = re.compile(r"^\s*(?:OpenCL\s+)?Platform(?:\s+name)?\s*(?::|\s{2,})\s*Apple\s*$", re.IGNORECASE)
 _METAL_ONLY = re.compile(r"^\s*(?:Feature\.Set\.*\s*:\s*macOS GPU Family\b|Metal\.Version\.*\s*:\s*\d)")
 _DEVICE_HEAD = re.compile(r"^\s*(?:Backend Device ID #\d+|Device\s*#\d+(?:/\d+)?\s*:?)\s*$", re.IGNORECASE)
-_DEVICE_NAME = re.compile(r"^\s*(?:Name\.{3,}|Device(?:\s+name)?|Device Name)\s*(?::|\s{2,})\s*(\S.*?)\s*$", re.IGNORECASE)
+_DEVICE_NAME = re.compile(r"^\s*(?:Name\.{3,}|Device(?:\s+name|\s*#\d+(?:/\d+)?)?|Device Name)\s*(?::|\s{2,})\s*(\S.*?)\s*$",
+                          re.IGNORECASE)  # 'Device #1: Apple M3 Pro' names its device on the head line
 _EXTERNAL = re.compile(r"^\s*Phys\.Location\.*\s*:\s*connected via an external interface\b"
                        r"|^\s*GPU\.Properties\.*\s*:.*\bremovable 1\b", re.IGNORECASE)
 _HASHCAT_MEMORY = re.compile(r"^\s*Memory\.Total\.*\s*:\s*(\d+)\s*MB\b")

@@ -53,6 +53,13 @@ _X86_FAMILY = re.compile(r"(?<![A-Za-z])(?:Xeon|Core\s*i[3579]|i[3579]-\d{4,5}|R
 _CPU_KEYS = ("cpu", "cpus", "processor", "processors")
 
 
+def distro_spelling(name: str) -> str:
+    """A distribution's own capitals for the name people typed ('ubuntu' -> 'Ubuntu'); other spellings ('Pop OS')
+    and other names unchanged."""
+    own = _NAMES.get(" ".join(name.lower().split()), name)
+    return own if own.lower() == name.lower() else name
+
+
 def _os_name(found: "Optional[re.Match[str]]") -> Facts:
     if not found:
         return []

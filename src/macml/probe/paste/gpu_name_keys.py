@@ -21,7 +21,8 @@ _FAMILY = re.compile(r"\[([^\]]*/[^\]]*)\]")
 
 def model_key(name: str) -> str:
     """'NVIDIA GeForce RTX 3050 6GB Laptop GPU' -> 'rtx3050laptop'; 'Intel Iris Graphics' -> 'iris'."""
-    return re.sub(r"[^a-z0-9]", "", _SIZE.sub(" ", _BRAND.sub(" ", name.lower())))
+    series = re.sub(r"\brx\s?(?=\d)", " ", name.lower())  # AMD's 'RX': 'I have a 5600XT' is the 'Radeon RX 5600 XT'
+    return re.sub(r"[^a-z0-9]", "", _SIZE.sub(" ", _BRAND.sub(" ", series)))
 
 
 def same_model(first: str, second: str) -> bool:

@@ -9,12 +9,16 @@ from typing import Any, List, Optional, Tuple
 
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
-_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA [A-Z](?=\d))"  # 'NVIDIA L4', 'NVIDIA T4'
+_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
-                     r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b))")
+                     r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b))")
 _RADEON = re.compile(r"\b((?:AMD )?Radeon(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b|with\b|G?DDR\d)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
+_FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
+# a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
+_AMD_PRO = re.compile(r"\b(AMD Pro (?:Vega (?:II|\d{2})(?: Duo)?|W\d{4}X(?: Duo)?|\d{3,4}[MX]?))(?![\w-])")
+_PARAVIRTUAL = re.compile(r"\b(Apple Paravirtual device)\b")  # Metal's name for a macOS guest's GPU
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
 _TEGRA = re.compile(r"\b((?:NVIDIA )?Tegra X\d|(?:NVIDIA )?(?:Orin|Xavier)(?: \(nvgpu\))?(?= \(nvgpu\)|\s*$|(?<=\)))|(?<=\bNVIDIA )Orin)")
@@ -39,12 +43,22 @@ _BARE_XT = r"(?<![\w.-])" + _XT_NUMBER + r"(?![\w.+-])"
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
     return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier|jetson)\b", name, re.I) else
-            "AMD" if re.search(r"radeon|amd|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
+            "AMD" if re.search(r"radeon|amd|firepro|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
                                + _BARE_XT, name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")
 
 
+def full_radeon_name(name: str) -> str:
+    """A Radeon written without its series words, by its card name: a bare RX number ('7900XTX', '6800 xt') ->
+    'Radeon RX 7900 XTX'; 'AMD Pro Vega 48' -> 'AMD Radeon Pro Vega 48'. Other names unchanged."""
+    bare = re.fullmatch(r"\s*(\d{4})\s?(xtx?)\s*", name, re.IGNORECASE)
+    if bare and re.fullmatch(_XT_NUMBER, name.strip(), re.I):
+        return f"Radeon RX {bare.group(1)} {bare.group(2).upper()}"
+    return re.sub(r"^AMD Pro ", "AMD Radeon Pro ", name) if _AMD_PRO.fullmatch(name.strip()) else name
+
+
 def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
+    name = full_radeon_name(name)
     vendor = gpu_vendor(name)
     mib = None
     if memory:
@@ -53,7 +67,7 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
     return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
 
 
-_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|Intel(?:\(R\))? (?:UHD|HD|Iris(?:\(TM\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*)?"
+_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|Intel(?:\(R\))? (?:UHD|HD|Iris(?:\((?:TM|R)\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*)?"
                         r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
 _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.(\d+)\s*:\s*(.+)$",
                              re.IGNORECASE)
@@ -63,7 +77,7 @@ def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
     names = []
     text = text.replace("NoGCNArchNameOnOldPyTorch", " ")  # collect_env's marker glued to an AMD name (old torch)
-    for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _INTEL_GPU):
+    for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
         names += [m.group(1).strip() for m in pattern.finditer(text)]
     chip = CHIP.search(text)
     if chip and not names:

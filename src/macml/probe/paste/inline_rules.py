@@ -32,7 +32,9 @@ _INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|P
 _APPLE_CORES = re.compile(r"\barm_(?:firestorm|icestorm|blizzard|avalanche|everest|sawtooth|ibiza|lobos|palma|donan|brava)(?![a-z])")
 _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
-_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\[\w .$()-]+\\")
+# conda packages built only for one Linux subdir, as a `conda list` row names them ('ld_impl_linux-64  2.40  h41732ed_0')
+_CONDA_LINUX_ROW = re.compile(r"^\s*(?:ld_impl|sysroot|kernel-headers)_linux-(64|aarch64)\s+\d[\w.]*\s+\S+")
+_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\{1,2}[\w .$()-]+\\")  # a JSON or repr path doubles its backslashes
 _PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
@@ -77,7 +79,8 @@ def _apple_chip(line: str) -> Facts:
     if soc and not chip:
         facts.append(("cpu.brand", soc))
     if chip and not re.search(r"Apple M\d+[\w ]*(?:GPU|Neural)", line[chip.start():chip.end() + 8]):
-        facts.append(("cpu.brand", " ".join(g for g in ("Apple", *chip.groups()) if g)))
+        virtual = " (Virtual)" if re.match(r"\s*\(Virtual\)", line[chip.end():]) else ""  # a macOS guest's brand string
+        facts.append(("cpu.brand", " ".join(g for g in ("Apple", *chip.groups()) if g) + virtual))
     facts += [("cpu.model", m) for m in MODEL_ID.findall(line)]
     if _APPLE_CORES.search(line):
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
@@ -118,6 +121,10 @@ def cpu_and_os(line: str) -> Facts:
             facts += [("cpu.hardware_arch", "arm64")] if word == "osx-arm64" else []
         else:
             facts.append(("python.machine", "arm64" if word == "osx-arm64" else "aarch64" if "aarch64" in word else "x86_64"))
+    linux_row = _CONDA_LINUX_ROW.match(line)
+    if linux_row:
+        arch = "x86_64" if linux_row.group(1) == "64" else "aarch64"  # the environment's subdir: its Python's too
+        facts += [("platform", "linux"), ("cpu.hardware_arch", arch), ("python.machine", arch)]
     for platform_string in PLATFORM_STRING.finditer(line):
         facts += python_platform(platform_string.group())
     if (re.search(r"\b[\w-]+\.(?:exe|dll)\b", line) and writers_os(line) in (None, "win32")) or _WINDOWS_SIGN.search(line):
@@ -163,10 +170,12 @@ def gpu_drivers(line: str) -> Facts:
     rock = re.search(r"\bROCk module version (\S+) is loaded", line)  # rocminfo: the amdgpu driver's version
     if rock:
         facts += [("platform", "linux"), ("gpu.driver", rock.group(1))]
-    nvrm = re.search(r"NVRM version: NVIDIA UNIX (x86_64|aarch64) Kernel Module\s+(\d+(?:\.\d+)+)", line)
+    # /proc/driver/nvidia/version's 'NVRM version:' line, and the module's own 'NVRM: loading ...' in the kernel log
+    nvrm = re.search(r"NVRM(?: version)?:\s*(?:loading\s+)?NVIDIA UNIX (?:Open Kernel Module for (x86_64|aarch64)|"
+                     r"(x86_64|aarch64) Kernel Module)\s+(\d+(?:\.\d+)+)", line)
     if nvrm:
-        facts += [("platform", "linux"), ("cpu.hardware_arch", nvrm.group(1)), ("gpu.driver", nvrm.group(2)),
-                  ("gpu.present", "NVIDIA")]
+        facts += [("platform", "linux"), ("cpu.hardware_arch", nvrm.group(1) or nvrm.group(2)),
+                  ("gpu.driver", nvrm.group(3)), ("gpu.present", "NVIDIA")]
     too_old = re.search(r"driver on your system is too old \(found version (\d+)\)", line)
     if too_old and len(too_old.group(1)) >= 4:  # torch's warning: 11040 = CUDA 11.4
         version = int(too_old.group(1))
@@ -248,6 +257,14 @@ def packages_inline(line: str) -> Facts:
     underscored = re.match(r"^\s*[-*]?\s*`?([A-Za-z][\w.-]*_[\w.-]+)`? version:\s*(\d\S*)", line)
     if underscored:
         facts += package_facts(underscored.group(1).lower(), underscored.group(2))
+    # an env dump's 'sgl_kernel: 0.3.9.post2' (the import name, lower-case; an upper-case NAME_LIKE_THIS is an
+    # environment variable): three version parts, so a config's 'weight_decay: 0.01' is not read as a package
+    module = re.match(r"^\s*[-*]?\s*`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?:\s*(\d+\.\d+\.\d+\S*)\s*$", line)
+    if module and not underscored:
+        facts += package_facts(module.group(1), module.group(2))
+    dashed = re.match(r"^\s*(?:[-*]\s+)?([A-Za-z][\w.]*(?:-[A-Za-z][\w.]*)*)\s+-\s+v?(\d+\.\d+(?:\.\d+)*)\s*$", line)
+    if dashed:  # a version list written 'Jax-Metal - 0.1.1', 'Jaxlib - 0.5.1'
+        facts += package_facts(dashed.group(1).lower(), dashed.group(2))
     return facts
 
 

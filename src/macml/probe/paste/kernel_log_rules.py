@@ -7,7 +7,9 @@
   them, so the machine is x86_64;
 - an amdgpu DKMS build of AMD's driver ('/var/lib/dkms/amdgpu/5.18.2.22.40-1504718.22.04/build',
   `dkms status`'s 'amdgpu/6.3.6-1697589.22.04, 5.15.0-88-generic, x86_64: installed'): Linux (DKMS builds Linux
-  kernel modules), the amdgpu driver's version, and with `dkms status` the kernel's arch.
+  kernel modules), the amdgpu driver's version, and with `dkms status` the kernel's arch;
+- the NVIDIA kernel modules' lines about one GPU ('[drm:nv_drm_load [nvidia_drm]] *ERROR* [nvidia-drm] [GPU ID
+  0x00000100] ...', 'NVRM: GPU at PCI:0000:01:00: GPU-...', 'NVRM: GPU 0000:01:00.0: ...'): Linux with an NVIDIA GPU.
 """
 from __future__ import annotations
 
@@ -44,5 +46,14 @@ def dkms_amdgpu(line: str) -> Facts:
     return facts + ([("cpu.hardware_arch", found.group(2))] if found.group(2) else [])
 
 
+_NVIDIA_GPU_LINE = re.compile(r"\[nvidia-drm\]\s*\[GPU ID 0x[0-9a-f]+\]|\bNVRM: GPU (?:at PCI:)?[0-9a-f]{4}:[0-9a-f]{2}:",
+                              re.IGNORECASE)
+
+
+def nvidia_module_gpu(line: str) -> Facts:
+    """'[nvidia-drm] [GPU ID 0x00000100] Failed to register device' -> Linux, an NVIDIA GPU (the module names it)."""
+    return [("platform", "linux"), ("gpu.present", "NVIDIA")] if _NVIDIA_GPU_LINE.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line)
+    return ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line)

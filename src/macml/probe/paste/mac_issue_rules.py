@@ -15,6 +15,7 @@ from typing import Any, List, Tuple
 from macml.knowledge.compat import INTEL_MAC_LAST_TORCH
 from macml.knowledge.macos import MACOS_RELEASE_NAMES
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, informal_gpu_names
+from macml.probe.paste.system_rules import NO_SUCH_MACOS
 
 Facts = List[Tuple[str, Any]]
 
@@ -25,6 +26,8 @@ _MAC_THEN_CHIP = re.compile(rf"(?<![\w-]){_MAC_WORD}s?\b[\s,(]*(?:20[12]\d\)?[\s
                             re.IGNORECASE)
 _CHIP_THEN_MAC = re.compile(rf"(?<![\w.-]){_CHIP_WORD}\s+(?:chip\s+)?(?:{_MAC_WORD}|air(?=\s+\d{{2}}\b|\s*(?:$|[,.;:()])|\s+(?:with|and|running|on|from)\b))s?\b",
                             re.IGNORECASE)  # 'M2 Air 15'' is a MacBook Air
+# 'platform: macOS(m3)': the chip in brackets after the OS (not 'macOS M1 support', which names no Mac)
+_MACOS_CHIP = re.compile(rf"(?<![\w-])mac\s?os\s*\(\s*{_CHIP_WORD}\s*\)", re.IGNORECASE)
 _NOT = re.compile(r"(?:\b(?:not|non|no|without)\b|n't\b)[\s\w-]{0,12}$", re.IGNORECASE)
 _AIR = re.compile(r"\b(?:air|mba)\b", re.IGNORECASE)
 
@@ -33,14 +36,14 @@ def mac_with_chip(line: str) -> Facts:
     """'can't install on MBP M2', 'the new mac air (with the m1 chip)': a Mac with an Apple chip is Apple silicon.
     The chip is named where a tier is written, or the Mac is an Air (MacBook Airs ship only the base M chips:
     apple.com/macbook-air/specs); otherwise the line gives the chip's generation, when it names only one."""
-    found = _MAC_THEN_CHIP.search(line) or _CHIP_THEN_MAC.search(line)
+    found = _MAC_THEN_CHIP.search(line) or _CHIP_THEN_MAC.search(line) or _MACOS_CHIP.search(line)
     if not found or _NOT.search(line[:found.start()]):
         return []
     facts: Facts = [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
     tier = found.group(2)
     if tier or _AIR.search(found.group(0)):
         facts.append(("cpu.brand", f"Apple M{found.group(1)}" + (f" {tier.capitalize()}" if tier else "")))
-    elif len({m.group(1) for m in [*_MAC_THEN_CHIP.finditer(line), *_CHIP_THEN_MAC.finditer(line)]}) == 1:
+    elif len({m.group(1) for pattern in (_MAC_THEN_CHIP, _CHIP_THEN_MAC, _MACOS_CHIP) for m in pattern.finditer(line)}) == 1:
         facts.append(("cpu.apple_generation", int(found.group(1))))  # one generation, no tier: the base chip
     return facts
 
@@ -143,7 +146,7 @@ def python_in_prose(line: str) -> Facts:
     return [("python.version", found.group(1))]
 
 
-_TORCH_CANDIDATES = re.compile(r"requirement torch\b[^(]*\(from versions: ([^)]*)\)", re.IGNORECASE)
+_TORCH_CANDIDATES = re.compile(r"requirement torch\b[^\n]*?\(from versions: ([^)]*)\)", re.IGNORECASE)  # past '(from medaka)'
 
 
 def _release(version: str) -> Tuple[int, ...]:
@@ -184,7 +187,21 @@ def macos_with_arch(line: str) -> Facts:
     return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")] if _MACOS_ARCH.search(line) else []
 
 
-LINE_RULES = (mac_with_chip, owned_gpu_memory, macos_with_arch, macos_release_version, egpu_gpus, bare_intel_gpu, mac_pro_gpu, python_in_prose,
+# ComfyUI's 'Mac Version (14, 7, 6)' (platform.mac_ver()'s release as a tuple); 'my mac (15.1.1 M2)'
+_MAC_VERSION_TUPLE = re.compile(r"\bMac Version \((1[1-9]|2[0-9]|10), (\d{1,2})(?:, (\d{1,2}))?\)")
+_MAC_VERSION_BRACKET = re.compile(r"\bmy mac(?:\s?os)?\s*\(\s*(1[1-9]|2[0-9])\.(\d{1,2})(?:\.(\d{1,2}))?(?=[\s),])", re.IGNORECASE)
+
+
+def macos_version_beside_mac(line: str) -> Facts:
+    """'Mac Version (14, 7, 6)', 'It works fine on my mac (15.1.1 M2)': the macOS version written beside 'Mac'."""
+    found = _MAC_VERSION_TUPLE.search(line) or _MAC_VERSION_BRACKET.search(line)
+    if not found:
+        return []
+    version = ".".join(part for part in found.groups() if part is not None)
+    return [] if NO_SUCH_MACOS.match(version) else [("platform", "darwin"), ("os.version", version)]
+
+
+LINE_RULES = (mac_with_chip, macos_version_beside_mac, owned_gpu_memory, macos_with_arch, macos_release_version, egpu_gpus, bare_intel_gpu, mac_pro_gpu, python_in_prose,
               torch_candidates)
 
 

@@ -254,6 +254,8 @@ def by_key(key: str, value: str) -> Facts:
     if in_unit and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):  # xpuinfo's 'Installed Physical Memory (GB): 96'
         return [("cpu.memory_bytes", gib(f"{value.strip()} {(in_unit.group(1) or in_unit.group(2)).upper()}"))]
     handler = BY_KEY.get(key)
+    if handler is None and re.search(r"\b[A-Z][A-Za-z]+\d+,\d+, BootROM ", value):
+        handler = _model_line  # the crash report's Model line under a cut or other label ('odel: MacBookPro18,3, ...')
     if handler is not None:
         return handler(value)
     if re.fullmatch(r"gpu\s*\d+|gpu\[\d+\]", key):

@@ -228,5 +228,5 @@ def _names_a_mac(statement: Mapping[str, Any]) -> bool:
     """An Apple chip, or a GPU only Macs have (Radeon Pro 580, Vega 20, ...)."""
     value = statement.get("value")
     name = value.get("name", "") if isinstance(value, Mapping) else str(value or "")
-    return (statement.get("fact") in ("gpu", "gpu.mention", "cpu.brand")
+    return (statement.get("fact") in ("gpu", "gpu.mention", "gpu.owned", "cpu.brand")
             and (mac_only_gpu(name) or bool(re.match(r"Apple M\d", name))))
