@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from macml.diagnose import run_checks
 from macml.errors import MacmlError
 from macml.facts import GIB, MachineFacts, arch_family
+from macml.knowledge.macos import MACOS_RELEASE_NAMES
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.inputs import load_inputs
 from macml.recipes.recommend import recommendation
@@ -65,7 +66,10 @@ def read_capture(path: Path, recipes: Sequence[Any]) -> Reading:
 
 # Words that brand a GPU rather than name its model, and a memory size after the model: a paste
 # names one card "AMD Mi50 32GB" in one line and "Mi50" in the next, and both name the same GPU.
-_GPU_BRAND_WORDS = frozenset({"nvidia", "geforce", "amd", "ati", "radeon", "intel", "apple", "graphics", "gpu"})
+_GPU_BRAND_WORDS = frozenset({"nvidia", "geforce", "amd", "ati", "radeon", "intel", "apple", "graphics", "gpu",
+                              # board partners, whose name a spec list writes before the GPU's ('EVGA GeForce ...')
+                              "evga", "msi", "asus", "gigabyte", "asrock", "sapphire", "powercolor", "xfx", "zotac", "pny",
+                              "palit", "gainward", "inno3d", "galax", "kfa2", "colorful", "yeston", "maxsun"})
 _GPU_MEMORY_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:gb|gib|g|mb|mib)\b")
 
 
@@ -110,6 +114,9 @@ def os_name_right(wanted: str, facts: MachineFacts) -> Tuple[bool, str]:
     name, version = facts.os.name, facts.os.version
     for old in _MACOS_NAMES:
         wanted = wanted.replace(old, "macOS")
+    if facts.platform == "darwin" and re.match(r"\s*(?:" + "|".join(map(re.escape, MACOS_RELEASE_NAMES)) + r")\b", wanted,
+                                                 re.IGNORECASE):
+        wanted = "macOS " + wanted  # 'High Sierra 10.13.6' names macOS by its release
     right = bool(name) and name.casefold() in wanted.casefold()  # 'ubuntu 20.04' as typed names Ubuntu 20.04
     if right and any(ch.isdigit() for ch in wanted) and facts.platform != "win32":
         right = bool(version) and version in wanted

@@ -18,7 +18,7 @@ DARWIN_X86 = [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
 @pytest.mark.parametrize("line, expected", [
     ("Memory - 32 GB 2400 MHz DDR4", [("cpu.memory_bytes", 32 * GIB)]),
     ("- Memory – 16 GB 2133 MHz LPDDR3", [("cpu.memory_bytes", 16 * GIB)]),
-    ("Graphics - Radeon Pro 580X 8 GB", [("gpu", {"name": "Radeon Pro 580X", "vendor": "AMD", "memory_mib": None, "index": None})]),
+    ("Graphics - Radeon Pro 580X 8 GB", [("gpu", {"name": "Radeon Pro 580X", "vendor": "AMD", "memory_mib": 8192, "index": None})]),
     ("Memory - leaks after an hour", []),
     ("Memory: 32 GB", []),
 ], ids=["about-this-mac", "bullet-en-dash", "graphics", "not-a-size", "colon-is-not-this-rule"])

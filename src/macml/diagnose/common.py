@@ -7,7 +7,7 @@ from typing import Optional, Sequence, Tuple
 from macml import frameworks
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.diagnose.findings import Finding, Fix, warn
-from macml.recipes.catalog import Recipe
+from macml.recipes.catalog import Recipe, match
 from macml.recipes.recommend import recipe_for, recipes_on
 
 
@@ -28,7 +28,10 @@ def install_recipe(facts: MachineFacts, recipes: Sequence[Recipe], framework: st
     """`macml install --recipe NAME` for the recipe this machine would get for framework (on accelerator),
     or no command where no recipe provides it here."""
     name = recipe_for(facts, recipes, framework, accelerator)
-    return (f"macml install --recipe {name}{note}",) if name else ()
+    recipe = next((r for r in recipes if r.name == name), None)
+    if recipe is None or match(recipe, facts).shortfalls_about("min_os"):  # this macOS is older than its every row
+        return ()
+    return (f"macml install --recipe {name}{note}",)
 
 
 def reinstall_recipe(recipes: Sequence[Recipe], framework: str, accelerator: str) -> Tuple[str, ...]:

@@ -76,7 +76,7 @@ def check_egpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findi
         return warn("GPU", f"{name} is an external NVIDIA GPU: no macOS driver past 10.13 and no ML framework "
                     "uses NVIDIA GPUs on a Mac",
                     Fix("Use it from Linux or Windows (Boot Camp on an Intel Mac, or move the card to a PC); on this "
-                        "Mac, an AMD eGPU works with Metal (Intel Macs only).", install_recipe(facts, recipes, "torch")))
+                        "Mac, an AMD eGPU works with Metal (Intel Macs only)."))  # a recipe for a card it does not have
     if facts.cpu.apple_silicon:
         return warn("GPU", f"{name} is an external GPU: Apple-silicon Macs do not drive eGPUs",
                     Fix("Use the built-in Apple GPU (PyTorch MPS, MLX); the eGPU works only with an Intel Mac.",

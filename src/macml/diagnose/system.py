@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import List, Optional, Sequence, Tuple
 
-from macml.knowledge.compat import mps_min_macos
+from macml.knowledge.compat import before_mps, mps_min_macos
 from macml.diagnose.common import describe_chip, install_recipe, macos_at_least
 from macml.facts import GPU, MachineFacts, describe_gpu
 from macml.diagnose.findings import Finding, Fix, info, ok, warn, fail
@@ -90,12 +90,13 @@ def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     needs = tuple(f"{r.name} needs macOS {lowest_macos(r)} or newer" for r in too_old)
     upgrade = Fix("Upgrade macOS (System Settings > General > Software Update).")
     torch = facts.package("torch")
-    needed = mps_min_macos(torch) if torch else None
+    needed = mps_min_macos(torch) if torch and not before_mps(torch) else None  # torch < 1.12 has no MPS to need it
     if needed and macos_at_least(facts, needed) is False:
+        older_torch = any(r.accelerator == "mps" for r in fits)  # a pin row of the MPS recipe still runs here
+        fix = Fix(upgrade.text + " Or let macml pick the newest torch whose MPS runs on this macOS:",
+                  install_recipe(facts, recipes, "torch", "mps")) if older_torch else upgrade
         return fail("System", f"{label} is too old for MPS in the installed torch {torch} "
-                    f"(it needs macOS {needed[0]}.{needed[1]})",
-                    Fix(upgrade.text + " Or let macml pick the newest torch whose MPS runs on this macOS:",
-                        install_recipe(facts, recipes, "torch", "mps")), *needs)
+                    f"(it needs macOS {needed[0]}.{needed[1]})", fix, *needs)
     if too_old and not fits:
         return fail("System", f"{label} is too old for every GPU recipe", upgrade, *needs)
     if too_old and too_old[0].rank < fits[0].rank:  # the recipe this Mac should get is out of reach

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, driver_tuple, last_torch_for_driver,
+from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, before_mps, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
 from macml import versions
@@ -52,6 +52,9 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
                     (probe.error or "").splitlines()[-1] if probe.error else "no error text")
     data, kind = probe.data, facts.accelerator_kind
     ver = data.get("version") or "(version not shown)"
+    if kind == "mps" and before_mps(str(data.get("version") or "")):
+        return fail("PyTorch", f"torch {ver} predates MPS (PyTorch added it in 1.12), so it runs on the CPU only",
+                    Fix("Install a torch with MPS:", install_recipe(facts, recipes, "torch", "mps")))
     if kind == "mps" and data.get("mps_built") is False:  # unknown (a pasted version line) is not "without"
         return fail("PyTorch", f"torch {ver} was built without MPS",
                     Fix("Install the macOS arm64 wheel from PyPI (conda 'cpuonly' and x86_64 builds lack MPS):",
@@ -73,6 +76,8 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
         why = cpu_reason(facts)
         return ok("PyTorch", f"torch {ver} imports (no GPU here, so it runs on the CPU)" if why == "no GPU here"
                   else f"torch {ver} imports and runs on the CPU: {why}")
+    if kind == "mps" and data.get("mps_built") is None and data.get("mps_available") is not True:
+        return ok("PyTorch", f"torch {ver} imports (whether it was built with MPS is not in the evidence)")
     return ok("PyTorch", f"torch {ver} is built with {backend[kind]}")
 
 

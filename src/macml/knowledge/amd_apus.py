@@ -40,6 +40,19 @@ def apu_target(gfx: Optional[str]) -> bool:
     return (gfx or "").strip().lower() in {target for _, target in APU_GFX}
 
 
+# An APU's VBIOS part number names its platform ('102-RAPHAEL-008', '113-PHOENIX-...', '113-REMBRANDT-X37'):
+# the codenames of the LLVM table above.
+VBIOS_CODENAMES = {"raphael": "gfx1036", "phoenix": "gfx1103", "phoenix1": "gfx1103", "phoenix2": "gfx1103",
+                   "hawkpoint": "gfx1103", "rembrandt": "gfx1035", "mendocino": "gfx1037", "renoir": "gfx90c",
+                   "cezanne": "gfx90c", "lucienne": "gfx90c", "barcelo": "gfx90c"}
+
+
+def vbios_gfx(vbios: str) -> Optional[str]:
+    """'102-RAPHAEL-008' -> 'gfx1036'; a discrete card's VBIOS ('113-D1631400-X11') -> None."""
+    found = re.match(r"\s*\d{3}-([A-Za-z]+\d?)-", vbios or "")
+    return VBIOS_CODENAMES.get(found.group(1).lower()) if found else None
+
+
 def codename_gfx(text: str) -> Optional[str]:
     """'my Strix Halo box' -> 'gfx1151'; None when no APU codename is named."""
     words = " ".join((text or "").lower().split())

@@ -225,6 +225,12 @@ def tf_for_metal(metal_version: str) -> Tuple[str, ...]:
     return tuple(tf for tf, metal in TF_METAL if v is not None and version(metal) == v)
 
 
+def before_mps(torch_version: str) -> bool:
+    """torch releases before 1.12 have no MPS backend (pytorch.org/blog/introducing-accelerated-pytorch-training-on-mac)."""
+    v = version(torch_version)
+    return v is not None and v.release[:2] < (1, 12)
+
+
 def mps_min_macos(torch_version: Optional[str]) -> Tuple[int, int]:
     """The macOS a torch release needs for MPS at run time (unknown release: the newest rule)."""
     v = version(torch_version)

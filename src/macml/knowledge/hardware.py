@@ -51,6 +51,14 @@ CHIP_MEMORY_GPU_CORES: Dict[Tuple[str, int], int] = {
     ("Apple M3 Max", 128): 40, ("Apple M4 Max", 36): 32, ("Apple M4 Max", 48): 40, ("Apple M4 Max", 64): 40,
     ("Apple M4 Max", 128): 40,
 }
+# Chips whose CPU bins each came with one GPU bin, so the CPU core count settles the GPU cores (support.apple.com/specs:
+# M2 Pro 10-core CPU / 16-core GPU or 12 / 19; M3 Pro 11 / 14 or 12 / 18; M3 Max 14 / 30 or 16 / 40; M4 Pro 12 / 16
+# or 14 / 20; M4 Max 14 / 32 or 16 / 40; M1 Pro 8 / 14, while its 10-core CPU came with 14 or 16, so it is left out).
+CHIP_CPU_GPU_CORES: Dict[Tuple[str, int], int] = {
+    ("Apple M1 Pro", 8): 14, ("Apple M2 Pro", 10): 16, ("Apple M2 Pro", 12): 19, ("Apple M3 Pro", 11): 14,
+    ("Apple M3 Pro", 12): 18, ("Apple M3 Max", 14): 30, ("Apple M3 Max", 16): 40, ("Apple M4 Pro", 12): 16,
+    ("Apple M4 Pro", 14): 20, ("Apple M4 Max", 14): 32, ("Apple M4 Max", 16): 40,
+}
 # Identifier families: from this number on, the line is Apple silicon; below it, Intel.
 # "MacN,M" identifiers started with Apple silicon (Mac13,1, 2022), so every one of them is.
 APPLE_SILICON_FROM = {"MacBookAir": 10, "MacBookPro": 17, "Macmini": 9, "iMac": 21, "Mac": 13}
@@ -152,10 +160,10 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(p100|quadro gp100)\b", "6.0"), (r"\btx2\b", "6.2"),
     (r"\b(p4|p40|p6|titan xp|titan x \(pascal\)|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b", "6.1"),
     # Maxwell
-    (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx 965m|gtx titan x|quadro m[4-6]000)\b", "5.2"),  # 965M: GM204
-    (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
+    (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx 965m|gtx titan x|quadro (?:m[4-6]000m?|m5500m?|m3000m|m2200|m2000))\b", "5.2"),  # 965M: GM204; Quadro M2000/M2200: GM206
+    (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+m?|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
     # Kepler
-    (r"\bk80\b", "3.7"), (r"\b(k40[cmst]?|k20(?:xm|[cmsx])?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0)\b", "3.5"),
+    (r"\bk80\b", "3.7"), (r"\b(k40[cmst]?|k20(?:xm|[cmsx])?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0|geforce 7[123]0)\b", "3.5"),  # GeForce 710 = GT 710 (GK208)
     (r"\b(quadro k5200|(?:quadro )?k[56]10m)\b", "3.5"),  # GK110B; the mobile K510M/K610M are GK208
     # Fermi mobile parts whose names sit among Kepler ones (GF114 GTX 670M/675M, GF117 GeForce 820M)
     (r"\b(gtx 67[05]m|geforce 820m)\b", "2.1"),

@@ -15,7 +15,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts
 from macml.knowledge.amd_gfx import radeon_target
-from macml.knowledge.hardware import CHIP_MEMORY_GPU_CORES, MAC_MODEL_GPU_CORES, nvidia_compute_capability
+from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MODEL_GPU_CORES,
+                                     nvidia_compute_capability)
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
@@ -143,6 +144,9 @@ def _memory_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, s
     memory_gb = round(cpu.memory_bytes / 1024**3) if cpu.memory_bytes else None
     cores = CHIP_MEMORY_GPU_CORES.get((cpu.brand, memory_gb)) if memory_gb else None
     why = f"the {cpu.brand} with {memory_gb} GB was sold with a {cores}-core GPU only (Apple tech specs)"
+    if cores is None and cpu.cores:  # or its CPU bin: each came with one GPU bin
+        cores = CHIP_CPU_GPU_CORES.get((cpu.brand, cpu.cores))
+        why = f"the {cpu.brand} with a {cpu.cores}-core CPU was sold with a {cores}-core GPU only (Apple tech specs)"
     return _apple_cores(gpus, cores, why, sources)
 
 

@@ -74,6 +74,12 @@ def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str])
     if igpu:
         sources["cpu.hardware_arch"] = f"{igpu}: an Intel integrated GPU, on an x86 Intel CPU's die"
         return dataclasses.replace(cpu, hardware_arch="x86_64")
+    # a GeForce laptop part: NVIDIA's laptop GPUs ship in Intel or AMD laptops only (nvidia.com/en-us/geforce/laptops)
+    laptop = next((g.model for g in facts.gpus_by_vendor("NVIDIA")
+                   if re.search(r"Max-Q|Laptop GPU|\bGeForce (?:GTX |GT )?\d{3,4}M\b", g.model, re.IGNORECASE)), None)
+    if laptop:
+        sources["cpu.hardware_arch"] = f"{laptop}: a GeForce laptop GPU, sold in x86 laptops only"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
     apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)
     if apu:
         sources["cpu.hardware_arch"] = f"{apu}: an APU whose CPU cores are x86 (Zen 4)"

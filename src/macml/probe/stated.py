@@ -68,7 +68,7 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
 def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     cpu, found = facts.cpu, {}
     for fact, field, empty in (("cpu.brand", "brand", ""), ("cpu.model", "model", None), ("cpu.model_name", "model_name", None),
-                               ("cpu.memory_bytes", "memory_bytes", None)):
+                               ("cpu.memory_bytes", "memory_bytes", None), ("cpu.cores", "cores", None)):
         stated = first_stated(statements, fact)
         if stated and getattr(cpu, field) in (empty, None, ""):
             found[field] = stated["value"]

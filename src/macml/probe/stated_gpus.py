@@ -38,6 +38,9 @@ def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], 
                 continue
             seen_index.add(key)
         elif name in last_line and not (stated.get("line") == last_line[name] + 1 and _bare(stated, name)):
+            if value.get("memory_mib"):  # one card named twice: the spelling with its memory fills the other's
+                chosen = [(dict(v, memory_mib=v.get("memory_mib") or value["memory_mib"]), said) if v["name"] == name
+                          else (v, said) for v, said in chosen]
             continue
         else:
             spelled = [i for i, (v, said) in enumerate(chosen) if v.get("index") is None and v["name"] != name

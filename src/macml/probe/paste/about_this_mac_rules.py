@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Sequence
 
+from macml.probe.paste.gpu_names import gpu_record
 from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 from macml.probe.paste.statement_rules import Facts
 
 _MEMORY = re.compile(r"^\s*(?:[-*•]\s+)?(?:Memory|RAM|Unified memory)\s+(\d{1,4})\s?(GB|GiB|TB)"
-                     r"(?:\s+\d{3,4}\s?MHz\s+(?:LP)?DDR\d\w*)?\s*$", re.IGNORECASE)
+                     r"(?:\s+\d{3,4}\s?MHz(?:\s+(?:LP)?DDR\d\w*)?)?\s*$", re.IGNORECASE)  # the DDR may wrap to the next line
 _SUMMARY_LINE = re.compile(
     r"^\s*(?:[-*•]\s+)?(?:Chip\s+Apple\s+M\d|Processor\s+\S.*(?:GHz|Intel|Apple|Core)|Graphics\s+\S|Startup\s+disk\s+\S"
     r"|Serial\s+number\s+\S|Version\s+\d{2}\.\d|macOS\s+[A-Z][a-z]+(?:\s+\d{2}(?:\.\d+)*)?\s*$"
@@ -46,8 +47,24 @@ def summary_memory(lines: Sequence[str]) -> Dict[int, Facts]:
         if not near or _introduced_as_mention(lines, min(near + [index])):
             continue
         size = int(memory.group(1)) * (1024 if memory.group(2).upper() == "TB" else 1)
-        found[index] = [("cpu.memory_bytes", size * 1024**3)]
+        # About This Mac is macOS's own window
+        found[index] = [("platform", "darwin"), ("cpu.memory_bytes", size * 1024**3)]
+        found.update(_wrapped_graphics(lines, near))
     return found
+
+
+_GRAPHICS = re.compile(r"^\s*Graphics\s+(\S.*?)\s*$", re.IGNORECASE)
+_WRAPPED_REST = re.compile(r"^\s*(\d{3,4})\s+(\d{3,5}\s?MB|\d{1,2}\s?GB)\s*$", re.IGNORECASE)
+
+
+def _wrapped_graphics(lines: Sequence[str], near: Sequence[int]) -> Dict[int, Facts]:
+    """A summary's 'Graphics Intel HD Graphics' whose model number and memory wrapped to the next line ('630 1536 MB')."""
+    for index in near:
+        graphics = _GRAPHICS.match(lines[index])
+        rest = _WRAPPED_REST.match(lines[index + 1]) if graphics and index + 1 < len(lines) else None
+        if rest:
+            return {index: [gpu_record(f"{graphics.group(1)} {rest.group(1)}", rest.group(2))]}
+    return {}
 
 
 def answers(lines: Sequence[str]) -> Dict[int, List]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from macml.knowledge.amd_apus import igpu_gfx
+from macml.knowledge.amd_apus import igpu_gfx, vbios_gfx
 from macml.probe.paste.statement_rules import Facts
 
 # Keys only rocm-smi prints (its sensor and power readings as `rocm-smi --json` and `rocm-smi -a` name them)
@@ -63,7 +63,14 @@ def igpu_target(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return pve_kernel(line) + igpu_target(line)
+    return pve_kernel(line) + igpu_target(line) + apu_vbios(line)
+
+
+def apu_vbios(line: str) -> Facts:
+    """rocm-smi's 'GPU[0]		: VBIOS version: 102-RAPHAEL-008': an APU's integrated Radeon, and its gfx target."""
+    found = re.search(r"\bVBIOS version\s*:\s*(\S+)", line, re.IGNORECASE)
+    gfx = vbios_gfx(found.group(1)) if found else None
+    return [("platform", "linux"), ("gpu.present", "AMD"), ("gpu.gfx", gfx)] if gfx else []
 
 
 def keyed_facts(key: str, value: str) -> Facts:

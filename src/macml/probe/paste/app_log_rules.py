@@ -68,7 +68,8 @@ _OLLAMA_IGPU = re.compile(r'msg="unsupported Radeon iGPU detected skipping"')
 _OLLAMA_DETECTED = re.compile(r'msg="detected GPUs" count=(\d+) library=(\S+)')
 _OLLAMA_CUDART = re.compile(r'msg="Nvidia GPU detected via cudart"|msg="\[cudart\] CUDART CUDA Compute Capability detected: '
                             r'(\d{1,2}\.\d)"')
-_OLLAMA_AVX = re.compile(r'source=cpu_common\.go:\d+ msg="CPU has AVX(?:2|512\w*)?"')
+_OLLAMA_AVX = re.compile(r'source=cpu_common\.go:\d+ msg="CPU has AVX(?:2|512\w*)?"'
+                         r"|\bCPU\.\d+\.(?:SSE3|SSSE3|AVX2?|AVX512\w*|F16C|BMI2)=1\b")  # ggml's 'msg=system CPU.0.AVX2=1'
 _VULKAN = re.compile(r"^\s*ggml_vulkan: (\d+) = (.+?) \((?:RADV|AMD|NVIDIA|Intel)[^)]*\)(.*)$")
 _BUILT_FOR = re.compile(r"(?:^\s*(?:\w+: )?built|\bbuild:? \d+ \([0-9a-f]+\)) with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
                         r"|(x86_64|aarch64|arm64|x64|ARM64)(?:-(?:pc-|unknown-)?(linux|apple-darwin|windows)\S*)?)\s*$")

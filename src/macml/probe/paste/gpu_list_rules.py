@@ -54,7 +54,9 @@ def listed_gpus(key: str, value: str) -> Facts:
             continue
         named = gpu_value(part) or _gt_name(part)
         facts += [fact for fact in named if fact[1]["name"] not in {f[1]["name"] for f in facts}]
-    return facts if len(facts) >= 2 else []
+    # one name: statement_rules reads a 'GPU:' or 'Graphics:' field; the other keys ('System GPUs:') only here
+    only = len(parts) == 1 and re.fullmatch(r"(?:system|installed|internal|built-in)\s+gpus", key.strip().lower())
+    return facts if len(facts) >= 2 or (facts and only) else []
 
 
 def keyed_facts(key: str, value: str) -> Facts:

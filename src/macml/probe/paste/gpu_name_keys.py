@@ -12,7 +12,10 @@ from typing import FrozenSet
 
 from macml.probe.paste.gpu_names import gpu_vendor
 
-_BRAND = re.compile(r"\((?:r|tm)\)|\b(?:nvidia|geforce|amd|ati|radeon|intel|apple|graphics|gpu|corporation)\b")
+_BRAND = re.compile(r"\((?:r|tm)\)|\b(?:nvidia|geforce|amd|ati|radeon|intel|apple|graphics|gpu|corporation"
+                    # board partners ('PowerColor RX 7900 XTX' is the card lact also calls 'AMD Radeon RX 7900 XTX')
+                    r"|evga|msi|asus|gigabyte|asrock|sapphire|powercolor|xfx|zotac|pny|palit|gainward|inno3d|galax|kfa2"
+                    r"|colorful|yeston|maxsun)\b")
 _SIZE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:gb|gib|mb|mib|go|g)\b")
 # a form-factor word a writer drops when naming the GPU in their own laptop again ('the RTX 3050 Laptop GPU')
 _FORM = re.compile(r"laptop|mobile|withmaxqdesign|maxq")

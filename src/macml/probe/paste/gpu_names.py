@@ -12,8 +12,9 @@ CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
-                     r"(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b))")
-_RADEON = re.compile(r"\b((?:AMD )?Radeon(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B\b|with\b|G?DDR\d)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
+                     r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
+                     r"|(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?)\b))")
+_RADEON = re.compile(r"\b((?:AMD )?Radeon(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B?\b|with\b|G?DDR\d|HBM\d?\b)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
 # a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
@@ -67,7 +68,7 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
     return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
 
 
-_INTEL_GPU = re.compile(r"\b(Intel(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|Intel(?:\(R\))? (?:UHD|HD|Iris(?:\((?:TM|R)\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*)?"
+_INTEL_GPU = re.compile(r"\b((?i:intel)(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|(?i:intel)(?:\(R\))? (?:UHD|HD|Iris(?:\((?:TM|R)\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*)?"
                         r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
 _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.(\d+)\s*:\s*(.+)$",
                              re.IGNORECASE)
@@ -119,7 +120,13 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
     memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB|GiB|MiB)\b", p)), None)
     vram = re.search(r"\b(\d{1,3})\s*gb\s*(?:(?:of\s+)?(?:vram|memory)\b|\))", value, re.IGNORECASE)
     memory = memory or (vram.group(1) + " GB" if vram else None)
+    trailing = re.search(r"\s(\d{3,5})\s?MB\s*$|\s(\d{1,2})\s?GB\s*$", parts[0]) \
+        if len(gpu_names(parts[0])) == 1 else None  # 'Radeon Pro 560x 4096MB' (not the last of two GPUs' sizes)
+    memory = memory or (f"{trailing.group(1)} MB" if trailing and trailing.group(1) else f"{trailing.group(2)} GB" if trailing else None)
     names = next((found for found in map(gpu_names, parts) if found), []) or informal_gpu_names(parts[0])
+    after = parts[0].split(names[0], 1)[1] if names and names[0] in parts[0] else ""
+    beside = re.match(r"\s+(\d{1,2})\s?G(?:B|iB)?\b(?!/s)", after)  # 'AMD Radeon Pro 5600M 8G HBM2  394 GB/s'
+    memory = memory or (beside.group(1) + " GB" if beside else None)
     return [gpu_record(with_partner(parts[0], names[0]), memory, index)] if names else []
 
 

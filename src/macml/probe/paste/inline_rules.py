@@ -36,6 +36,9 @@ _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64
 _CONDA_LINUX_ROW = re.compile(r"^\s*(?:ld_impl|sysroot|kernel-headers)_linux-(64|aarch64)\s+\d[\w.]*\s+\S+")
 _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\{1,2}[\w .$()-]+\\")  # a JSON or repr path doubles its backslashes
 _PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
+# A macOS guest of Apple's Virtualization framework names its platform: `uname -v`'s 'RELEASE_ARM64_VMAPPLE' kernel,
+# ioreg's 'soc-generation' = <"VMApple2"> and 'AppleVirtualPlatformIO' (no Mac's hardware is called so)
+_VMAPPLE = re.compile(r"\bRELEASE_ARM64_VMAPPLE\b|\"VMApple\d*\"|\bAppleVirtualPlatform\w*\b|\"arm-io,vmapple\d*\"")
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
                 ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"),
@@ -81,6 +84,10 @@ def _apple_chip(line: str) -> Facts:
     if chip and not re.search(r"Apple M\d+[\w ]*(?:GPU|Neural)", line[chip.start():chip.end() + 8]):
         virtual = " (Virtual)" if re.match(r"\s*\(Virtual\)", line[chip.end():]) else ""  # a macOS guest's brand string
         facts.append(("cpu.brand", " ".join(g for g in ("Apple", *chip.groups()) if g) + virtual))
+        # Godot's 'Apple M4 Pro (14 threads)' (no SMT: a thread per core), 'Apple M2 Pro (Mac14,12) with 10 CPU cores'
+        for named in CHIP.finditer(line):
+            cores = re.match(r"\s*(?:\((\d{1,2}) threads\)|(?:\([\w,]+\)\s*)?with (\d{1,2}) CPU cores\b)", line[named.end():])
+            facts += [("cpu.cores", int(cores.group(1) or cores.group(2)))] if cores else []
     facts += [("cpu.model", m) for m in MODEL_ID.findall(line)]
     if _APPLE_CORES.search(line):
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
@@ -145,6 +152,8 @@ def cpu_and_os(line: str) -> Facts:
     ram = re.search(r"\btotal RAM (\d+) MB\b", line)
     if ram:
         facts.append(("cpu.memory_bytes", int(ram.group(1)) * 1024**2))
+    if _VMAPPLE.search(line):  # Virtualization.framework's guest platform
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")]
     for name, label in _HYPERVISORS:
         if re.search(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*\b{re.escape(name)}",
                      line, re.IGNORECASE):
@@ -155,6 +164,9 @@ def cpu_and_os(line: str) -> Facts:
 def gpu_drivers(line: str) -> Facts:
     """NVIDIA and AMD driver versions as nvidia-smi, the kernel, CUDA.jl, rocminfo or torch's warning print them."""
     facts: Facts = []
+    web = re.search(r"\bWeb ?[Dd]river\W{0,4}(\d{3}\.\d{2}\.\d{2}\.\d{2}\.\d{2}\.\d{2,3})\b", line)
+    if web:  # NVIDIA's macOS Web Driver: '387.10.10.10.40.136'
+        facts += [("platform", "darwin"), ("gpu.driver", web.group(1)), ("gpu.present", "NVIDIA")]
     julia = re.match(r"^\s*(CUDA|NVIDIA) driver (\d+(?:\.\d+)+)\s*$", line)  # CUDA.jl's versioninfo()
     if julia:
         facts += [("gpu.cuda_driver" if julia.group(1) == "CUDA" else "gpu.driver", julia.group(2)),

@@ -80,5 +80,17 @@ def cpu_runner(line: str) -> Facts:
     return [("cpu.hardware_arch", "x86_64")] if _CPU_RUNNER.search(line) else []
 
 
+_GFX_GPU = re.compile(r"\b(?:It is|it's|I have|I use|on|with|my)\s+(?:a|an|my|the)?\s*(gfx\d{3,4}[a-f]?)\s+(?:GPU|card|device)\b",
+                      re.IGNORECASE)
+
+
+def gfx_gpu(line: str) -> Facts:
+    """'It is a gfx1032 GPU', 'I have tested that on a gfx1032 GPU': an AMD GPU named by its gfx target."""
+    found = _GFX_GPU.search(line)
+    if not found or re.search(r"\b(?:not|no|if|should|would)\b[^.]{0,20}$", line[:found.start()], re.IGNORECASE):
+        return []
+    return [("gpu.present", "AMD"), ("gpu.gfx", found.group(1).lower())]
+
+
 def line_facts(line: str) -> Facts:
-    return [fact for rule in (role_gpu, gpu_with_memory, run_on_gpu, rocm_prefix, cpu_runner) for fact in rule(line)]
+    return [fact for rule in (role_gpu, gpu_with_memory, run_on_gpu, rocm_prefix, cpu_runner, gfx_gpu) for fact in rule(line)]

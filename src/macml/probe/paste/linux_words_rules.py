@@ -100,6 +100,8 @@ def spec_items(text: str) -> Facts:
         size = _SPEC_MEMORY.match(item)
         if cpu:
             parts.append(("cpu.brand", f"Intel Core {cpu.group(1).lower()}" if cpu.group(1) else f"AMD {cpu.group(2)}"))
+        elif gpus and re.match(r"(?:and|or|but|also|even|except|not)\b", item, re.IGNORECASE):
+            return []  # '(and also the GeForce 710, of course)': prose in brackets, not a parts list
         elif gpus:
             vram = _SPEC_VRAM.search(item)
             parts.append(gpu_record(gpus[0], vram.group(1) + " GB" if vram else None))

@@ -72,7 +72,7 @@ def macos_version_answer(key: str, value: str) -> Facts:
 
 
 _RELEASE = re.compile(r"\b(" + "|".join(sorted(MACOS_RELEASE_NAMES, key=len, reverse=True)).replace(" ", r"\s") + r")\b"
-                      r"[\s,:(]*(?:version\s*|v)?(\d{2}(?:\.\d{1,2}){0,2})\b(?![.\d])", re.IGNORECASE)
+                      r"[\s,:(]*(?:version\s*|v)?(\d{2}(?:\.\d{1,2}){0,2})\b(?!\.?\d)", re.IGNORECASE)  # a full stop may end it
 
 
 def macos_release_version(line: str) -> Facts:
@@ -97,7 +97,7 @@ def egpu_gpus(line: str) -> Facts:
     found = _EGPU.search(line)
     if not found or _NOT.search(line[:found.start()]):
         return []
-    rest = line[found.start():found.end() + 100]
+    rest = line[found.start():found.end() + 250]  # an enclosure's full shop name may come before the GPU
     named = [name for name in gpu_names(rest) if not name.startswith("Apple")]  # as tools print them: one GPU each
     return [gpu_record(name) for name in named] + [("gpu.external", name) for name in named or informal_gpu_names(rest)]
 
@@ -201,7 +201,31 @@ def macos_version_beside_mac(line: str) -> Facts:
     return [] if NO_SUCH_MACOS.match(version) else [("platform", "darwin"), ("os.version", version)]
 
 
-LINE_RULES = (mac_with_chip, macos_version_beside_mac, owned_gpu_memory, macos_with_arch, macos_release_version, egpu_gpus, bare_intel_gpu, mac_pro_gpu, python_in_prose,
+# 'I got it set up on my macbook 1.6 GHz intel Core i5': the writer's own Mac, named as what it runs on
+_RUN_ON_MY_MAC = re.compile(r"\b(?:on|using|with|from) my (?:new |old )?(?:mac\s?book(?:\s?(?:pro|air))?|imac|mac mini|mac studio)\b",
+                            re.IGNORECASE)
+
+
+_MY_HACKINTOSH = re.compile(r"\b(?:I have|I've got|I own|I use|I'm on|on|using|my)\s+(?:an?\s+)?(?:old\s+|new\s+)?hackintosh\b", re.IGNORECASE)
+
+
+def my_hackintosh(line: str) -> Facts:
+    """'I have a hackintosh, i5 4590 and a GTX 750 Ti': macOS on a PC, so an x86_64 machine."""
+    found = _MY_HACKINTOSH.search(line)
+    if not found or _NOT.search(line[:found.start()]):
+        return []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
+
+
+def run_on_my_mac(line: str) -> Facts:
+    """'run on my macbook', 'on my iMac': the machine the writer runs on is a Mac."""
+    found = _RUN_ON_MY_MAC.search(line)
+    if not found or _NOT.search(line[:found.start()]) or re.search(r"\b(?:but|not|instead of)\b[^.]{0,30}$", line[:found.start()]):
+        return []
+    return [("platform", "darwin")]
+
+
+LINE_RULES = (mac_with_chip, macos_version_beside_mac, run_on_my_mac, my_hackintosh, owned_gpu_memory, macos_with_arch, macos_release_version, egpu_gpus, bare_intel_gpu, mac_pro_gpu, python_in_prose,
               torch_candidates)
 
 

@@ -50,10 +50,27 @@ def heading_versions(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+# an issue template's question 'What does `torchaudio.__version__` print? (If applicable)', answered on the next line
+_VERSION_QUESTION = re.compile(r"\bWhat does `([A-Za-z_]\w*)\.__version__` print\b", re.IGNORECASE)
+_QUOTED_VERSION = re.compile(r"^\s*>?\s*['\"]?v?(\d+\.\d+(?:\.\d+)?[\w.+-]*?)['\"]?\s*$")
+
+
+def asked_versions(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the module's version the line answers under its '`X.__version__` print?' question."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        asked = _VERSION_QUESTION.search(line)
+        answer = next((i for i in range(index + 1, min(len(lines), index + 3)) if lines[i].strip()), None) if asked else None
+        version = _QUOTED_VERSION.match(lines[answer]) if answer is not None else None
+        if version:
+            found[answer] = package_facts(asked.group(1).lower(), version.group(1))
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """line index -> the version printed on it for the module the command printed in that place, or answered
-    under a heading that names the package."""
-    found: Dict[int, Facts] = heading_versions(lines)
+    under a heading (or a question) that names the package."""
+    found: Dict[int, Facts] = {**heading_versions(lines), **asked_versions(lines)}
     for index, line in enumerate(lines):
         command = _COMMAND.search(line)
         modules = _printed_modules(command.group(1)) if command else []

@@ -175,7 +175,7 @@ BY_KEY = {
     "pytorch version": lambda v: package_facts("torch", v), "torch version": lambda v: package_facts("torch", v),
     "pytorch": lambda v: package_facts("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
-    "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
+    "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
     "chipset model": gpu_value, "graphics": gpu_value, "gpu type": gpu_value, "device name": gpu_value,
     "nvidia driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
@@ -243,7 +243,14 @@ BY_KEY = {
         if re.fullmatch(r"\d{2}[A-Z]\d{1,4}[a-z]?", v.strip()) else [],
     "productname": lambda v: [("platform", "darwin")] if re.fullmatch(r"mac ?os(?: x)?", v.strip(), re.IGNORECASE) else [],
     "ramgb": lambda v: [("cpu.memory_bytes", b) for b in [gib(v.strip() + " GB")] if b and re.fullmatch(r"\d+", v.strip())],
-    "product name": gpu_value, "description": _os_line, "distributor id": _os_line,
+    "product name": gpu_value,
+    "edition": lambda v: [("platform", "win32"), ("os.name", v.strip())] if re.match(r"Windows \d+\b", v.strip()) else [],
+    "driverversion": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],  # WMI's property name
+    # SPHardware's CPU line (SPDisplays' GPU 'Total Number of Cores: 10' names no performance cores)
+    "total number of cores": lambda v: [("cpu.cores", int(m.group(1))) for m in
+                                        [re.match(r"\s*(\d{1,2}) \(\d{1,2} performance and \d{1,2} efficiency\)", v)] if m],
+    # `lshw -numeric -C display`: 'product: GM107GLM [Quadro M1000M] [10DE:13B1]' (the PCI ids mark lshw's own line)
+    "product": lambda v: gpu_value(v) if re.search(r"\[[0-9A-Fa-f]{4}:[0-9A-Fa-f]{4}\]\s*$", v) else [], "description": _os_line, "distributor id": _os_line,
 }
 
 
@@ -254,6 +261,10 @@ def by_key(key: str, value: str) -> Facts:
     if in_unit and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):  # xpuinfo's 'Installed Physical Memory (GB): 96'
         return [("cpu.memory_bytes", gib(f"{value.strip()} {(in_unit.group(1) or in_unit.group(2)).upper()}"))]
     handler = BY_KEY.get(key)
+    if handler is None and re.fullmatch(r"(?:py)?torch (?:build )?cuda version", key):  # 'PyTorch build CUDA version: 10.2'
+        handler = _torch_cuda
+    if handler is None and re.fullmatch(r"(?:py)?torch has (?:an )?active gpu", key):
+        handler = _available
     if handler is None and re.search(r"\b[A-Z][A-Za-z]+\d+,\d+, BootROM ", value):
         handler = _model_line  # the crash report's Model line under a cut or other label ('odel: MacBookPro18,3, ...')
     if handler is not None:

@@ -17,9 +17,13 @@ _QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # A logger's prefix before each line ("07/10 16:07:35 - mmengine - INFO - ", "2026-01-14T14:19:07.42 - ").
 _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?"
-                         r"(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?\s*[-|:]\s")
+                         r"(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?\s*[-|:]\s"
+                         r"|^\s*\d{1,2}:\d{2}:\d{2}, Frame \d+, (?:LOG|WARNING|ERROR|EXCEPTION) \u00bb\s+")  # a Unity game's log
 # syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
-_JOURNAL_PREFIX = re.compile(r"^\s*\S{1,12}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")
+_JOURNAL_PREFIX = re.compile(r"^\s*(?:\S{1,12}|\S{1,4}\s+\S{1,6})\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")  # "de des. 03": a month in two words (Catalan)
+# one quoted 'key: value' line in a paste that is not quoted as a whole ('>PyTorch version: 1.9.0', Markdown's lazy
+# continuation quotes the lines after it): the quote mark is not part of the key
+_QUOTED_KEY = re.compile(r"^\s*>\s?(?=[A-Za-z][\w .()/-]{0,60}:\s)")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"  # kana, CJK ideographs, Hangul
 _CJK_THEN_LATIN = re.compile(f"([{_CJK}])([A-Za-z0-9])")
 _HTML_WRAPPER = re.compile(r"^\s*</?(?:details|summary|pre|code)\b[^>]*>", re.IGNORECASE)
@@ -67,7 +71,7 @@ def clean_lines(text: str) -> List[str]:
     # CJK prose glues Latin words to its characters ('本机是M1 8G Mac'), and CJK characters count as word
     # characters to every rule's \b: a space between them lets each rule see the Latin word.
     text = _CJK_THEN_LATIN.sub(r"\1 \2", text)
-    lines = _unquoted_lines(text)
+    lines = [_QUOTED_KEY.sub("", line, count=1) for line in _unquoted_lines(text)]
     lines = [_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
             else _HTML_WRAPPER.sub("", line) for line in lines]
