@@ -167,7 +167,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(quadro k5200|(?:quadro )?k[56]10m)\b", "3.5"),  # GK110B; the mobile K510M/K610M are GK208
     # Fermi mobile parts whose names sit among Kepler ones (GF114 GTX 670M/675M, GF117 GeForce 820M)
     (r"\b(gtx 67[05]m|geforce 820m)\b", "2.1"),
-    (r"\b(k10|k520|gtx 6[5-9]0(?:mx|m)?|gtx 67[05]mx|gtx 7[67]0|gt 6[3-5]0m?|gt 7[45][05]m|quadro k\d+m?|k\d{3,4}m)\b", "3.0"),
+    (r"\b(k10|k520|gtx 6[5-9]0(?:mx|m)?|gtx 67[05]mx|gtx 7[67]0|gt 6[3-5]0m?|gt 740|gt 7[45][05]m|quadro k\d+m?|k\d{3,4}m)\b", "3.0"),
     # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
     (r"\b(gtx 4[6-8]0|gtx 5[6-8]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),
     (r"\b(gt 4[234]0|gt 5[234]0m?|gt 6[12]0|gts 450|gtx 460m|gtx 550 ti|gtx 560 ti)\b", "2.1"),

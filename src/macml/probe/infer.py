@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from macml.facts import GPU, CPUFacts, MachineFacts
 from macml.knowledge.amd_gfx import radeon_target
 from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MODEL_GPU_CORES,
-                                     nvidia_compute_capability)
+                                     apple_core_options, nvidia_compute_capability)
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
@@ -147,6 +147,10 @@ def _memory_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, s
     if cores is None and cpu.cores:  # or its CPU bin: each came with one GPU bin
         cores = CHIP_CPU_GPU_CORES.get((cpu.brand, cpu.cores))
         why = f"the {cpu.brand} with a {cpu.cores}-core CPU was sold with a {cores}-core GPU only (Apple tech specs)"
+    options = apple_core_options(cpu.brand) if cores is None and cpu.brand else None
+    if options and len(options[1]) == 1:  # a chip sold in one GPU configuration (the M5)
+        cores = next(iter(options[1]))
+        why = f"every {cpu.brand} has a {cores}-core GPU (Apple tech specs)"
     return _apple_cores(gpus, cores, why, sources)
 
 

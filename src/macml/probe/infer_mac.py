@@ -60,11 +60,11 @@ def silicon_evidence(facts: MachineFacts, snapshot: Mapping[str, Any]) -> List[E
                              "than macOS 11, where Apple-silicon Macs start"))
     if not facts.os.version and older_than_silicon(snapshot):
         found.append((False, older_than_silicon(snapshot)))
+    if cpu.hardware_arch in ("arm64", "x86_64"):  # the kernel's own arch, never a process's: before any inference
+        found.append((cpu.hardware_arch == "arm64", facts.sources.get("cpu.hardware_arch", f"hardware {cpu.hardware_arch}")))
     arm64_torch = arm64_only_torch(facts)
     if arm64_torch:
         found.append((True, arm64_torch))
-    if cpu.hardware_arch in ("arm64", "x86_64"):  # the kernel's own arch, never a process's
-        found.append((cpu.hardware_arch == "arm64", facts.sources.get("cpu.hardware_arch", f"hardware {cpu.hardware_arch}")))
     arm64_process = next((s for s in snapshot.get("statements") or () if s.get("fact") == "process.arch"
                           and s.get("value") == "arm64"), None)
     if arm64_process is not None:

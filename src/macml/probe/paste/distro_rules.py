@@ -38,7 +38,7 @@ _END = r"(?![\w.!-]*\w)"
 _INXI_DISTRO = re.compile(r"(?:^|\s)Distro:\s+" + _DISTRO + r"(?:\s+" + _VERSION + r")?" + _END, re.IGNORECASE)
 _RELEASE_LINE = re.compile(r"^\s*" + _DISTRO + r"\s+(?:Release|Version)\s*:\s*" + _VERSION + r"\s*$", re.IGNORECASE)
 _BARE_ITEM = re.compile(r"^\s*[-*•+]\s*" + _DISTRO + r"(?:\s+" + _VERSION + r")?\s*$", re.IGNORECASE)
-_RUNS = re.compile(r"\b(?:runs?|running|use[ds]?|using|installed|on|under)\s+(?:the\s+)?(?:latest\s+)?" + _DISTRO
+_RUNS = re.compile(r"\b(?:runs?|running|use[ds]?|using|installed|on|under)\s+(?:the\s+|my\s+)?(?:latest\s+)?" + _DISTRO
                    + r"(?:\s+" + _VERSION + r")?" + _END + r"(?!\s+(?:or|and|vs)\b)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|me)\b(?!\s+(?:friend|colleague|coworker|co-worker|brother|sister|wife|"
                            r"husband|son|daughter|dad|father|mom|mother|boss|client|customer|team|other)\b)"
@@ -98,7 +98,7 @@ def runs_distro(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return inxi_distro(line) or release_line(line) or bare_item(line) or runs_distro(line)
+    return inxi_distro(line) or release_line(line) or bare_item(line) or runs_distro(line) or nix_info_host(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:
@@ -107,3 +107,12 @@ def keyed_facts(key: str, value: str) -> Facts:
     if not found or _ARM_CPU.search(value) or NEGATION.search(value[max(0, found.start() - 25):found.start()]):
         return []
     return [("cpu.hardware_arch", "x86_64")]
+
+
+_NIX_INFO = re.compile(r"^\s*-?\s*host os:\s*`?Linux [\d.]+, NixOS, (\d{2}\.\d{2})\b")
+
+
+def nix_info_host(line: str) -> Facts:
+    """nix-info's ' - host os: `Linux 6.8.7, NixOS, 24.05 (Uakari), 24.05.20240427.58a1abd`' -> NixOS 24.05."""
+    found = _NIX_INFO.match(line)
+    return [("platform", "linux"), ("os.name", f"NixOS {found.group(1)}")] if found else []

@@ -70,6 +70,9 @@ def inxi_device(line: str) -> Facts:
 
 
 _RENDERER_SUFFIX = re.compile(r"/(?:PCIe?|AGP)/SSE2$")
+# where tools print OpenGL's renderer string ('GeForce GT 740/PCIe/SSE2'): KDE, Webots, Blender, glxinfo
+_RENDERER_KEYS = ("graphics processor", "opengl renderer", "renderer", "opengl renderer string")
+_GL_VERSION_KEYS = ("opengl version", "version", "opengl version string", "opengl core profile version string")
 _GPU_KEYS = ("gpu", "gpu type", "gpu name", "gpu model", "graphics card", "video card", "graphics", "gpu model and memory")
 _MEMORY_AFTER = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:G|GB|GiB)(?:\s*(?:VRAM|of VRAM))?\s*\]?\s*$", re.IGNORECASE)
 _JETSON = re.compile(r"\b((?:NVIDIA\s+)?Jetson\s+(?:AGX\s+|Xavier\s+|Orin\s+|TX\d\s+)?(?:Orin|Xavier|Nano|TX1|TX2|Thor)"
@@ -80,10 +83,13 @@ _JETSON_KEYS = _GPU_KEYS + ("mobile device", "device", "hardware", "board", "pla
 def gpu_answer(key: str, value: str) -> Facts:
     """'Graphics Processor: NVIDIA GeForce RTX 4060 Ti/PCIe/SSE2' -> that GPU; 'VRAM: 16GiB' -> its memory;
     'GPU: [Intel Arc A730M 12G]' -> 12 GiB; 'Mobile device: NVIDIA Jetson AGX Orin' -> a Jetson."""
-    value = value.strip()
-    if key == "graphics processor" and _RENDERER_SUFFIX.search(value):
+    value = value.strip().strip("'\"")
+    if key in _RENDERER_KEYS and _RENDERER_SUFFIX.search(value):
         name = _RENDERER_SUFFIX.sub("", value).strip()
         return [gpu_record(name)] if gpu_vendor(name) else []
+    gl_driver = re.match(r"\d\.\d(?:\.\d+)? NVIDIA (\d{3}\.\d{2,3}(?:\.\d{1,2})?)$", value) if key in _GL_VERSION_KEYS else None
+    if gl_driver:  # OpenGL's version string names NVIDIA's driver: '4.5.0 NVIDIA 416.34'
+        return [("gpu.driver", gl_driver.group(1)), ("gpu.present", "NVIDIA")]
     if key == "vram":
         size = re.match(r"^(\d{1,3}(?:\.\d+)?)\s?(GiB|GB|G)$", value, re.IGNORECASE)
         return [("gpu.memory_of", {"index": None, "memory_mib": int(float(size.group(1)) * 1024)})] if size else []

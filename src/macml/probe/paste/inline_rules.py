@@ -57,6 +57,8 @@ def mac_system(line: str) -> Facts:
     if beta and not NO_SUCH_MACOS.match(beta.group(1)):
         facts += [("platform", "darwin"), ("os.version", f"{beta.group(1)}.0")]
     facts += conda_virtual_packages(line)
+    if re.search(r"(?:^|[\s'\"(=])/Applications/(?:[^/\n]+/)*?[^/\n]+\.app/Contents/", line):  # a macOS app bundle's own path
+        facts.append(("platform", "darwin"))
     on = re.search(r"You're on macOS \(`macosx_\d+_\d+_(x86_64|arm64)`\)", line)  # uv's hint names its Python's tag
     if on:
         facts += [("platform", "darwin"), ("python.machine", on.group(1))]
@@ -134,7 +136,9 @@ def cpu_and_os(line: str) -> Facts:
         facts += [("platform", "linux"), ("cpu.hardware_arch", arch), ("python.machine", arch)]
     for platform_string in PLATFORM_STRING.finditer(line):
         facts += python_platform(platform_string.group())
-    if (re.search(r"\b[\w-]+\.(?:exe|dll)\b", line) and writers_os(line) in (None, "win32")) or _WINDOWS_SIGN.search(line):
+    # a .dll in a Unix path is Mono's or .NET's ('/Applications/Unity/.../UnityEditor.OSXStandalone.Extensions.dll')
+    windows_binary = re.search(r"(?<![/\w.-])(?<!/)[\w-]+(?:\.[\w-]+)*\.(?:exe|dll)\b", line) and not re.search(r"(?:^|[\s'\"(=])/[\w.-]+/\S*\.dll\b", line)
+    if (windows_binary and writers_os(line) in (None, "win32")) or _WINDOWS_SIGN.search(line):
         facts.append(("platform", "win32"))
     if re.search(r"\[MSC v\.\d+ 64 bit \(AMD64\)\]", line):
         facts += [("platform", "win32"), ("python.machine", "x86_64")]

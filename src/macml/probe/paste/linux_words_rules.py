@@ -142,7 +142,8 @@ def owned_gpus(line: str) -> Facts:
     owner = _OWNER.search(line)
     if not owner or general_rules.gpus_in_prose(line):
         return []
-    rest = line[owner.end():]
+    swapped = re.search(r"\breplaced (?:my |the |an? )?.+? with (?:an? |the )?", line, re.IGNORECASE)
+    rest = line[max(owner.end(), swapped.end() if swapped else 0):]  # 'I replaced my rx 570 with a 6800 xt': the new one
     names = dict.fromkeys(n for n in informal_gpu_names(rest) if not _NEGATED.search(rest[max(0, rest.find(n) - 12):rest.find(n)]))
     return [("gpu.owned", {"name": name, "vendor": gpu_vendor(name), "memory_mib": None, "index": None}) for name in names]
 

@@ -137,7 +137,8 @@ def inline_packages(line: str) -> Facts:
     """'tensorflow-metal==1.1.0' in prose, '`mlx 0.32.2`', pip's 'Successfully installed numpy-2.2.3', 'xFormers 0.0.35+42fc265.d20260623' (xformers.info's
     banner): a distribution and its version. A requirement pip could not satisfy was never installed."""
     unmet = re.search(r"Could not find a version that satisfies|No matching distribution found for|"
-                      r"ResolutionImpossible|conflicting dependencies|requires? a different Python", line)
+                      r"ResolutionImpossible|conflicting dependencies|requires? a different Python"
+                      r"|can(?:'|no)t be installed|doesn't have a source distribution or wheel", line)  # uv's words
     pins = [(name, pinned_release(name, version)) for name, version in _INLINE_PIN.findall(line)]  # '==2.11' is 2.11.0
     pairs = [] if unmet else pins + _BACKTICK_PACKAGE.findall(line)
     installed = re.match(r"^\s*Successfully installed ((?:\S+-\d\S*\s*)+)$", line)  # pip's last line

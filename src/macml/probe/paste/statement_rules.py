@@ -244,6 +244,7 @@ BY_KEY = {
     "productname": lambda v: [("platform", "darwin")] if re.fullmatch(r"mac ?os(?: x)?", v.strip(), re.IGNORECASE) else [],
     "ramgb": lambda v: [("cpu.memory_bytes", b) for b in [gib(v.strip() + " GB")] if b and re.fullmatch(r"\d+", v.strip())],
     "product name": gpu_value,
+    "memorysize": lambda v: [("cpu.memory_bytes", int(n))] if (n := v.strip().rstrip(",")).isdigit() and int(n) >= 1 << 30 else [],
     "edition": lambda v: [("platform", "win32"), ("os.name", v.strip())] if re.match(r"Windows \d+\b", v.strip()) else [],
     "driverversion": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],  # WMI's property name
     # SPHardware's CPU line (SPDisplays' GPU 'Total Number of Cores: 10' names no performance cores)
