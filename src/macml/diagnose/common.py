@@ -7,7 +7,7 @@ from typing import Optional, Sequence, Tuple
 from macml import frameworks
 from macml.facts import FrameworkFacts, MachineFacts
 from macml.diagnose.findings import Finding, Fix, warn
-from macml.recipes.catalog import Recipe, match
+from macml.recipes.catalog import Recipe, find_recipe, match
 from macml.recipes.recommend import recipe_for, recipes_on
 
 
@@ -26,10 +26,9 @@ def timed_out_finding(probe: FrameworkFacts) -> Finding:
 def install_recipe(facts: MachineFacts, recipes: Sequence[Recipe], framework: str, accelerator: Optional[str] = None,
                    note: str = "") -> Tuple[str, ...]:
     """`macml install --recipe NAME` for the recipe this machine would get for framework (on accelerator),
-    or no command where no recipe provides it here."""
+    or no command where no recipe provides it here or this macOS is older than its every row."""
     name = recipe_for(facts, recipes, framework, accelerator)
-    recipe = next((r for r in recipes if r.name == name), None)
-    if recipe is None or match(recipe, facts).shortfalls_about("min_os"):  # this macOS is older than its every row
+    if name is None or match(find_recipe(name, recipes), facts).shortfalls_about("min_os"):  # a macOS older than every row
         return ()
     return (f"macml install --recipe {name}{note}",)
 

@@ -92,9 +92,9 @@ def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     torch = facts.package("torch")
     needed = mps_min_macos(torch) if torch and not before_mps(torch) else None  # torch < 1.12 has no MPS to need it
     if needed and macos_at_least(facts, needed) is False:
-        older_torch = any(r.accelerator == "mps" for r in fits)  # a pin row of the MPS recipe still runs here
+        older_torch = install_recipe(facts, recipes, "torch", "mps")  # none where no row of the MPS recipe runs here
         fix = Fix(upgrade.text + " Or let macml pick the newest torch whose MPS runs on this macOS:",
-                  install_recipe(facts, recipes, "torch", "mps")) if older_torch else upgrade
+                  older_torch) if older_torch else upgrade
         return fail("System", f"{label} is too old for MPS in the installed torch {torch} "
                     f"(it needs macOS {needed[0]}.{needed[1]})", fix, *needs)
     if too_old and not fits:

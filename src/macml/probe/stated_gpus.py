@@ -167,15 +167,16 @@ def _gpu_torch_runs_on(facts: MachineFacts, sources: Dict[str, str]) -> List[GPU
     data = torch.data if torch is not None and torch.ok else {}
     if data.get("cuda_available") is not True:
         return []
-    rocm = bool(data.get("hip_version")) or "+rocm" in str(data.get("version") or "")
-    if not rocm and not (data.get("cuda_version") or "+cu" in str(data.get("version") or "")):
+    version = str(data.get("version") or "")
+    rocm = bool(data.get("hip_version")) or "+rocm" in version
+    if not rocm and not (data.get("cuda_version") or "+cu" in version):
         return []
     vendor = "AMD" if rocm else "NVIDIA"
-    sources["gpus.0"] = (f"torch {data.get('version') or ''} ({'ROCm' if rocm else 'CUDA'} build) says CUDA is "
+    sources["gpus.0"] = (f"torch {version} ({'ROCm' if rocm else 'CUDA'} build) says CUDA is "
                          f"available, which it says only with an {vendor} GPU present ({sources.get('frameworks.torch', 'its probe')})")
     # NVIDIA's JetPack wheels carry '.nvYY.MM' ('torch-2.0.0a0+ec3941ad.nv23.02-cp38-cp38-linux_aarch64.whl',
     # docs.nvidia.com/deeplearning/frameworks/install-pytorch-jetson-platform): the GPU is a Jetson's
-    if re.search(r"[.+]nv\d{2}\.\d{2}$", str(data.get("version") or "")):
+    if re.search(r"[.+]nv\d{2}\.\d{2}$", version):
         return [GPU(vendor=vendor, model="NVIDIA Jetson GPU (model not in the evidence)", integrated=True)]
     return [GPU(vendor=vendor, model=f"{vendor} GPU (model not in the evidence)")]
 

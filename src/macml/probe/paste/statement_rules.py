@@ -255,17 +255,18 @@ BY_KEY = {
 }
 
 
+# keys a script words its own way: 'PyTorch build CUDA version: 10.2', 'PyTorch has active GPU: True'
+_KEY_PATTERNS = ((re.compile(r"(?:py)?torch (?:build )?cuda version"), _torch_cuda),
+                 (re.compile(r"(?:py)?torch has (?:an )?active gpu"), _available))
+
+
 def by_key(key: str, value: str) -> Facts:
     if key in X86_SYSCTL:
         return [("platform", "darwin"), ("cpu.x86_features", f"{key}: {value}"[:200])]
     in_unit = re.fullmatch(r"(?:installed |total ?)?physical ?memory \((gb|mb)\)|ram \((gb|mb)\)", key)
     if in_unit and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):  # xpuinfo's 'Installed Physical Memory (GB): 96'
         return [("cpu.memory_bytes", gib(f"{value.strip()} {(in_unit.group(1) or in_unit.group(2)).upper()}"))]
-    handler = BY_KEY.get(key)
-    if handler is None and re.fullmatch(r"(?:py)?torch (?:build )?cuda version", key):  # 'PyTorch build CUDA version: 10.2'
-        handler = _torch_cuda
-    if handler is None and re.fullmatch(r"(?:py)?torch has (?:an )?active gpu", key):
-        handler = _available
+    handler = BY_KEY.get(key) or next((h for pattern, h in _KEY_PATTERNS if pattern.fullmatch(key)), None)
     if handler is None and re.search(r"\b[A-Z][A-Za-z]+\d+,\d+, BootROM ", value):
         handler = _model_line  # the crash report's Model line under a cut or other label ('odel: MacBookPro18,3, ...')
     if handler is not None:
