@@ -64,7 +64,7 @@ def test_opengl_renderer_and_version_strings():
     assert gpu_answer("opengl renderer", "GeForce GT 740/PCIe/SSE2") == [
         ("gpu", {"name": "GeForce GT 740", "vendor": "NVIDIA", "memory_mib": None, "index": None})]
     assert gpu_answer("version", "'4.5.0 NVIDIA 416.34'") == [("gpu.driver", "416.34"), ("gpu.present", "NVIDIA")]
-    assert gpu_answer("version", "4.6 (Compatibility Profile) Mesa 23.2.1") == []
+    assert gpu_answer("version", "4.6 (Compatibility Profile) Mesa 23.2.1") == [("platform", "linux")]  # Mesa's: no NVIDIA driver
     assert nvidia_compute_capability("GeForce GT 740") == "3.0"
 
 

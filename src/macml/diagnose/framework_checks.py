@@ -46,6 +46,12 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
                     "runs on the CPU while this machine has a GPU",
                     Fix("Install the CUDA and cuDNN versions this TensorFlow was built for (tensorflow.org/install/source"
                         "#gpu), or TF 2.14+ with its own CUDA libraries:", (pip_cmd(facts, "install 'tensorflow[and-cuda]'"),)))
+    if probe.data.get("ignored_gpu"):  # '3.0 < 3.5': TensorFlow's own log said so
+        capability, minimum = str(probe.data["ignored_gpu"]).split(" < ")
+        return fail(area, f"{named} skips the GPU (compute capability {capability}; it needs {minimum} or newer), "
+                    "so it runs on the CPU", Fix("This TensorFlow build has no kernels for the GPU (its own log says so): "
+                                                 "build TensorFlow from source for it, train on a newer or cloud GPU, "
+                                                 "or accept CPU speed."))
     cpu_build = cpu_only_build_fix(probe.name, kind, facts)
     if cpu_build is not None:
         return fail(area, f"{named} is a CPU-only build on a machine with an NVIDIA GPU", cpu_build)

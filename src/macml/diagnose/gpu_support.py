@@ -34,6 +34,12 @@ def torch_arch_list(facts: MachineFacts) -> Tuple[Tuple[str, ...], str]:
     if not build:
         return (), ""
     machine = facts.interpreter.machine if facts.interpreter and facts.interpreter.machine else facts.cpu.hardware_arch
+    if not machine or machine == "unknown":  # a capability in neither Linux wheel's list is missing on either
+        lists = [torch_cuda_arches(version, build.group(1), m) for m in ("x86_64", "aarch64")]
+        if not all(lists):
+            return (), ""
+        union = tuple(sorted(set(lists[0]) | set(lists[1]), key=lambda a: int(re.sub(r"\D", "", a) or 0)))
+        return union, f"recorded arch lists of torch {version}, x86_64 and aarch64 joined; macml.knowledge.compat"
     arches = torch_cuda_arches(version, build.group(1), machine)
     return (arches, f"recorded arch list of torch {version} (macml.knowledge.compat)") if arches else ((), "")
 

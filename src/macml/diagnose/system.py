@@ -103,6 +103,12 @@ def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
         return warn("System", f"{label} is too old for " + ", ".join(r.name for r in too_old), upgrade, *needs)
     if fits:
         newer = tuple(line for r in fits for line in _newer_rows_out_of_reach(r, facts))
+        held_back = _held_back(fits[0], facts)
+        if held_back:  # the recipe this Mac should get works, but only at an older release
+            newest, fitting = held_back
+            return warn("System", f"{label} is too old for the current {fits[0].name} release: {newest.label} "
+                        f"needs macOS {newest.when.min_os}", Fix(upgrade.text + f" Until then {fits[0].name} installs "
+                                                                 f"{fitting.label}, which uses the GPU."), *needs)
         return ok("System", f"{label}: new enough for " + ", ".join(r.name for r in fits), *(newer + needs))
     return _too_old_for_an_unknown_gpu(facts, recipes, label, upgrade)
 
@@ -120,6 +126,16 @@ def _too_old_for_an_unknown_gpu(facts: MachineFacts, recipes: Sequence[Recipe], 
     return warn("System", f"{label} is too old for " + ", ".join(r.name for r in too_old)
                 + " (the GPU is unknown: this is what an AMD GPU would get)", upgrade,
                 *(f"{r.name} needs macOS {lowest_macos(r)} or newer" for r in too_old))
+
+
+def _held_back(recipe: Recipe, facts: MachineFacts):
+    """(the recipe's newest row, the row this macOS gets) when only the macOS keeps the newest one out of reach."""
+    hardware = dataclasses.replace(facts, interpreter=None)
+    unmet = [unmet_conditions(pin.when, hardware) for pin in recipe.pins]
+    fitting = next((pin for pin, u in zip(recipe.pins, unmet) if not u), None)
+    if fitting is None or not unmet[0] or any(s.subject != "min_os" for s in unmet[0]):
+        return None
+    return recipe.pins[0], fitting
 
 
 def _newer_rows_out_of_reach(recipe: Recipe, facts: MachineFacts) -> List[str]:

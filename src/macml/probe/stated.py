@@ -214,12 +214,15 @@ def _fill_tensorflow(facts: MachineFacts, statements: Sequence[Statement], sourc
     """TensorFlow's own log saying it could not load its CUDA libraries (and created no GPU device), or its
     empty answer to list_physical_devices('GPU'): it imports, and runs on the CPU."""
     missing = [s for s in statements if s.get("fact") == "tensorflow.missing_gpu_library"]
-    no_gpu = first_stated(statements, "tensorflow.no_gpu")
+    ignored = first_stated(statements, "tensorflow.ignored_gpu")  # 'Ignoring visible gpu device ...'
+    no_gpu = first_stated(statements, "tensorflow.no_gpu") or ignored
     if "tensorflow" in facts.frameworks or not (missing or no_gpu) or first_stated(statements, "tensorflow.gpu_device"):
         return facts
     sources["frameworks.tensorflow"] = where(missing[0] if missing else no_gpu)
     data = {"version": facts.package("tensorflow") or "", "gpus": [],
             "missing_gpu_libraries": sorted({s["value"] for s in missing})}
+    if ignored:
+        data["ignored_gpu"] = ignored["value"]
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, tensorflow=FrameworkFacts("tensorflow", True, data)))
 
 

@@ -211,6 +211,10 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
             if g.vendor == "NVIDIA" and not g.compute_capability and _capability_named(g.model, [
                 s for s in statements if s.get("fact") == "gpu.capability" and s["value"].get("name")]) else g
             for g in gpus]
+    for said in (s for s in statements if s.get("fact") == "gpu.driver_of"):  # one adapter's own driver row
+        gpus = [dataclasses.replace(g, driver_version=said["value"]["driver"])
+                if g.model == said["value"]["name"] and g.driver_version is None else g for g in gpus]
+        sources["gpus.driver_version"] = where(said)
     for fact, field in (("gpu.driver", "driver_version"), ("gpu.cuda_driver", "cuda_driver_version")):
         stated = first_stated(statements, fact)
         vendors = ("NVIDIA", "AMD") if field == "driver_version" else ("NVIDIA",)

@@ -159,7 +159,8 @@ def pci_device(line: str) -> Facts:
 
 
 _SHARED_OBJECT = re.compile(r"\blib[\w+-]+\.so(?:\.\d+)*: cannot open shared object file")
-_NOT_VIRTUAL = re.compile(r"\b(?:not|non)[- ]virtuali[sz]ed\b|\(\s*bare[- ]metal\b", re.IGNORECASE)
+_NOT_VIRTUAL = re.compile(r"\b(?:not|non)[- ]virtuali[sz]ed\b|\(\s*bare[- ]metal\b|\b(?:I am|I'm|I was) running on bare[- ]metal\b"
+                          r"|\bnot (?:running )?(?:in|inside) a (?:VM|virtual machine)\b", re.IGNORECASE)
 
 
 def loader_and_machine(line: str) -> Facts:

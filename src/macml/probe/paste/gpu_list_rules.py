@@ -55,7 +55,8 @@ def listed_gpus(key: str, value: str) -> Facts:
         named = gpu_value(part) or _gt_name(part)
         facts += [fact for fact in named if fact[1]["name"] not in {f[1]["name"] for f in facts}]
     # one name: statement_rules reads a 'GPU:' or 'Graphics:' field; the other keys ('System GPUs:') only here
-    only = len(parts) == 1 and re.fullmatch(r"(?:system|installed|internal|built-in)\s+gpus", key.strip().lower())
+    # (and where a part is unreadable, 'IRadeon Pro 460 4 GB', the parts read are still this machine's GPUs)
+    only = re.fullmatch(r"(?:system|installed|internal|built-in)\s+gpus", key.strip().lower())
     return facts if len(facts) >= 2 or (facts and only) else []
 
 

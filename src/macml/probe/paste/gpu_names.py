@@ -11,7 +11,7 @@ Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
-                     r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design)?)"
+                     r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design| / Max-Q(?: Refresh)?)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
                      r"|(?=\s*(?:$|[,(:|\]\"']|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
 _RADEON = re.compile(r"\b((?:AMD )?Radeon(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"']|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B?\b|with\b|G?DDR\d|HBM\d?\b)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
@@ -68,7 +68,7 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
     return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
 
 
-_INTEL_GPU = re.compile(r"\b((?i:intel)(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|(?i:intel)(?:\(R\))? (?:UHD|HD|Iris(?:\((?:TM|R)\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*)?"
+_INTEL_GPU = re.compile(r"\b((?i:intel)(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|(?i:intel)(?:\(R\))? (?:UHD|HD|Iris(?:\((?:TM|R)\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*\b(?!\s?[MG]B\b))?"
                         r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
 _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.(\d+)\s*:\s*(.+)$",
                              re.IGNORECASE)

@@ -73,6 +73,13 @@ _RENDERER_SUFFIX = re.compile(r"/(?:PCIe?|AGP)/SSE2$")
 # where tools print OpenGL's renderer string ('GeForce GT 740/PCIe/SSE2'): KDE, Webots, Blender, glxinfo
 _RENDERER_KEYS = ("graphics processor", "opengl renderer", "renderer", "opengl renderer string")
 _GL_VERSION_KEYS = ("opengl version", "version", "opengl version string", "opengl core profile version string")
+# Mesa's OpenGL strings: renderer 'Mesa DRI Intel(R) Haswell Mobile', version '3.0 Mesa 17.0.5'
+_MESA_RENDERER = re.compile(r"^Mesa DRI (\S.*)$")
+# Intel GPUs built into 64-bit Core CPUs only (Sandy Bridge on); a GMA 950 sat beside 32-bit-only Atoms
+_INTEL_CORE_GPU = re.compile(r"\bIntel\b.*\b(?:Sandy\s?bridge|Ivy\s?bridge|Haswell|Broadwell|Skylake|Kaby\s?Lake|"
+                             r"Coffee\s?Lake|Comet\s?Lake|Ice\s?Lake|Tiger\s?Lake|Alder\s?Lake|Raptor\s?Lake|"
+                             r"(?:U?HD|Iris(?: Plus| Pro| Xe)?) Graphics)\b", re.IGNORECASE)
+_MESA_VERSION = re.compile(r"^\d\.\d(?:\.\d+)?(?: \(\w+ Profile\))? Mesa \d{1,2}\.\d")
 _GPU_KEYS = ("gpu", "gpu type", "gpu name", "gpu model", "graphics card", "video card", "graphics", "gpu model and memory")
 _MEMORY_AFTER = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:G|GB|GiB)(?:\s*(?:VRAM|of VRAM))?\s*\]?\s*$", re.IGNORECASE)
 _JETSON = re.compile(r"\b((?:NVIDIA\s+)?Jetson\s+(?:AGX\s+|Xavier\s+|Orin\s+|TX\d\s+)?(?:Orin|Xavier|Nano|TX1|TX2|Thor)"
@@ -87,6 +94,12 @@ def gpu_answer(key: str, value: str) -> Facts:
     if key in _RENDERER_KEYS and _RENDERER_SUFFIX.search(value):
         name = _RENDERER_SUFFIX.sub("", value).strip()
         return [gpu_record(name)] if gpu_vendor(name) else []
+    mesa = _MESA_RENDERER.match(value) if key in _RENDERER_KEYS else None
+    if mesa and gpu_vendor(mesa.group(1)):  # Mesa's DRI drivers: a Linux (or BSD) desktop's own GPU
+        x86 = [("cpu.hardware_arch", "x86_64")] if _INTEL_CORE_GPU.search(mesa.group(1)) else []
+        return [gpu_record(value.strip()), ("platform", "linux")] + x86
+    if key in _GL_VERSION_KEYS and _MESA_VERSION.match(value):
+        return [("platform", "linux")]
     gl_driver = re.match(r"\d\.\d(?:\.\d+)? NVIDIA (\d{3}\.\d{2,3}(?:\.\d{1,2})?)$", value) if key in _GL_VERSION_KEYS else None
     if gl_driver:  # OpenGL's version string names NVIDIA's driver: '4.5.0 NVIDIA 416.34'
         return [("gpu.driver", gl_driver.group(1)), ("gpu.present", "NVIDIA")]

@@ -17,7 +17,7 @@ from macml.probe.paste.statement_rules import PLATFORM_STRING, Facts, package_fa
 from macml.probe.paste.system_rules import MODEL_ID, NO_SUCH_MACOS, arch_word, conda_virtual_packages
 
 # 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6', 'Mac OS Big Sir (11.5)', 'macOS Mojave v 10.14.4'; never a binary's 'built for Mac OS X 12.0'
-_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS X|[Mm]ac ?OS|[Mm]acos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
+_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS ?X|[Mm]ac ?OS|[Mm]acos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
                     r"[\s-]+(?:\(|[Vv]\.?\s?)?(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
 # 'macOS 26 beta 4', 'macOS 15 Developer Beta': the betas before a major release are of its .0
@@ -178,7 +178,8 @@ def gpu_drivers(line: str) -> Facts:
     if "NVIDIA-SMI" in line or "Driver Version" in line or re.match(r"^\s*CUDA Version\s+:", line):
         driver = re.search(r"(?<!CUDA )(?:Driver|KMD) Version\s*:\s*(\d+(?:\.\d+)+)", line)
         cuda = re.search(r"CUDA (?:UMD )?Version\s*:\s*(\d+\.\d+)", line)
-        facts += [("gpu.driver", driver.group(1)), ("gpu.present", "NVIDIA")] if driver else []
+        windows = driver and re.fullmatch(r"\d{2}\.\d+\.\d+\.\d+", driver.group(1))  # '27.21.14.6109': Windows', any maker's
+        facts += [("gpu.driver", driver.group(1)), ("gpu.present", "NVIDIA")] if driver and not windows else []
         facts += [("gpu.cuda_driver", cuda.group(1))] if cuda else []
     amdgpu = re.search(r"\bamdgpu version:\s*(\d+(?:\.\d+)+)", line, re.IGNORECASE)
     if amdgpu:

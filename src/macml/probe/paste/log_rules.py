@@ -28,6 +28,8 @@ _JULIA_DRIVER = re.compile(r"^\s*-\s*driver (\d{3}\.\d+(?:\.\d+)?)(?: for \d+(?:
 # TensorFlow's loader: the CUDA libraries its GPU support needs (TensorRT's libnvinfer is optional)
 _TF_MISSING = re.compile(r"tensorflow/\S*dso_loader\S*\].*Could not load dynamic library '((?:lib)?(?:cudart|cublas|cublasLt|cufft|"
                          r"curand|cusolver|cusparse|cudnn)[\w.]*)'")
+_TF_IGNORED_GPU = re.compile(r"Ignoring visible gpu device \(.*\) with Cuda compute capability (\d+\.\d+)\. "
+                             r"The minimum required Cuda capability is (\d+\.\d+)")
 _TF_GPU_DEVICE = re.compile(r"Created TensorFlow device .*(?:GPU|gpu):\d|Adding visible gpu devices: \d")
 _CHIP_MEMORY = re.compile(r"\b(\d+(?:\.\d+)?\s*(?:GiB|GB))\s+(?:of\s+)?(?:unified\s+)?(?:RAM|memory)\b", re.IGNORECASE)
 
@@ -101,6 +103,9 @@ def _tensorflow_gpu(line: str) -> Facts:
     missing = _TF_MISSING.search(line)
     if missing:
         return [("tensorflow.missing_gpu_library", missing.group(1))]
+    ignored = _TF_IGNORED_GPU.search(line)
+    if ignored:  # a GPU below TensorFlow's minimum compute capability: it runs on the CPU
+        return [("tensorflow.ignored_gpu", f"{ignored.group(1)} < {ignored.group(2)}")]
     return [("tensorflow.gpu_device", True)] if _TF_GPU_DEVICE.search(line) else []
 
 

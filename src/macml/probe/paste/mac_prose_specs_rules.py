@@ -25,8 +25,8 @@ from macml.probe.paste.statement_rules import by_key, package_facts
 Facts = List[Tuple[str, Any]]
 
 _TIER = r"(?:\s+(Pro|Max|Ultra))"
-# 'M1 chip', 'M4 Chip', 'apple M1 Max chipset', 'a regular M1', 'Mac mini m2 pro'
-_CHIP_WORD = re.compile(r"(?<![\w.-])(?:apple\s+)?M([1-5])" + _TIER + r"?\s*[-_]?\s*chip(?:set)?\b", re.IGNORECASE)
+# 'M1 chip', 'M4 Chip', 'apple M1 Max chipset', 'M1 CPU/GPU', 'a regular M1', 'Mac mini m2 pro'
+_CHIP_WORD = re.compile(r"(?<![\w.-])(?:apple\s+)?M([1-5])" + _TIER + r"?\s*[-_]?\s*(?:chip(?:set)?|CPU|SoC)\b", re.IGNORECASE)
 _PLAIN_WORD = re.compile(r"\b(?:regular|plain|base|standard|vanilla|basic|non-pro)\s+(?:apple\s+)?M([1-5])(?![\w.])"
                          r"(?!\s+(?:Pro|Max|Ultra)\b)", re.IGNORECASE)
 _LOWER_TIER = re.compile(r"(?<![\w.-])(?:apple\s+)?m([1-5])\s+(pro|max|ultra)\b(?!\s*(?:chip|\d))")

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from macml.knowledge.hardware import apple_core_options
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, sole_release
 from macml.probe.paste.form_answer_rules import states_x86_architecture
-from macml.probe.paste.own_release import keyed_release, release_of_this_mac
+from macml.probe.paste.own_release import UPGRADED_TO, keyed_release, release_of_this_mac
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -195,6 +195,9 @@ def vega_card(line: str) -> Facts:
 def release_name(line: str) -> Facts:
     """'an iMac 27\" with Big Sur', 'upgraded to Sonoma': macOS named by its release name (and the version it stands
     for, where the line states it of this Mac)."""
+    upgraded = UPGRADED_TO.search(line)
+    if upgraded and not re.search(r"\b(?:if|when|whether|should|would|can|could)\b", line[:upgraded.start()], re.IGNORECASE):
+        return [("platform", "darwin"), ("os.release", sole_release(upgraded.group(1)))]
     said = release_of_this_mac(line)
     if not (_RELEASE_NAME.search(line) or keyed_release(line) or (said and re.search(r"\b(?:i?Mac|MacBook)", line))):
         return []

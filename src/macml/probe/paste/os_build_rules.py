@@ -1,5 +1,5 @@
 """A macOS version written with its build in an OS field: Xcode's event metadata '"device_osBuild" = "14.3.1 (23D60)";',
-'OS Version: 13.4.1 (22F82)', 'System Version: 10.15.7 (19H2)'.
+'OS Version: 13.4.1 (22F82)', 'System Version: 10.15.7 (19H2)', OBS's 'OS Version: Version 12.6 (Build 21G115)'.
 
 The field need not say 'macOS': the build says it. A macOS build's first two digits are its Darwin major and its
 letter the minor release (knowledge/macos_builds), so a build that is macOS's own release of the version beside it
@@ -19,7 +19,7 @@ Facts = List[Tuple[str, Any]]
 
 _OS_KEY = re.compile(r"^(?:device |host |system |product |software )?(?:os ?build|os ?version|os|system version|"
                      r"product ?version|software version|version)$")
-_VERSION_BUILD = re.compile(r"^\s*(?:Version\s+)?(\d{2}\.\d{1,2}(?:\.\d{1,2})?)\s*\((\d{2}[A-Z]\d{1,5}[a-z]?)\)\s*[\"';,]*\s*$")
+_VERSION_BUILD = re.compile(r"^\s*(?:Version\s+)?(\d{2}\.\d{1,2}(?:\.\d{1,2})?)\s*\((?:Build\s+)?(\d{2}[A-Z]\d{1,5}[a-z]?)\)\s*[\"';,]*\s*$")
 
 
 def _minor(version: str) -> Tuple[str, ...]:

@@ -13,6 +13,10 @@ _RELEASE_KEYED = re.compile(r"^\s*[-*#>]*\s*[A-Za-z][\w ./()&-]{0,40}:\s*(?:[\w.
 _RELEASE_FIRST = re.compile(r"^\s*[-*#>]*\s*(?:mac\s?OS(?:\s?X)?|OS\s?X)\s+" + _RELEASE_WORDS, re.IGNORECASE)  # not 'Ventura Blvd'
 _RELEASE_HERE = re.compile(r"\b(?:I'?m\s+on|I\s+am\s+on|I'?m\s+(?:running|using)|I\s+(?:run|use|have)|(?:is|am|are|runs|running|"
                            r"on|with|upgraded\s+to|updated\s+to)|we'?re\s+on)\s+(?:the\s+)?" + _RELEASE_WORDS, re.IGNORECASE)
+# 'updated it succesfully to Tahoe', 'upgraded my Mac to Sonoma': the release after 'to' runs now, whatever came before
+UPGRADED_TO = re.compile(r"\b(?:I\s+|I'?ve\s+|and\s+(?:then\s+)?)(?:upgraded|updated)(?:\s+(?:it|my\s+\w+|the\s+\w+|\w+ly|from\s+(?:mac\s?OS\s+)?(?:Big Sur|High Sierra|\w+)(?:\s[\d.]+)?)){0,2}"
+                         r"\s+to\s+(?:mac\s?OS\s+)?(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|High Sierra)\b",
+                         re.IGNORECASE)
 # ... but not a release a text names for another Mac or as a requirement ('worked on my old iMac with Catalina',
 # 'the installer said macOS Catalina and later').
 _RELEASE_ELSEWHERE = re.compile(r"\b(?:old|older|previous|former|other|another|new|newer|earlier|later|above|before|"

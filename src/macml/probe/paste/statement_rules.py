@@ -32,9 +32,16 @@ _DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
 _UNIT_AFTER = re.compile(r"\d(?:[KMGT]i?B?|[MG]Hz|W|C|%)$")  # 'Swap: 4.0Gi', 'totalMemory: 2.00GiB' are sizes, not versions
 _DARWIN_RELEASE = re.compile(r"(?:1\d|2\d)\.\d\.\d+")  # platform.release() on macOS; Ubuntu's 22.04.3 has two-digit minors
 _NOT_VERSIONED = {"bios", "vbios", "firmware", "kernel", "glibc", "libc", "app", "api", "sdk", "xcode", "metal", "opengl",
-                  "vulkan", "boot rom", "smc", "protocol", "model", "cpu", "gpu", "os", "system", "software"}
+                  "vulkan", "boot rom", "smc", "protocol", "model", "cpu", "gpu", "os", "system", "software",
+                  "dxdiag", "directx", "ddi", "driver", "dwm", "wddm"}  # DxDiag's rows are Windows', not packages
 _ALIASES = {"pytorch": "torch", "pytorch.version": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
             "keras version": "keras", "numpy version": "numpy", "sklearn": "scikit-learn"}  # show_versions: import names
+
+
+def _ram_size(value: str) -> Optional[int]:
+    """'32 GB', and a kit of modules: '2 x 16GB DDR5 6000' -> 32 GiB."""
+    kit = re.match(r"^\s*([1-8])\s?[x×]\s?(\d{1,3})\s?G(?:B|b|iB)?\b", value)
+    return int(kit.group(1)) * int(kit.group(2)) * 1024**3 if kit else gib(value)
 
 
 def platform_word(value: str) -> Optional[str]:
@@ -163,6 +170,7 @@ def _model_line(value: str) -> Facts:
 
 BY_KEY = {
     "os": _os_line, "operating system": _os_line, "os version": _os_line, "osversion": _os_line,
+    "running under": lambda v: _os_line(v) if platform_word(v) in ("win32", "linux") else [],  # R's sessionInfo()
     "sys.platform": lambda v: [("platform", p) for p in [platform_word(v)] if p],
     "system": lambda v: [("platform", p) for p in [platform_word(v)] if p and len(v.split()) <= 3],
     "python platform": python_platform,
@@ -176,6 +184,9 @@ BY_KEY = {
     "pytorch": lambda v: package_facts("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
     "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
+    # a form's eGPU answer in words tools do not print ('Aorus GamingBox Nvidia GTX 1080'; external_gpu marks it
+    # external): a name as tools print it is egpu_gpus' to read, with the enclosure's words left out
+    "egpu": lambda v: [] if gpu_names(v) else gpu_value(v), "external gpu": lambda v: [] if gpu_names(v) else gpu_value(v),
     "chipset model": gpu_value, "graphics": gpu_value, "gpu type": gpu_value, "device name": gpu_value,
     "nvidia driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
@@ -211,13 +222,13 @@ BY_KEY = {
     "sysctl.proc translated": lambda v: [("process.translated", v.strip() == "1")] if v.strip() in "01" else [],
     "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
         if v.strip() in ("0", "1") else [],
-    "memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "memory": lambda v: [("cpu.memory_bytes", b) for b in [_ram_size(v)] if b],
     "unified memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "memory (system)": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "total memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
-    "ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
+    "ram": lambda v: [("cpu.memory_bytes", b) for b in [_ram_size(v)] if b],
     "total ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],  # llmfit system
     "physicalmemory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "primary memory available": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],

@@ -22,7 +22,7 @@ from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor, informal_gpu
 from macml.probe.paste.statement_rules import Facts
 
 _MAC_WORD = re.compile(r"\bmac ?os|\bMac\b|\bMacBook|\biMac|\bMac ?mini|\bMac ?Studio", re.IGNORECASE)
-_CHIP_MEMORY = re.compile(r"(?<![\w./-])M[1-5](?:\s+(?:Pro|Max|Ultra))?[\s,]+(\d{1,3})\s?G(?:B|iB)?(?![\w.])"
+_CHIP_MEMORY = re.compile(r"(?<![\w./-])M[1-5](?:\s+(?:Pro|Max|Ultra))?(?:\s+(?:chip|CPU/GPU|CPU|SoC))?[\s,]+(\d{1,3})\s?G(?:B|iB)?(?![\w.])"
                           r"(?!\s*(?:SSD|storage|disk|flash|VRAM))", re.IGNORECASE)
 _NAME_VERSION = re.compile(r"(?<![A-Za-z])([A-Za-z]{5,9}(?: [A-Za-z]{3,6})?),?\s+(?:version\s+)?"
                            r"((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
@@ -79,10 +79,18 @@ def version_with_build(line: str) -> Facts:
     return [("platform", "darwin"), ("os.version", version), ("os.build", build)]
 
 
+# a memory kit: 'G.SKILL 4x8Gb DDR4 3200Mhz RAM', '2 x 16GB DDR5' (modules times their size)
+_MEMORY_KIT = re.compile(r"(?<![\w.])([1-8])\s?[x×]\s?(\d{1,3})\s?G(?:B|b|iB)?\b(?=[^,;|]{0,30}?\b(?:(?:LP)?DDR\d|RAM)\b)")
+
+
 def ddr_memory(line: str) -> Facts:
-    """'Graphics card, 40GB 2133 MHz DDR4 memory': DDR (not GDDR) memory with its speed is the machine's RAM."""
+    """'Graphics card, 40GB 2133 MHz DDR4 memory': DDR (not GDDR) memory with its speed is the machine's RAM; so is
+    a kit of modules, '4x8Gb DDR4 3200Mhz RAM'."""
     found = _DDR_MEMORY.search(line)
-    return [("cpu.memory_bytes", int(found.group(1)) * 1024**3)] if found else []
+    if found:
+        return [("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
+    kit = _MEMORY_KIT.search(line)
+    return [("cpu.memory_bytes", int(kit.group(1)) * int(kit.group(2)) * 1024**3)] if kit else []
 
 
 def gpu_with_memory(line: str) -> Facts:

@@ -87,6 +87,12 @@ def wmi_video_controllers(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+def integrated_name(name: str) -> bool:
+    """'AMD Radeon(TM) Graphics', 'Intel(R) UHD Graphics 620', 'AMD Radeon(TM) Vega 8 Graphics': a GPU in the CPU
+    (Intel's discrete Arc cards end in 'Graphics' too)."""
+    return bool(re.search(r"\bGraphics\b(?:\s+\d{3,4})?\s*$", name)) and not re.search(r"\bArc\b", name)
+
+
 _CARD_NAME = re.compile(r"^\s*Card name:\s*(\S.*?)\s*$")
 _DXDIAG_ROW = re.compile(r"^\s*(Chip type|DAC type|Device Key|Display Memory|Dedicated Memory):\s*(.*?)\s*$")
 _DEVICE_KEY = re.compile(r"\bVEN_([0-9A-Fa-f]{4})&DEV_[0-9A-Fa-f]{4}")
@@ -112,8 +118,12 @@ def dxdiag_display_devices(lines: Sequence[str]) -> Dict[int, Facts]:
         if vendor == "unknown" and key:
             vendor = pci_vendor(key.group(1)) or vendor
         facts: Facts = [("platform", "win32")]
-        if vendor not in ("unknown", "Apple"):
-            facts.append(("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": None}))
+        dedicated = next((re.match(r"(\d{2,6}) MB$", row.group(2)) for row in rows if row and row.group(1) == "Dedicated Memory"), None)
+        if integrated_name(name):  # an APU's or Intel's 'Dedicated Memory' is a carve-out of the system's
+            dedicated = None
+        if vendor not in ("unknown", "Apple"):  # 'Dedicated Memory: 4007 MB' is the card's own (Display Memory adds shared)
+            facts.append(("gpu", {"name": name, "vendor": vendor, "index": None,
+                                  "memory_mib": int(dedicated.group(1)) if dedicated and int(dedicated.group(1)) >= 256 else None}))
         driver_row = next((_DRIVER_ROW.match(row) for row in block if _DRIVER_ROW.match(row)), None)
         driver = windows_driver(driver_row.group(1), vendor) if driver_row else None
         facts += [("gpu.driver", driver)] if driver and vendor in ("NVIDIA", "AMD") else []
@@ -126,10 +136,32 @@ def line_facts(line: str) -> Facts:
     return [("platform", "win32")] if _WMI_QUERY.search(line) else []
 
 
+# Win32_VideoController's properties listed per adapter: 'Video Controller 0 Name: NVIDIA GeForce GTX 1650',
+# 'Video Controller 0 Driver Version: 27.21.14.6109' (a script's own listing of the WMI class)
+_NUMBERED_CONTROLLER = re.compile(r"^\s*Video Controller (\d{1,2}) (Name|Driver Version):\s*(\S.*?)\s*$")
+
+
+def numbered_video_controllers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'Video Controller 1 Name: AMD Radeon(TM) Vega 8 Graphics' and its 'Driver Version' row: that adapter as
+    GPU 1 with its driver (NVIDIA's Windows version read as NVIDIA's own number), on Windows."""
+    rows = [(i, _NUMBERED_CONTROLLER.match(line)) for i, line in enumerate(lines)]
+    names = {int(m.group(1)): (i, m.group(3)) for i, m in rows if m and m.group(2) == "Name"}
+    found: Dict[int, Facts] = {}
+    for index, (line, name) in names.items():
+        vendor = gpu_vendor(name)
+        if vendor in ("unknown", "Apple"):
+            continue
+        found[line] = [("platform", "win32"), ("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": index})]
+        raw = next((m.group(3) for _, m in rows if m and m.group(2) == "Driver Version" and int(m.group(1)) == index), "")
+        driver = windows_driver(raw, vendor) if raw and vendor in ("NVIDIA", "AMD") else None
+        found[line] += [("gpu.driver_of", {"name": name, "driver": driver})] if driver else []
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """line index -> facts read from the lines around it."""
     found: Dict[int, Facts] = {}
-    for reader in (wmi_video_controllers, dxdiag_display_devices):
+    for reader in (wmi_video_controllers, dxdiag_display_devices, numbered_video_controllers):
         for index, facts in reader(lines).items():
             found.setdefault(index, []).extend(facts)
     return found
