@@ -9,6 +9,7 @@ from macml.probe.paste.text import decode_paste
 
 from conftest import PROJECT, load_json, machine_files
 from macml.diagnose import run_checks
+from macml.diagnose.gpu_support import unsupported_gpus
 from macml.probe.collect import facts_from_snapshot
 from macml.recipes import catalog
 from macml.recipes import recommend
@@ -31,8 +32,10 @@ def parts(snapshot):
 
 
 def usable_gpu_known(facts):
+    """A GPU some recipe can use: not one older than every CUDA build (a Kepler 3.5 card has only the CPU left)."""
     vendors = ("Apple", "AMD") if facts.is_mac else ("NVIDIA", "AMD")
-    return any(g.vendor in vendors for g in facts.gpus) and not (facts.is_mac and facts.vm)
+    too_old = unsupported_gpus(facts, RECIPES)
+    return any(g.vendor in vendors and g not in too_old for g in facts.gpus) and not (facts.is_mac and facts.vm)
 
 
 def contradictions(facts, whole):

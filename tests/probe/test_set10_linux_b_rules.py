@@ -79,7 +79,7 @@ def test_amd_cards_counted_and_amdgpu_pro():
     gpus = [v for f, v in prose.counted_amd(line) if f == "gpu"]
     assert len(gpus) == 6 and {g["name"] for g in gpus} == {"AMD RX 580"} and {g["vendor"] for g in gpus} == {"AMD"}
     assert ("gpu.driver", "17.10") in prose.amdgpu_pro(line)
-    assert radeon_target("AMD RX 580") == "gfx803" and radeon_target("Radeon RX 7900 XTX") is None
+    assert radeon_target("AMD RX 580") == "gfx803" and radeon_target("Radeon RX 7900 XTX") == "gfx1100"
 
 
 def test_board_chipset_is_x86():

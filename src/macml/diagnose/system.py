@@ -66,7 +66,7 @@ def macos_fit(facts: MachineFacts, recipes: Sequence[Recipe]) -> Tuple[List[Reci
     matching `macml recipes` shows, with the interpreter left out (it can be changed, macOS less so)."""
     hardware = dataclasses.replace(facts, interpreter=None)
     fits, too_old = [], []
-    for name in preference(hardware, recipes):
+    for name in preference(hardware, recipes, fallback=False):
         recipe = find_recipe(name, recipes)
         if recipe.accelerator not in ("mps", "metal"):
             continue

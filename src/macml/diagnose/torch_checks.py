@@ -181,8 +181,16 @@ def check_cuda_arch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[
     """A GPU whose compute capability is missing from torch's CUDA arch list."""
     probe = torch_facts(facts)
     missing, arch_list, source = gpus_torch_cannot_run(facts)
-    if not (arch_list or missing) or unsupported_gpus(facts, recipes):
-        return None  # unknown, or no build at all runs this GPU (check_gpu_generation says so)
+    if not (arch_list or missing):
+        return None  # unknown
+    if unsupported_gpus(facts, recipes):  # no build at all runs this GPU: check_gpu_generation says what to do
+        if not missing:
+            return None
+        gpu, cap = missing[0]
+        return warn("PyTorch", f"{gpu.display_name} (compute capability {cap}) is not in the installed torch's arch "
+                    "list: every CUDA kernel launch fails ('no kernel image is available')",
+                    Fix("No current PyTorch build has kernels for this GPU either: see the GPU finding for the last "
+                        "release that did."), f"arch list ({source}): " + " ".join(arch_list) if arch_list else source)
     if not missing:
         caps = [g.compute_capability for g in facts.gpus_by_vendor("NVIDIA") if g.compute_capability]
         return ok("PyTorch", f"torch's kernels cover this GPU (sm_{(caps[0] if caps else '?').replace('.', '')})",

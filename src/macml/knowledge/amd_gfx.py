@@ -44,13 +44,30 @@ _PRO_WX = re.compile(r"^(?:amd\s+)?radeon\s+pro\s+wx\s?(?:(?P<polaris>[2-57]100|
                      re.IGNORECASE)
 
 
+# RDNA Radeon RX cards by number (LLVM's AMDGPUUsage "Processors" table names each gfx target's chips: gfx1010 navi10,
+# gfx1012 navi14, gfx1030 navi21, gfx1031 navi22, gfx1032 navi23, gfx1034 navi24, gfx1100 navi31, gfx1101 navi32,
+# gfx1102 navi33, gfx1200/gfx1201 navi44/navi48; AMD's product pages give each card's chip)
+_RDNA_RX = (
+    (r"5[67]00(?:\s?xt)?", "gfx1010"), (r"5[35]00(?:\s?xt)?", "gfx1012"),
+    (r"6[89]50\s?xt|69[05]0\s?xt|6800(?:\s?xt)?", "gfx1030"), (r"67[05]0(?:\s?xt)?|6[78][05]0m", "gfx1031"),
+    (r"66[05]0(?:\s?xt)?|66[05]0m|6[78]00s", "gfx1032"), (r"6[345]00(?:\s?xt)?", "gfx1034"),
+    (r"7900\s?(?:xtx|xt|gre)", "gfx1100"), (r"7[78]00(?:\s?xt)?", "gfx1101"), (r"7600(?:\s?xt)?", "gfx1102"),
+    (r"9060(?:\s?xt)?", "gfx1200"), (r"9070(?:\s?xt|\s?gre)?", "gfx1201"),
+)
+_RDNA = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?(" + "|".join(f"(?:{p})" for p, _ in _RDNA_RX) + r")(?:\s+(?:series|graphics))?$",
+                   re.IGNORECASE)
+
+
 def radeon_target(name: str) -> Optional[str]:
     """'AMD RX 580' / 'Radeon RX 470' / 'AMD Radeon (TM) Pro WX 5100 Graphics' -> 'gfx803'; 'Radeon Pro WX 9100' ->
-    'gfx900'; None for any other name (the table holds Polaris and the Pro WX cards only)."""
+    'gfx900'; 'RX 6600' -> 'gfx1032'; None for any other name (Polaris, the Pro WX cards and the RDNA RX cards)."""
     name = re.sub(r"\s*\((?:TM|R)\)", "", name.strip(), flags=re.IGNORECASE)
     workstation = _PRO_WX.match(name)
     if workstation:
         return "gfx803" if workstation.group("polaris") else "gfx900"
+    rdna = _RDNA.match(name)
+    if rdna:
+        return next(gfx for pattern, gfx in _RDNA_RX if re.fullmatch(pattern, rdna.group(1), re.IGNORECASE))
     return "gfx803" if _POLARIS_RX.match(name) else None
 
 

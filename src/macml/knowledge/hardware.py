@@ -42,6 +42,15 @@ MAC_MODEL_GPU_CORES: Dict[str, int] = {
     "Mac15,3": 10, "Mac15,13": 10,  # 14-inch MacBook Pro (M3, Nov 2023), 15-inch MacBook Air (M3)
     "Mac16,1": 10, "Mac16,10": 10, "Mac16,13": 10,  # 14-inch MacBook Pro (M4), Mac mini (M4), 15-inch MacBook Air (M4)
 }
+# Models sold in several chips where one chip came with one GPU bin only (support.apple.com/specs: the 16-inch MacBook
+# Pro's M1 Pro has the 16-core GPU, its M2 Pro the 19-core, its M3 Pro the 18-core, its M4 Pro the 20-core)
+MAC_MODEL_CHIP_GPU_CORES: Dict[Tuple[str, str], int] = {
+    ("MacBookPro18,1", "Apple M1 Pro"): 16, ("Mac14,10", "Apple M2 Pro"): 19, ("Mac15,7", "Apple M3 Pro"): 18,
+    ("Mac16,7", "Apple M4 Pro"): 20,
+}
+# The Mac mini by its chip, where that chip's Mac mini came in one GPU bin (support.apple.com/specs: Mac mini (M1, 2020)
+# 8-core GPU, Mac mini (2023) M2 10-core, Mac mini (2024) M4 10-core): a text may name the family, not the identifier
+MAC_MINI_GPU_CORES: Dict[str, int] = {"Apple M1": 8, "Apple M2": 10, "Apple M4": 10}
 # Chips whose GPU bins Apple sold with different unified-memory sizes, so the memory settles the GPU cores
 # (support.apple.com/specs, 14/16-inch MacBook Pro (M3 Max, Nov 2023): 14-core CPU / 30-core GPU with 36 GB or 96 GB,
 # 16-core CPU / 40-core GPU with 48, 64 or 128 GB; MacBook Pro and Mac Studio (M4 Max, 2024-25): 32-core GPU with
@@ -163,7 +172,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx 965m|gtx titan x|quadro (?:m[4-6]000m?|m5500m?|m3000m|m2200|m2000))\b", "5.2"),  # 965M: GM204; Quadro M2000/M2200: GM206
     (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+m?|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),
     # Kepler
-    (r"\bk80\b", "3.7"), (r"\b(k40[cmst]?|k20(?:xm|[cmsx])?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0|geforce 7[123]0)\b", "3.5"),  # GeForce 710 = GT 710 (GK208)
+    (r"\bk80\b", "3.7"), (r"\b(k40[cmst]?|k20(?:xm|[cmsx])?|gtx titan( z| black)?|gtx 780|quadro k6000|gt 7[123]0|geforce 7[123]0|geforce 920m)\b", "3.5"),  # GeForce 710 = GT 710 (GK208); 920M: GK208B (920MX is Maxwell)
     (r"\b(quadro k5200|(?:quadro )?k[56]10m)\b", "3.5"),  # GK110B; the mobile K510M/K610M are GK208
     # Fermi mobile parts whose names sit among Kepler ones (GF114 GTX 670M/675M, GF117 GeForce 820M)
     (r"\b(gtx 67[05]m|geforce 820m)\b", "2.1"),

@@ -15,8 +15,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts
 from macml.knowledge.amd_gfx import radeon_target
-from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MODEL_GPU_CORES,
-                                     apple_core_options, nvidia_compute_capability)
+from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MINI_GPU_CORES,
+                                     MAC_MODEL_CHIP_GPU_CORES, MAC_MODEL_GPU_CORES, apple_core_options,
+                                     nvidia_compute_capability)
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
@@ -132,10 +133,17 @@ def _apple_gpu(cpu: CPUFacts, snapshot: Mapping[str, Any]) -> GPU:
                integrated=True)
 
 
-def _model_gpu_cores(gpus: Tuple[GPU, ...], model: Optional[str], sources: Dict[str, str]) -> Tuple[GPU, ...]:
-    """An Apple GPU's core count from a Mac model sold with one GPU configuration only (Mac14,15: 10 cores)."""
-    cores = MAC_MODEL_GPU_CORES.get(model or "")
-    return _apple_cores(gpus, cores, f"model {model} was sold with a {cores}-core GPU only (Apple tech specs)", sources)
+def _model_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
+    """An Apple GPU's core count from a Mac model sold with one GPU configuration only (Mac14,15: 10 cores), or
+    with that chip (the 16-inch MacBookPro18,1's M1 Pro: 16), or a Mac mini by its chip (the M2 Mac mini: 10)."""
+    model, chip = cpu.model or "", cpu.brand or ""
+    cores = MAC_MODEL_GPU_CORES.get(model) or MAC_MODEL_CHIP_GPU_CORES.get((model, chip))
+    if cores is None and re.search(r"\bmac ?mini\b", cpu.model_name or "", re.IGNORECASE):
+        cores = MAC_MINI_GPU_CORES.get(chip)
+        return _apple_cores(gpus, cores, f"the Mac mini with the {chip} was sold with a {cores}-core GPU only "
+                                         "(Apple tech specs)", sources)
+    return _apple_cores(gpus, cores, f"model {model} with the {chip} was sold with a {cores}-core GPU only "
+                                     "(Apple tech specs)", sources)
 
 
 def _memory_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
@@ -274,7 +282,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("
                                             + sources.get("cpu.apple_silicon", "Apple silicon") + ")")
         known = True
-    gpus = _memory_gpu_cores(_model_gpu_cores(gpus, cpu.model, sources), cpu, sources) if facts.is_mac else gpus
+    gpus = _memory_gpu_cores(_model_gpu_cores(gpus, cpu, sources), cpu, sources) if facts.is_mac else gpus
     if vm_source:
         sources["vm"] = vm_source
     egpu = True if any(g.external for g in gpus) else (False if known else None)

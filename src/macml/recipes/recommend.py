@@ -97,11 +97,16 @@ def user_frameworks(facts: MachineFacts) -> Tuple[str, ...]:
     return tuple(families) if len(families) == 1 else ()
 
 
+# the oldest torch worth pinning for an old GPU: 1.3 (Oct 2019) on; a GPU whose last build is older (3.5: 1.2.0, 3.0:
+# 0.3.0) has nothing a supported Python installs
+_OLDEST_PINNABLE = (1, 3)
+
+
 def _no_cuda_build_runs(facts: MachineFacts, recipes: Sequence[Recipe]) -> bool:
     """Every NVIDIA GPU here has a known compute capability that no row of the CUDA recipes builds for, and no
-    PyTorch 1.0 or later binary ever did (a Kepler 3.0 GPU: the last was torch 0.3.0, 2018, Python <= 3.6). A K80's
-    3.7 still has old 1.x/2.x builds a user may pin, so its CUDA recipe stays the wanted one. False while any
-    capability is unknown."""
+    PyTorch 1.3 or later binary ever did (a Kepler 3.0 GPU: the last was torch 0.3.0, 2018, Python <= 3.6; a 3.5 GPU:
+    1.2.0, 2019, Python <= 3.7). A K80's 3.7 still has old 1.x/2.x builds a user may pin, so its CUDA recipe stays the
+    wanted one. False while any capability is unknown."""
     nvidia = [g for g in facts.gpus_by_vendor("NVIDIA") if g.usable]
     specs = [p.when.compute_capability or r.requires.compute_capability for r in recipes_on(recipes, "cuda") for p in r.pins]
     known = all(re.match(r"^\d+\.\d+$", g.compute_capability or "") for g in nvidia)
@@ -109,16 +114,32 @@ def _no_cuda_build_runs(facts: MachineFacts, recipes: Sequence[Recipe]) -> bool:
                                                 for g in nvidia for s in specs):
         return False
     lasts = [last_torch_for_gpu(g.compute_capability or "", facts.platform or "") for g in nvidia]
-    return all(last is None or versions.release(last[0]) < (1,) for last in lasts)
+    return all(last is None or versions.release(last[0]) < _OLDEST_PINNABLE for last in lasts)
 
 
-def preference(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None) -> Tuple[str, ...]:
+def _macos_too_old_for_metal(facts: MachineFacts, recipes: Sequence[Recipe]) -> bool:
+    """A known macOS below every row of every Metal recipe for this Mac (the interpreter aside: it can change)."""
+    if not facts.os.version_tuple:
+        return False
+    hardware = dataclasses.replace(facts, interpreter=None)
+    metal = [r for r in recipes if r.accelerator in ("mps", "metal") and _for_this_kind_of_machine(r, hardware)]
+    return bool(metal) and all(not match(r, hardware).ok and match(r, hardware).shortfalls_about("min_os") for r in metal)
+
+
+def preference(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None,
+               fallback: bool = True) -> Tuple[str, ...]:
     """Recipe names in the order worth recommending for this kind of machine; among the GPU recipes,
-    those of the framework the user works with come first."""
+    those of the framework the user works with come first. `fallback=False`: the GPU recipes even where none
+    runs (a GPU too old for every CUDA build, a macOS too old for every Metal recipe)."""
     recipes = load_all() if recipes is None else recipes
     wanted = wanted_accelerators(facts)
+    if not fallback:
+        return tuple(r.name for r in sorted((r for r in recipes if r.accelerator in wanted and r.accelerator != "cpu"
+                                             and _for_this_kind_of_machine(r, facts)), key=lambda r: (r.rank, r.name)))
     if wanted == ("cuda",) and _no_cuda_build_runs(facts, recipes):
         wanted = ("cpu",)  # Kepler and older: every CUDA build skips these GPUs, so the CPU is what runs
+    if wanted == ("mps", "metal") and _macos_too_old_for_metal(facts, recipes):
+        wanted = ("cpu",)  # macOS 11 on Apple silicon: until it is upgraded, the CPU is what runs
     suited = [r for r in recipes if r.accelerator in wanted and _for_this_kind_of_machine(r, facts)]
     used = user_frameworks(facts)
 

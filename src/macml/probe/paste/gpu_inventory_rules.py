@@ -12,7 +12,7 @@ import re
 from typing import Dict, Sequence
 
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
-from macml.probe.paste.said_of_this_machine import NEGATION
+from macml.probe.paste.said_of_this_machine import NEGATION, compared
 from macml.probe.paste.statement_rules import Facts
 
 _SEPARATOR = r"\s*(?:\||:|=)\s*"
@@ -21,7 +21,7 @@ _COUNT = re.compile(r"^\s*\|?\s*[-*]?\s*(?:GPU[ _]?count|GPU[ _]?num(?:ber)?|num
 _MODEL = re.compile(r"^\s*\|?\s*[-*]?\s*GPU[ _]?(?:type|model|name)s?" + _SEPARATOR + r"(.+?)\s*\|?\s*$", re.IGNORECASE)
 _XPU_SMI_ROW = re.compile(r"^\s*\|\s*(\d{1,2})\s*\|\s*Device Name:\s*(\S.*?)\s*\|\s*$")
 _JETSON = re.compile(r"\b((?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+(?:Orin|Xavier|Thor)|(?:Orin|Xavier)\s+(?:AGX|NX|Nano)"
-                     r"|Jetson\s+(?:Orin|Xavier|Nano|TX[12]|Thor)))(?:\s+(?:Developer Kit|Super))*(?:\s+(\d{1,2})\s?GB)?\b",
+                     r"|Jetson\s+(?:Orin|Xavier|Nano|TX[12]|Thor|NX)))(?:\s+(?:Developer Kit|Super))*(?:\s+(\d{1,2})\s?GB)?\b",
                      re.IGNORECASE)
 
 
@@ -50,7 +50,7 @@ def xpu_smi_device(line: str) -> Facts:
 def jetson_module(line: str) -> Facts:
     """A Jetson module the writer names: Linux on aarch64, an integrated NVIDIA GPU, and the module's memory."""
     found = _JETSON.search(line)
-    if not found or NEGATION.search(line[:found.start()]):
+    if not found or NEGATION.search(line[:found.start()]) or compared(line[:found.start()]):
         return []
     facts: Facts = [("gpu.mention", " ".join(found.group(1).split())), ("platform", "linux"), ("cpu.hardware_arch", "aarch64")]
     return facts + ([("cpu.memory_bytes", int(found.group(2)) * 1024**3)] if found.group(2) else [])

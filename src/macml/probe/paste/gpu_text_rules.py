@@ -54,8 +54,9 @@ def lspci_device(line: str) -> Facts:
     intel = [f"Intel {b}" for b in brackets if found.group(1).startswith("Intel") and gpu_names(f"Intel {b}")]
     if intel:  # 'Intel Corporation DG2 [Arc A380]': the bracket is the marketing name, as for AMD's, less the maker
         return [gpu_record(intel[-1]), ("platform", "linux")]
-    name = _device_name(found.group(1))
-    return [gpu_record(name), ("platform", "linux")] if re.search(r"\d", name) else []
+    name = re.sub(r"^Intel Corporation (?=(?:Iris|U?HD|Arc)\b)", "Intel ", _device_name(found.group(1)))
+    x86 = [("cpu.hardware_arch", "x86_64")] if _INTEL_CORE_GPU.search(name) else []  # an Intel Core CPU's own GPU
+    return [gpu_record(name), ("platform", "linux")] + x86 if re.search(r"\d", name) else []
 
 
 _INXI = re.compile(r"^\s*Device-(\d{1,2}):\s+(.+?)\s+(?:driver|vendor|bus-ID):\s")

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from macml.probe.paste.said_of_this_machine import contrasted_after, negated, writers_os
 from macml.probe.paste.statement_rules import Facts, by_key
@@ -38,17 +38,38 @@ _BOLD_QUESTION = re.compile(r"^\s*\*\*\s*(?:which|what)\s+(?:operating\s+system|
                             r"|^\s*\*\*\s*(?:operating\s+system|OS)\s*:?\s*\*\*\s*:?\s*$", re.IGNORECASE)
 
 
+def _os_of_mine(pattern: re.Pattern, line: str) -> Optional[re.Match]:
+    """The writer's own OS the pattern finds, not denied, a guest's, a remote one's, contrasted or asked about."""
+    found = pattern.search(line)
+    if not found or negated(line[:found.start()]) or _GUEST_AFTER.match(line[found.end():]):
+        return None
+    if _REMOTE_BEFORE.search(line[:found.start()]) or contrasted_after(line[found.end():]):
+        return None
+    return None if "?" in re.split(r"[.;!](?:\s|$)", line[found.end():])[0] else found
+
+
 def linux_mine(line: str) -> Facts:
     """'One weaker GPU (Nvidia 1050) for my linux host and ... my Windows virtual machine' -> Linux, not a VM."""
-    found = _LINUX_MINE.search(line)
-    if not found or negated(line[:found.start()]) or _GUEST_AFTER.match(line[found.end():]):
-        return []
-    if _REMOTE_BEFORE.search(line[:found.start()]) or contrasted_after(line[found.end():]):
-        return []
-    if "?" in re.split(r"[.;!](?:\s|$)", line[found.end():])[0]:
+    found = _os_of_mine(_LINUX_MINE, line)
+    if not found:
         return []
     host = found.group().lower().endswith("host") and _VM_BESIDE.search(line)
     return [("platform", "linux")] + ([("hypervisor.none", True)] if host else [])
+
+
+_MAC_MINE = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:on|using|running)\s+mac\s?OS\b"
+                       r"|\bmy\s+(?:computer|pc|machine|laptop|desktop|system|box|hackintosh)\s+(?:is\s+running|runs)\s+mac\s?OS\b",
+                       re.IGNORECASE)
+# an Intel CPU written with its number glued on ('with intel9900k cpu')
+_GLUED_INTEL_CPU = re.compile(r"\bintel\s?\d{4,5}[a-z]{0,2}\s+(?:cpu|processor)\b", re.IGNORECASE)
+
+
+def mac_mine(line: str) -> Facts:
+    """'My computer is running macOS, with intel9900k cpu and amd Rx6600xt gpu' -> macOS (on an Intel CPU here)."""
+    if not _os_of_mine(_MAC_MINE, line):
+        return []
+    intel = [("cpu.brand", "Intel"), ("cpu.hardware_arch", "x86_64")] if _GLUED_INTEL_CPU.search(line) else []
+    return [("platform", "darwin")] + intel
 
 
 def linux_build(line: str) -> Facts:
@@ -80,7 +101,7 @@ def bold_os_answers(lines: Sequence[str]) -> Dict[int, Facts]:
 
 
 def line_facts(line: str) -> Facts:
-    return linux_mine(line) + linux_build(line)
+    return linux_mine(line) + mac_mine(line) + linux_build(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, List]:

@@ -30,6 +30,7 @@ _INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|P
                           r"(?:@ ?[\d.]+ ?GHz|CPU\b[^,;|\"]*|[\w-]*\d[\w-]*(?=\s*$))|Intel Core (?:i\d|2 Duo|m\d)\b|Intel Xeon\b)")
 # Homebrew's names for Apple-silicon core designs (brew config's CPU line)
 _APPLE_CORES = re.compile(r"\barm_(?:firestorm|icestorm|blizzard|avalanche|everest|sawtooth|ibiza|lobos|palma|donan|brava)(?![a-z])")
+_CORE_ULTRA = re.compile(r"(?<![\w-])(?:Intel(?:\(R\))?\s+)?Core(?:\(TM\))?\s+Ultra\s+([3579])\s+(\d{3}[A-Za-z]{0,2})\b")
 _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 # conda packages built only for one Linux subdir, as a `conda list` row names them ('ld_impl_linux-64  2.40  h41732ed_0')
@@ -121,6 +122,9 @@ def cpu_and_os(line: str) -> Facts:
         found = pattern.search(line)
         if found:
             facts.append(("cpu.brand", re.sub(r"\s+", " ", found.group(1)).strip()))
+    ultra = _CORE_ULTRA.search(line)  # 'Core Ultra 9 275HX' (Intel's 2023- brand, x86-64 only)
+    if ultra:
+        facts += [("cpu.brand", f"Intel Core Ultra {ultra.group(1)} {ultra.group(2).upper()}"), ("cpu.hardware_arch", "x86_64")]
     conda = _CONDA_PLATFORM.search(line)
     if conda:
         word = conda.group(1)

@@ -10,7 +10,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                arch_word_rules, asahi_rules, avx_prose_rules, board_rules, build_triple_rules,
                                code_comment_answer_rules, code_span_value_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
-                               fetch_tool_rules, form_answer_rules, form_question_rules, general_rules,
+                               fetch_tool_rules, form_answer_rules, form_question_rules, general_rules, gha_runner_rules,
                                gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules,
                                hardware_prose_rules, host_clue_rules, host_os_words_rules, host_signs_rules,
                                kernel_log_rules, linux_amd_rules, linux_app_rules, linux_clues_rules,
@@ -44,7 +44,8 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     nvidia_renderer_arch_rules.answers, tool_check_json_rules.answers,
     pc_parts_rules.answers, own_gpu_words_rules.answers, host_os_words_rules.answers,
     about_this_mac_rules.answers, tf_device_answer_rules.answers, ram_beside_parts_rules.answers,
-    device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers)
+    device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers,
+    gha_runner_rules.answers, nvidia_driver_error_rules.answers)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,

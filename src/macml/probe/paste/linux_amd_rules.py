@@ -7,7 +7,8 @@
   it should run on 7900XTX');
 - a path under /opt/rocm (ROCm's install prefix, also rocm_sdk_builder's '/opt/rocm_sdk_612'): Linux, the one OS
   ROCm installs there (the Windows HIP SDK lives under 'C:\\Program Files\\AMD\\ROCm');
-- ollama's CPU runners ('runners/cpu_avx2/ollama_llama_server'): AVX builds, so an x86_64 machine.
+- ollama's CPU runners ('runners/cpu_avx2/ollama_llama_server', 'runners="[cpu_avx2 rocm_avx cpu cpu_avx]"'): AVX
+  builds, so an x86_64 machine.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ _OTHERS = re.compile(r"\b(?:reported|docs?|documentation|should|supposed|claims?
                      r"people|users?|they|he|she|friend|colleague)\b", re.IGNORECASE)
 _RUN_ON = re.compile(r"\b(?:on|with|using)\s+(?:an?\s+|my\s+|the\s+)?", re.IGNORECASE)
 _ROCM_PREFIX = re.compile(r"(?:^|[\s'\"(=:])/opt/rocm(?:[-_][\w.]+)?(?:/|\b)")
-_CPU_RUNNER = re.compile(r"\brunners[/\\]cpu_avx(?:2|512)?[/\\]")
+_CPU_RUNNER = re.compile(r"\brunners[/\\]cpu_avx(?:2|512)?[/\\]|\brunners=\"\[[^\]]*\bcpu_avx(?:2|512)?\b")  # or its list: runners="[cpu_avx2 rocm_avx cpu]"
 
 
 def _names_at(text: str) -> List[str]:

@@ -90,6 +90,9 @@ _EGPU = re.compile(r"\b(?:e-?GPU|external GPU|Razer Core(?: X| V2)?|(?:AORUS|Gig
                    r"|Bizon ?Box)\b", re.IGNORECASE)
 
 
+_MINE = re.compile(r"\b(?:I\s+have|I've\s+got|I\s+own|my)\b", re.IGNORECASE)
+
+
 def egpu_gpus(line: str) -> Facts:
     """'I do have an eGPU (enclosure is Razer Core X and GPU is AMD RX580)', 'a Gigabyte Gaming Box RX 580':
     the GPUs named after an eGPU or an eGPU enclosure are external (a name as tools print it is also that GPU;
@@ -99,7 +102,11 @@ def egpu_gpus(line: str) -> Facts:
         return []
     rest = line[found.start():found.end() + 250]  # an enclosure's full shop name may come before the GPU
     named = [name for name in gpu_names(rest) if not name.startswith("Apple")]  # as tools print them: one GPU each
-    return [gpu_record(name) for name in named] + [("gpu.external", name) for name in named or informal_gpu_names(rest)]
+    # the writer's own Mac's GPUs named before it ('I have MB Pro 2016 ..., Radeon Pro 455 + eGPU ...') are built in
+    before = line[:found.start()]
+    inside = [n for n in gpu_names(before) if not n.startswith("Apple")] if _MINE.search(before) else []
+    return ([gpu_record(name) for name in inside + named]
+            + [("gpu.external", name) for name in named or informal_gpu_names(rest)])
 
 
 _NAMED_MAKER = re.compile(r"(?:\bIntel|Corporation|Radeon|AMD|®|\(R\)|\(TM\)|™)\s*$", re.IGNORECASE)

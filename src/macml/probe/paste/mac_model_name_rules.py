@@ -66,5 +66,19 @@ def keyed_facts(key: str, value: str) -> Facts:
     return keyed_mac(key, value)
 
 
+_MAC_MINI = re.compile(r"\bmac ?mini\b", re.IGNORECASE)
+_OTHER_FAMILY = re.compile(r"\b(?:Mac ?Book|iMac|Mac ?Studio|Mac ?Pro)\b", re.IGNORECASE)
+
+
+def mac_mini(line: str) -> Facts:
+    """'test with the MAC Mini M1', '# too slow on Mac mini Unified 16G Ram': the writer's Mac is a Mac mini (only the
+    family: its chip may be on another line). A line naming another Mac family too is left alone."""
+    found = _MAC_MINI.search(line)
+    if not found or _OTHER_FAMILY.search(line) or mentioned_only(line, found.start(), found.end()) \
+            or _ELSEWHERE.search(line[max(0, found.start() - 40):found.start()]):
+        return []
+    return [("cpu.model_name", "Mac mini")]
+
+
 def line_facts(line: str) -> Facts:
-    return owned_mac(line)
+    return owned_mac(line) or mac_mini(line)

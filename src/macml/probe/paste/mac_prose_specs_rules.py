@@ -39,6 +39,8 @@ _OS_SPEC = (r"(?:mac ?OS(?: X)?\s*(?:" + "|".join(n.title() for n in MACOS_RELEA
 # a line that is only the macOS and the chip: 'Sonoma 14.5  M1', 'M2, macOS 13.4'
 _SPEC_LINE_CHIP = re.compile(r"^\s*(?:[-*]\s+)?(?:" + _OS_SPEC + r"\s*[,/|;]?\s*(?:apple\s+)?M([1-5])|(?:apple\s+)?M([1-5])\s*[,/|;]?\s*"
                              + _OS_SPEC + r")\s*$", re.IGNORECASE)
+# a title or line that opens with the chip and the macOS: 'm1 macOS 12.4 GPU process has crashed'
+_LEADING_SPEC = re.compile(r"^\s*(?:#+\s*)?(?:apple\s+)?M([1-5])\s*[,/|;]?\s*" + _OS_SPEC + r"(?![\d.])", re.IGNORECASE)
 _BARE_CHIP = re.compile(r"(?<![\w./-])M[1-5](?![\w.])")
 _MAC_WORD = re.compile(r"\bmac ?os|\bMac\b|\bMBP\b|\bMacBook|\biMac|\bMetal\b|\bMPS\b", re.IGNORECASE)
 _INTEL_WORD = re.compile(r"\bIntel\b|\bx86|\bi[3579]\b", re.IGNORECASE)
@@ -98,7 +100,9 @@ def _plain_chip_word(line: str) -> str:
     """'M1 chip' / 'M4 Chip' with no tier, or a line of only the macOS and 'M1': the generation ('1'), else ''."""
     found = _CHIP_WORD.search(line.replace("_", " ").replace("*", ""))
     spec = _SPEC_LINE_CHIP.match(line)
-    return found.group(1) if found and not found.group(2) else (spec.group(1) or spec.group(2)) if spec else ""
+    leading = _LEADING_SPEC.match(line)
+    return (found.group(1) if found and not found.group(2) else (spec.group(1) or spec.group(2)) if spec
+            else leading.group(1) if leading else "")
 
 
 def family_chip(line: str) -> Facts:

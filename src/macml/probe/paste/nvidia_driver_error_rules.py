@@ -2,8 +2,14 @@
 mismatch', 'NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver'): the machine has an
 NVIDIA driver installed that is broken now (knowledge/nvidia_driver_errors). A line that only mentions the message
 (a question about it, 'I no longer get ...', 'if you see ...') states nothing.
+
+The kernel's 'NVRM: API mismatch' message names the loaded kernel module's version, which is the driver this machine
+runs ('... but this kernel module has' / 'NVRM: the version 575.51.02'), over as many log lines as it takes.
 """
 from __future__ import annotations
+
+import re
+from typing import Dict, Sequence
 
 from macml.knowledge.nvidia_driver_errors import driver_error
 from macml.probe.paste.said_of_this_machine import hypothetical, negated
@@ -17,3 +23,19 @@ def line_facts(line: str) -> Facts:
         return []
     facts: Facts = [("platform", "linux")] if error.linux_only else []
     return facts + [("gpu.present", "NVIDIA"), ("gpu.driver_error", found.group())]
+
+
+_MODULE_VERSION = re.compile(r"\bthis kernel module has\s+(?:NVRM:\s+)?the version (\d{3}\.\d{2,3}(?:\.\d{1,2})?)\b")
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index of 'NVRM: API mismatch' -> the kernel module's version it names (on it or the next lines)."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if "NVRM: API mismatch" not in line:
+            continue
+        text = " ".join(part.strip() for part in lines[index:index + 4])
+        version = _MODULE_VERSION.search(text)
+        if version:
+            found[index] = [("gpu.driver", version.group(1)), ("gpu.present", "NVIDIA")]
+    return found

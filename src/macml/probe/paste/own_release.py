@@ -17,9 +17,13 @@ _RELEASE_HERE = re.compile(r"\b(?:I'?m\s+on|I\s+am\s+on|I'?m\s+(?:running|using)
 UPGRADED_TO = re.compile(r"\b(?:I\s+|I'?ve\s+|and\s+(?:then\s+)?)(?:upgraded|updated)(?:\s+(?:it|my\s+\w+|the\s+\w+|\w+ly|from\s+(?:mac\s?OS\s+)?(?:Big Sur|High Sierra|\w+)(?:\s[\d.]+)?)){0,2}"
                          r"\s+to\s+(?:mac\s?OS\s+)?(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|High Sierra)\b",
                          re.IGNORECASE)
+# the writer's own Mac's parts listed with its macOS: 'I have mbp mid 2014 with i7-4870hq, ..., macOS ventura'
+_RELEASE_IN_MY_SPECS = re.compile(r"\b(?:I\s+(?:have|own|use)|my)\b[^.?!]{0,120}?\bmac\s?OS\s+" + _RELEASE_WORDS, re.IGNORECASE)
 # ... but not a release a text names for another Mac or as a requirement ('worked on my old iMac with Catalina',
 # 'the installer said macOS Catalina and later').
-_RELEASE_ELSEWHERE = re.compile(r"\b(?:old|older|previous|former|other|another|new|newer|earlier|later|above|before|"
+_RELEASE_ELSEWHERE = re.compile(r"\bnew(?:er)?\s+(?:mac\s?OS\s+|OS\s?X\s+)?(?:release|version|Tahoe|Sequoia|Sonoma|Ventura|"
+                                r"Monterey|Big Sur|Catalina|Mojave|High Sierra)\b|"  # 'a new Macbook running Mojave' is the writer's
+                                r"\b(?:old|older|previous|former|other|another|earlier|later|above|before|"
                                 r"worked|used\s+to|requires?|required|requirements?|installer|supports|supported|"
                                 r"friend'?s?|colleague'?s?|minimum|at\s+least)\b", re.IGNORECASE)
 
@@ -30,7 +34,7 @@ def release_of_this_mac(line: str) -> bool:
         return True
     if _RELEASE_ELSEWHERE.search(line):
         return False
-    return bool(_RELEASE_FIRST.search(line) or _RELEASE_HERE.search(line))
+    return bool(_RELEASE_FIRST.search(line) or _RELEASE_HERE.search(line) or _RELEASE_IN_MY_SPECS.search(line))
 
 
 def keyed_release(line: str) -> bool:

@@ -27,7 +27,7 @@ _RAM_SIZE = re.compile(r"\b(8|12|16|18|24|32|36|48|64|96|128|192)\s*(?:GB|GiB)\b
 _MACOS_NAMES = {"tahoe": 26, "sequoia": 15, "sonoma": 14, "ventura": 13, "monterey": 12, "big sur": 11}
 _MACOS_NAMED = re.compile(r"\b(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur)\s+(\d{2}(?:\.\d+){0,2})\b", re.IGNORECASE)
 _AMD_MAC_GPU = re.compile(r"\b(AMD \d{4}\s?XT?)\b(?:\s+(\d+)\s*(?:GB|go|Go)\s+VRAM)?")
-_INTEL_CPU = re.compile(r"\b(?:Intel (?:Core )?)?(i[3579]-\s?\d{4,5}[A-Z]{0,2})\b|\bIntel (?:chip|system|CPU|processor|Mac)\b"
+_INTEL_CPU = re.compile(r"\b(?:Intel (?:Core )?)?(i[3579]-\s?\d{4,5}[A-Za-z]{0,2})\b|\bIntel (?:chip|system|CPU|processor|Mac)\b"
                         r"|\b\d\.\d GHz \d+-Core Intel Core i[3579]\b")
 _GPU_WITH_MEMORY = re.compile(r"^\s*(Intel(?:\(R\))? (?:UHD|Iris(?: Plus| Pro)?|HD) Graphics(?: \d{3,4})?)\s+(\d+\s*(?:MB|GB))\s*$")
 _PYTHON_ITEM = re.compile(r"^\s*[-*]\s*python3?\s*:?\s*v?(3\.\d{1,2}\.\d{1,2})\b(?![.\d])", re.IGNORECASE)
@@ -100,14 +100,25 @@ def intel_mac_parts(line: str) -> Facts:
     facts: Facts = []
     cpu = _INTEL_CPU.search(line)
     if cpu:
-        facts.append(("cpu.brand", f"Intel Core {cpu.group(1).replace(' ', '')}" if cpu.group(1) else "Intel"))
+        model = cpu.group(1) and cpu.group(1).replace(" ", "")
+        facts.append(("cpu.brand", f"Intel Core {model[:2]}{model[2:].upper()}" if model else "Intel"))
     gpu = _AMD_MAC_GPU.search(line)
     if gpu:
         facts.append(gpu_record(gpu.group(1), gpu.group(2) + " GB" if gpu.group(2) else None))
     intel_gpu = _GPU_WITH_MEMORY.match(line)
     if intel_gpu:
         facts.append(gpu_record(intel_gpu.group(1), intel_gpu.group(2)))
+    if _MY_MAC.search(line) and not re.search(r"hackintosh", line, re.IGNORECASE):
+        facts += [gpu_record(m.group(1)) for m in _TYPED_MAC_GPU.finditer(line) if not gpu_names(m.group(1))]
     return facts
+
+
+# the writer's own Mac ('I have mbp mid 2014 with ...', 'my MacBook Pro has ...') and its GPUs as typed in lower case
+# ('intel iris + nvidia gt 750m 2gb'), which the names-as-tools-print-them readers leave out
+_MY_MAC = re.compile(r"\b(?:I\s+(?:have|own|use|got)|my)\s+(?:an?\s+|the\s+)?(?:\d{4}\s+)?(?:MBP|MBA|Mac ?Book|iMac|Mac ?mini|Mac ?Pro)\b",
+                     re.IGNORECASE)
+_TYPED_MAC_GPU = re.compile(r"(?<![\w-])(intel\s+(?:iris(?:\s+(?:plus|pro))?|u?hd)(?:\s+graphics)?(?:\s+\d{3,4}(?!\s?[mg]b))?"
+                            r"|nvidia\s+(?:geforce\s+)?gtx?\s?\d{3,4}m?)(?![\w-])", re.IGNORECASE)
 
 
 def rosetta_in_words(line: str) -> Facts:

@@ -118,9 +118,19 @@ def system_line(line: str) -> Facts:
     if host:
         arch = {"amd64": "x86_64", "arm64": "aarch64"}.get(host.group(2), host.group(2))
         facts += [("platform", "linux"), ("cpu.hardware_arch", arch)]
-    if "Apple Paravirtual device" in line:
+    if "Apple Paravirtual device" in line or _PARAVIRT_DRIVER.search(line):
         facts += [("platform", "darwin"), ("hypervisor", "Apple Virtual Machine")]
+    vm = _MACOS_VM_VIA.search(line)
+    if vm:
+        facts += [("platform", "darwin"), ("hypervisor", vm.group(1).title().replace("Vmware", "VMware").replace("Utm", "UTM"))]
     return facts
+
+
+# the Metal driver of a macOS guest's paravirtual GPU ('AppleParavirtGPUMetalIOGPUFamily', '-[AppleParavirtDevice ...]')
+_PARAVIRT_DRIVER = re.compile(r"\bAppleParavirt(?:Device|GPU\w*)\b")
+# 'MacOS 14.1.1 VM running via Parallels 19.1.1', 'a macOS VM in UTM'
+_MACOS_VM_VIA = re.compile(r"\bmac ?OS\b[^;!?]{0,20}?\b(?:VM|virtual machine|guest)\b[^;!?]{0,20}?\b(?:via|in|on|under|with)\s+"
+                           r"(Parallels|VMware|UTM|VirtualBox|Tart)\b", re.IGNORECASE)
 
 
 def frameworks_used(line: str) -> Facts:

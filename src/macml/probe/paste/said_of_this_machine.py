@@ -10,7 +10,8 @@ A reader finds its fact at some place in a line, then asks:
   pastes from is theirs), 'on a different machine')?
 - `contrasted_after(after)`: does the rest of the line turn to the writer's real machine ('..., but fails on my Mac',
   '..., now I use a Windows PC', '... before I switched to Linux'), or say the machine is gone ('... was stolen')?
-`mentioned_only(line, start, end)` asks all four about the fact found at line[start:end].
+- `compared(before)`: is it a yardstick ('about as fast as a jetson nano', 'faster than an M1')?
+`mentioned_only(line, start, end)` asks all five about the fact found at line[start:end].
 `writers_os(text)` names the OS the words give the writer's own machine ('I am on Windows', 'my laptop is a Mac'),
 for a reader of one OS to set aside a line that gives the writer another.
 """
@@ -54,6 +55,17 @@ CONTRASTED_AFTER = re.compile(
     re.IGNORECASE)
 
 
+# a thing the writer measures their machine against: 'about as fast as a jetson nano', 'faster than an M1'
+COMPARED = re.compile(r"\b(?:as\s+(?:fast|slow|quick|good|powerful|strong|capable)\s+as|(?:faster|slower|quicker|better|worse|"
+                      r"stronger|weaker|cheaper)\s+than|compared\s+(?:to|with)|similar\s+to|equivalent\s+to|comparable\s+to|"
+                      r"on\s+par\s+with|versus|vs\.?)\s+(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
+
+
+def compared(before: str) -> bool:
+    """The words just before a fact hold it up as a yardstick ('as fast as a'), not as the writer's machine."""
+    return bool(COMPARED.search(before[-40:]))
+
+
 def negated(before: str) -> bool:
     """A denial in the words just before a fact."""
     return bool(NEGATION.search(before[-_NEGATION_REACH:]))
@@ -82,7 +94,7 @@ def sentence_at(line: str, start: int, end: int) -> str:
 def mentioned_only(line: str, start: int, end: int) -> bool:
     """The fact at line[start:end] is mentioned, not stated about the writer's machine."""
     before, after = line[:start], line[end:]
-    return (negated(before) or hypothetical(sentence_at(line, start, end)) or someone_elses(before)
+    return (negated(before) or compared(before) or hypothetical(sentence_at(line, start, end)) or someone_elses(before)
             or someone_elses(after[:40]) or contrasted_after(after))
 
 

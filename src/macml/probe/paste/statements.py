@@ -141,11 +141,13 @@ def _mps_memory(lines: Sequence[str]) -> Dict[int, str]:
 _FORM_HEADING = re.compile(r"^\s*#{2,4}\s+(\S.{0,60}?)\s*$")
 _LIST_LABEL = re.compile(r"^\s*(?:\*\*)?([A-Za-z][\w ./()-]{0,40}?)(?:\*\*)?:(?:\*\*)?\s*$")
 _LIST_ITEM = re.compile(r"^\s*[-*]\s+\S")
+_RULE = re.compile(r"^\s*-{5,}\s*$")
 
 
 def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
     """A GitHub issue form: '### Python version', a blank line, '3.11.11': line index -> the heading it answers.
-    Also a label whose one answer is the list item under it ('Python:' then '- 3.12.11')."""
+    Also a label whose one answer is the list item under it ('Python:' then '- 3.12.11'), and a heading set between
+    two dash rules with its answer on the line after them (a script's sectioned report)."""
     found: Dict[int, str] = {}
     for index, line in enumerate(lines):
         heading = _FORM_HEADING.match(line) or _LIST_LABEL.match(line)
@@ -156,6 +158,10 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
                 _LIST_ITEM.match(later) for later in lines[answer + 1:answer + 2])):
             continue  # a label's answer is one list item, not a list
         found[answer] = heading.group(1).strip().lower()
+    for index in range(1, len(lines) - 2):  # a heading between dash rules, its answer below: '----\nmacOS\n----\nBig Sur'
+        if _RULE.match(lines[index - 1]) and _RULE.match(lines[index + 1]) and lines[index].strip() \
+                and not _RULE.match(lines[index]) and lines[index + 2].strip() and not _RULE.match(lines[index + 2]):
+            found[index + 2] = lines[index].strip().lower()
     return found
 
 

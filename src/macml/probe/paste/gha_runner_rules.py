@@ -1,0 +1,59 @@
+"""A GitHub Actions job's 'Set up job' header, as people paste it from a run's log:
+
+    Current runner version: '2.315.0'
+    Operating System
+      macOS
+      14.4.1
+      23E224
+    Runner Image
+      Image: macos-14-arm64
+      Version: 20240415.6
+
+The lines under 'Operating System' are the runner's OS name, version and (macOS) build. 'Image: macos-14-arm64' (or
+ubuntu-22.04, windows-2022) names a GitHub-hosted runner image, and GitHub-hosted runners are virtual machines
+(docs.github.com/en/actions/using-github-hosted-runners/about-github-hosted-runners: "each GitHub-hosted runner is a
+new virtual machine"); an '-arm64' macOS image runs on Apple silicon. A self-hosted runner prints no 'Runner Image'.
+
+The reader is a pure function of the lines.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Sequence, Tuple
+
+Facts = List[Tuple[str, Any]]
+
+_OS_HEADING = re.compile(r"^\s*Operating System\s*$")
+_OS_NAME = re.compile(r"^\s+(macOS|Ubuntu|Microsoft Windows Server \d{4}[\w ]*)\s*$")
+_VERSION = re.compile(r"^\s+(\d{1,2}\.\d{1,2}(?:\.\d{1,5})?)\s*(?:LTS)?\s*$")
+_BUILD = re.compile(r"^\s+(\d{2}[A-Z]\d{1,5}[a-z]?)\s*$")
+_IMAGE = re.compile(r"^\s+Image:\s+(macos|ubuntu|windows)-[\w.]+?(-arm64|-xlarge|-large)?\s*$")
+_HOSTED = "GitHub-hosted runner"
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the runner's OS, its version and build, and the hosted runner's VM and arch."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if _OS_HEADING.match(line) and index + 2 < len(lines):
+            name = _OS_NAME.match(lines[index + 1])
+            version = _VERSION.match(lines[index + 2])
+            if not name or not version:
+                continue
+            if name.group(1) == "macOS":
+                found[index + 2] = [("platform", "darwin"), ("os.version", version.group(1))]
+                build = _BUILD.match(lines[index + 3]) if index + 3 < len(lines) else None
+                found[index + 2] += [("os.build", build.group(1))] if build else []
+            elif name.group(1) == "Ubuntu":
+                found[index + 2] = [("platform", "linux"), ("os.name", f"Ubuntu {version.group(1)}")]
+            else:
+                found[index + 1] = [("platform", "win32"), ("os.name", name.group(1).strip())]
+        image = _IMAGE.match(line)
+        if image and index > 0 and re.match(r"^\s*Runner Image\s*$", lines[index - 1]):
+            facts: Facts = [("hypervisor", _HOSTED)]
+            if image.group(1) == "macos":
+                facts.insert(0, ("platform", "darwin"))
+                if image.group(2) == "-arm64" or image.group(2) == "-xlarge":
+                    facts.append(("cpu.hardware_arch", "arm64"))
+            found.setdefault(index, []).extend(facts)
+    return found
