@@ -103,7 +103,7 @@ def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
         return warn("System", f"{label} is too old for " + ", ".join(r.name for r in too_old), upgrade, *needs)
     if fits:
         newer = tuple(line for r in fits for line in _newer_rows_out_of_reach(r, facts))
-        held_back = _held_back(fits[0], facts)
+        held_back = _held_back(fits[0], facts) if facts.cpu.apple_silicon else None  # unknown hardware: not said
         if held_back:  # the recipe this Mac should get works, but only at an older release
             newest, fitting = held_back
             return warn("System", f"{label} is too old for the current {fits[0].name} release: {newest.label} "

@@ -17,6 +17,11 @@ from typing import Optional, Tuple
 # Darwin major -> (macOS major, minor offset: macOS minor = Darwin minor - offset, last Darwin minor,
 # the macOS versions its last minor covers).
 DARWIN_MAJORS = {
+    # Darwin 10-16 are OS X 10.6-10.12, their minors not one per point release (13.4.0 was both 10.9.4 and 10.9.5):
+    # only the release is kept
+    10: ("10.6", None, None, ""), 11: ("10.7", None, None, ""), 12: ("10.8", None, None, ""),
+    13: ("10.9", None, None, ""), 14: ("10.10", None, None, ""), 15: ("10.11", None, None, ""),
+    16: ("10.12", None, None, ""),
     17: ("10.13", 1, None, ""),
     18: ("10.14", 1, None, ""),
     19: ("10.15", 0, 6, "10.15.6-10.15.7"),
@@ -75,12 +80,16 @@ MACOS_RELEASE_NAMES = {"tahoe": "26", "sequoia": "15", "sonoma": "14", "ventura"
                        "big sur": "11", "catalina": "10.15", "mojave": "10.14", "high sierra": "10.13",
                        "sierra": "10.12", "el capitan": "10.11", "yosemite": "10.10", "mavericks": "10.9"}
 
-_RELEASE_WORD = re.compile(r"\b(" + "|".join(sorted(MACOS_RELEASE_NAMES, key=len, reverse=True)).replace(" ", r"\s+")
-                           + r")\b", re.IGNORECASE)
+_RELEASE_WORD = re.compile(r"\b(" + "|".join(sorted(MACOS_RELEASE_NAMES, key=len, reverse=True)).replace(" ", r"\s*")
+                           + r")\b", re.IGNORECASE)  # 'BigSur' as people type it
+
+
+_SPACED = {name.replace(" ", ""): name for name in MACOS_RELEASE_NAMES}
 
 
 def sole_release(line: str) -> Optional[str]:
     """The version a line's one macOS release name stands for ('on Catalina' -> '10.15'); None when it names two
     ('upgraded from Catalina to Big Sur': which one runs now is not for a name to say) or none."""
-    names = {" ".join(m.group(1).lower().split()) for m in _RELEASE_WORD.finditer(line)}
+    names = {_SPACED.get(m.group(1).lower().replace(" ", ""), " ".join(m.group(1).lower().split()))
+             for m in _RELEASE_WORD.finditer(line)}
     return MACOS_RELEASE_NAMES[names.pop()] if len(names) == 1 else None

@@ -12,6 +12,7 @@ from typing import Optional
 NVIDIA_DEVICE_IDS = {
     "1b06": "NVIDIA GeForce GTX 1080 Ti",  # GP102
     "1b80": "NVIDIA GeForce GTX 1080",  # GP104
+    "1ba1": "NVIDIA GeForce GTX 1070 Mobile",  # GP104M [GeForce GTX 1070 Mobile]
     "1db4": "Tesla V100-PCIE-16GB",  # GV100GL [Tesla V100 PCIe 16GB]
     "1e07": "NVIDIA GeForce RTX 2080 Ti",  # TU102 [GeForce RTX 2080 Ti Rev. A]
     "1eb8": "Tesla T4",  # TU104GL

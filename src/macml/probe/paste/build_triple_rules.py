@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from macml.knowledge.macos import sole_release
 from macml.probe.paste.statement_rules import Facts
 
 _OWN_PLATFORM_KEYS = ("platform", "host", "default host", "host triple")
@@ -25,5 +26,23 @@ def own_triple(key: str, value: str) -> Facts:
     return [("platform", "darwin"), ("process.arch", arch)]
 
 
+# spack's 'platform-os-target' ('darwin-monterey-x86_64', 'darwin-sonoma-m2'): the target is what archspec makes of
+# the Python spack runs in, so on macOS an x86 target is an x86_64 Python (under Rosetta on Apple silicon)
+_SPACK_ARCH = re.compile(r"^darwin-([a-z]+)-([a-z0-9_]+)$")
+_X86_TARGETS = re.compile(r"^(?:x86_64(?:_v\d)?|nehalem|westmere|sandybridge|ivybridge|haswell|broadwell|skylake\w*|"
+                          r"cascadelake|icelake|cannonlake|kabylake|coffeelake)$")
+
+
+def spack_arch(key: str, value: str) -> Facts:
+    """spack debug report's 'Platform: darwin-monterey-x86_64' -> macOS 12, an x86_64 Python."""
+    found = _SPACK_ARCH.match(value.strip().strip("*").strip()) if key == "platform" else None
+    release = sole_release(found.group(1)) if found else None
+    if not found or not release:
+        return []
+    target = found.group(2)
+    machine = "x86_64" if _X86_TARGETS.match(target) else "arm64" if re.match(r"^(?:m[1-5]|aarch64|arm64)$", target) else None
+    return [("platform", "darwin"), ("os.release", release)] + ([("python.machine", machine)] if machine else [])
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return own_triple(key, value)
+    return own_triple(key, value) + spack_arch(key, value)

@@ -149,9 +149,20 @@ def lightning_gpu(line: str) -> Facts:
 _PCI_DEVICE = re.compile(r"\b(?:VGA compatible controller|3D controller)(?: \[\w+\])?: (NVIDIA Corporation Device ([0-9a-f]{4}))\b")
 
 
+# neofetch's GPU line shows lspci's name for it: 'GPU: NVIDIA NVIDIA Corporation Device 1ba1'
+_NEOFETCH_DEVICE = re.compile(r"^\s*GPU: (?:NVIDIA )?(NVIDIA Corporation Device ([0-9a-f]{4}))\W*$")
+
+
 def pci_device(line: str) -> Facts:
     """lspci without a name for the board: 'VGA compatible controller: NVIDIA Corporation Device 2684' is an RTX 4090,
-    so the GPU lspci names that way has compute capability 8.9."""
+    so the GPU lspci names that way has compute capability 8.9; neofetch's 'GPU: NVIDIA NVIDIA Corporation Device 1ba1'
+    (Linux: the name is lspci's) is that board."""
+    neofetch = _NEOFETCH_DEVICE.match(line)
+    board = nvidia_device_name(neofetch.group(2)) if neofetch else None
+    if board:  # the name as printed, the capability of the board it is
+        capability = nvidia_compute_capability(board)
+        return [gpu_record(neofetch.group(1)), ("platform", "linux")] + (
+            [("gpu.capability", {"name": neofetch.group(1), "capability": capability})] if capability else [])
     found = _PCI_DEVICE.search(line)
     name = nvidia_device_name(found.group(2)) if found else None
     capability = nvidia_compute_capability(name) if name else None

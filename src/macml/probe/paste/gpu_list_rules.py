@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
-from macml.probe.paste.gpu_names import gpu_value
+from macml.probe.paste.gpu_names import gpu_names, gpu_value
 from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 
 Facts = List[Tuple[str, Any]]
@@ -22,7 +22,9 @@ Facts = List[Tuple[str, Any]]
 # 'gpu', 'gpus', 'gpu(s)', 'system gpus', 'graphics', 'graphics cards', 'video card', 'display adapters'
 _GPU_KEY = re.compile(r"^(?:(?:system|installed|my|internal|built-in)\s+)?(?:gpu(?:\(s\)|s)?|graphics(?:\s+cards?)?|video\s+cards?"
                       r"|display\s+adapters?|graphics\s+processors?)$")
-_SPLIT = re.compile(r"\s*(?:&|\+|;|,|/|\band\b|\bplus\b|\bwith\b)\s*", re.IGNORECASE)
+# ... and About This Mac's 'Graphics: Radeon Pro 555X 4 GB Intel UHD Graphics 630 1536 MB' (a size, then the next GPU)
+_SPLIT = re.compile(r"\s*(?:&|\+|;|,|/|\band\b|\bplus\b|\bwith\b)\s*|(?<=[GM]B)\s+(?=(?:Intel|AMD|ATI|Radeon|NVIDIA|GeForce)\b)",
+                    re.IGNORECASE)
 _NEGATED = re.compile(r"(?:\b(?:no|not|without|never)\b|n't)", re.IGNORECASE)
 # 'NVIDIA T4 (Colab) and RTX 3060 locally': each GPU on its own runtime, not two GPUs of one machine
 _PLACED = re.compile(r"\b(?:locally|local|Colab|Kaggle|cloud|remote|on\s+(?:the|my|a)\s+(?:server|cluster|VM|desktop|laptop))\b",
@@ -60,5 +62,30 @@ def listed_gpus(key: str, value: str) -> Facts:
     return facts if len(facts) >= 2 or (facts and only) else []
 
 
+# a field for the whole machine that lists its parts ('### System information' then '14.4.1  2.9 GHz Quad-Core Intel
+# Core i7 Radeon Pro 460 4 GB Intel HD Graphics 530 1536 MB'): the GPUs named in it, as tools print their names
+_MACHINE_KEY = re.compile(r"^(?:system\s+(?:information|info|specs?)|specs|hardware|my\s+(?:system|setup|machine))$")
+
+
+def machine_field_gpus(key: str, value: str) -> Facts:
+    if not _MACHINE_KEY.match(key.strip().lower()) or _NEGATED.search(value) or hypothetical(value):
+        return []
+    facts: Facts = []
+    for part in _SPLIT.split(value.strip()):
+        named = gpu_names(part)
+        facts += [fact for fact in (gpu_value(named[0]) if len(named) == 1 and part.strip() else [])
+                  if fact[0] == "gpu"]
+        size = re.search(r"(?<![\w.])(\d{1,5})\s?(GB|MB)\s*$", part.strip()) if len(named) == 1 else None
+        if size and facts and facts[-1][0] == "gpu" and facts[-1][1].get("memory_mib") is None:
+            mib = int(size.group(1)) * (1024 if size.group(2) == "GB" else 1)
+            facts[-1] = ("gpu", dict(facts[-1][1], memory_mib=mib))
+    return facts
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return listed_gpus(key, value)
+    return listed_gpus(key, value) + machine_field_gpus(key, value)
+
+
+def form_keyed_facts(key: str, value: str) -> Facts:
+    """An issue form's answer: only a whole-machine field here (a '### GPU' answer is statement_rules' to read)."""
+    return machine_field_gpus(key, value)

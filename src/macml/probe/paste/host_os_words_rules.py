@@ -100,8 +100,19 @@ def bold_os_answers(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+# a report that opens with its OS, then the rest ('Windows 10, Julia v1.5.0, CUDA v1.3.0': CUDA.jl's own first line)
+_WINDOWS_FIRST = re.compile(r"^\s*((?:Microsoft\s+)?Windows\s+(?:1[01]|7|8(?:\.1)?)(?:\s+(?:Pro|Home|Enterprise|Education|"
+                            r"x64|64-bit))*)\s*,\s*\S")
+
+
+def windows_first(line: str) -> Facts:
+    """'Windows 10, Julia v1.5.0, CUDA v1.3.0' -> Windows 10."""
+    found = _WINDOWS_FIRST.match(line)
+    return [("platform", "win32"), ("os.name", found.group(1))] if found else []
+
+
 def line_facts(line: str) -> Facts:
-    return linux_mine(line) + mac_mine(line) + linux_build(line)
+    return linux_mine(line) + mac_mine(line) + linux_build(line) + windows_first(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, List]:

@@ -177,7 +177,8 @@ def gpu_drivers(line: str) -> Facts:
         facts += [("platform", "darwin"), ("gpu.driver", web.group(1)), ("gpu.present", "NVIDIA")]
     julia = re.match(r"^\s*(CUDA|NVIDIA) driver (\d+(?:\.\d+)+)\s*$", line)  # CUDA.jl's versioninfo()
     if julia:
-        facts += [("gpu.cuda_driver" if julia.group(1) == "CUDA" else "gpu.driver", julia.group(2)),
+        cuda = re.sub(r"^(\d+\.\d+)\.0$", r"\1", julia.group(2))  # 'CUDA driver 11.0.0': the driver's CUDA 11.0
+        facts += [("gpu.cuda_driver", cuda) if julia.group(1) == "CUDA" else ("gpu.driver", julia.group(2)),
                   ("gpu.present", "NVIDIA")]
     if "NVIDIA-SMI" in line or "Driver Version" in line or re.match(r"^\s*CUDA Version\s+:", line):
         driver = re.search(r"(?<!CUDA )(?:Driver|KMD) Version\s*:\s*(\d+(?:\.\d+)+)", line)

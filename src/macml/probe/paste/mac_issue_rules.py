@@ -30,6 +30,8 @@ _CHIP_THEN_MAC = re.compile(rf"(?<![\w.-]){_CHIP_WORD}\s+(?:chip\s+)?(?:{_MAC_WO
 _MACOS_CHIP = re.compile(rf"(?<![\w-])mac\s?os\s*\(\s*{_CHIP_WORD}\s*\)", re.IGNORECASE)
 _NOT = re.compile(r"(?:\b(?:not|non|no|without)\b|n't\b)[\s\w-]{0,12}$", re.IGNORECASE)
 _AIR = re.compile(r"\b(?:air|mba)\b", re.IGNORECASE)
+# a line about two Macs ('both my macbooks (M2 work and Intel personal)'): which one this text is about it does not say
+_TWO_MACS = re.compile(r"\bboth\s+(?:of\s+)?(?:my|our|the)\b|\bIntel\b", re.IGNORECASE)
 
 
 def mac_with_chip(line: str) -> Facts:
@@ -37,7 +39,7 @@ def mac_with_chip(line: str) -> Facts:
     The chip is named where a tier is written, or the Mac is an Air (MacBook Airs ship only the base M chips:
     apple.com/macbook-air/specs); otherwise the line gives the chip's generation, when it names only one."""
     found = _MAC_THEN_CHIP.search(line) or _CHIP_THEN_MAC.search(line) or _MACOS_CHIP.search(line)
-    if not found or _NOT.search(line[:found.start()]):
+    if not found or _NOT.search(line[:found.start()]) or _TWO_MACS.search(line):
         return []
     facts: Facts = [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
     tier = found.group(2)

@@ -20,7 +20,7 @@ _FAMILY = r"(?:Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro|MBP|M
 _SEASON = r"(?:(?:early|mid|late|later|end(?: of)?)[\s-]+)?"
 _YEAR = r"(20(?:0[7-9]|1\d))"  # 64-bit Intel Macs (2007 on) to the last all-Intel year
 _SIZE = r"(?:\s+\d{2}(?:\"|”|-inch|\s?inch))?(?:\s+Retina(?:\s+\dK)?)?"  # 'iMac 27" Retina 5K, Late 2015'
-_AFTER = re.compile(r"\b" + _FAMILY + _SIZE + r"\s*(?:\(([^()]{0,40}?[\s,])?" + _SEASON + _YEAR + r"\s*\)|,?\s+" + _SEASON + _YEAR
+_AFTER = re.compile(r"\b" + _FAMILY + _SIZE + r"\s*(?:\(([^()]{0,40}?[\s,])?" + _SEASON + _YEAR + r"\s*\)|,?\s+(?:model\s+)?" + _SEASON + _YEAR
                     + r"\b(?![\d.,]))", re.IGNORECASE)
 _BEFORE = re.compile(r"(?<![\w.])" + _SEASON + _YEAR + r"\s+(?:\d{2}(?:\"|”|-inch|\s?inch)\s+)?" + _FAMILY + r"\b", re.IGNORECASE)
 _APPLE_CHIP = re.compile(r"(?<![\w-])M[1-9](?![\w.])|\bApple silicon\b|\barm64\b|\bMac(?:1[3-9]|2\d),\d+\b", re.IGNORECASE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_RELEASE_WORDS = (r"(?:mac\s?OS(?:\s?X)?\s+|OS\s?X\s+)?\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|"
+_RELEASE_WORDS = (r"(?:mac\s?OS(?:\s?X)?\s+|OS\s?X\s+)?\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big ?Sur|Catalina|Mojave|"
                   r"High Sierra|Sierra|El Capitan)\b")
 # The release is this machine's: a key-value answer ('macOS Version: Ventura', 'OS: macOS Mojave'), a spec line or
 # heading that starts with it ('MacOS Catalina Radeon Pro 560 4 GB'), the writer's own ('I'm on Catalina', 'my MacBook

@@ -134,8 +134,9 @@ def rosetta_in_words(line: str) -> Facts:
         return [("python.version", item.group(1))]
     if _NON_NATIVE_PYTHON.search(line) and _X86_WORD.search(line):
         return [("platform", "darwin"), ("process.translated", True), ("python.machine", "x86_64")]
-    if not (_ROSETTA.search(line) and _X86_WORD.search(line)) or NEGATION.search(line):
-        return []
+    rosetta = _ROSETTA.search(line)
+    if not (rosetta and _X86_WORD.search(line)) or NEGATION.search(line[max(0, rosetta.start() - 30):rosetta.end() + 30]):
+        return []  # a denial beside 'Rosetta' ('not using Rosetta'), not one elsewhere ('not able to detect the CPU')
     facts: Facts = [("platform", "darwin"), ("process.translated", True), ("process.arch", "x86_64")]
     if re.search(r"\bpython\b", line, re.IGNORECASE):
         facts.append(("python.machine", "x86_64"))

@@ -155,6 +155,8 @@ def _processor(value: str) -> Facts:
         return [("cpu.hardware_arch", "arm64")]
     if word in ("x86_64", "aarch64", "arm64"):
         return [("python.machine", arch_word(word))]
+    if re.match(r"^[\d.,]+ ?GHz \d+-Core Intel Core\s*$", value.strip()):  # About This Mac: '2,6 GHz 6-Core Intel Core'
+        return [("cpu.brand", "Intel Core"), ("cpu.hardware_arch", "x86_64")]
     return []
 
 

@@ -20,6 +20,7 @@ _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:
                          r"(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?\s*[-|:]\s"
                          r"|^\s*\d{1,2}:\d{2}:\d{2}, Frame \d+, (?:LOG|WARNING|ERROR|EXCEPTION) \u00bb\s+"  # a Unity game's log
                          r"|^\s*`?\d{1,2}:\d{2}:\d{2}\.\d{3}: (?=\S)"  # OBS Studio's log: '16:50:34.899: OS Version: ...'
+                         r"|^\s*\++ string='(?=[A-Za-z][\w ]{0,30}: )"  # `bash -x neofetch`: + string='GPU: ...'
                          r"|^\s*\[(?i:info|warning|warn|error|debug)\] (?=\S)"  # libobs's '[Info] CPU Name: ...', ComfyUI's '[INFO] ...'
                          r"|^\s*\[[A-Z][\w.-]* (?:INFO|DEBUG|WARN|WARNING|ERROR)\]\s+")  # '[Crystools INFO] NVIDIA Driver: 540.4.0'
 # syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
