@@ -128,25 +128,30 @@ def _too_old_for_an_unknown_gpu(facts: MachineFacts, recipes: Sequence[Recipe], 
                 *(f"{r.name} needs macOS {lowest_macos(r)} or newer" for r in too_old))
 
 
+def _rows_by_reach(recipe: Recipe, facts: MachineFacts) -> list:
+    """(pin, what it lacks here) for each row of a recipe, the interpreter aside (it can change, macOS less so)."""
+    hardware = dataclasses.replace(facts, interpreter=None)
+    return [(pin, unmet_conditions(pin.when, hardware)) for pin in recipe.pins]
+
+
+def _only_macos(unmet) -> bool:
+    return bool(unmet) and all(s.subject == "min_os" for s in unmet)
+
+
 def _held_back(recipe: Recipe, facts: MachineFacts):
     """(the recipe's newest row, the row this macOS gets) when only the macOS keeps the newest one out of reach."""
-    hardware = dataclasses.replace(facts, interpreter=None)
-    unmet = [unmet_conditions(pin.when, hardware) for pin in recipe.pins]
-    fitting = next((pin for pin, u in zip(recipe.pins, unmet) if not u), None)
-    if fitting is None or not unmet[0] or any(s.subject != "min_os" for s in unmet[0]):
-        return None
-    return recipe.pins[0], fitting
+    rows = _rows_by_reach(recipe, facts)
+    fitting = next((pin for pin, unmet in rows if not unmet), None)
+    return (rows[0][0], fitting) if fitting is not None and _only_macos(rows[0][1]) else None
 
 
 def _newer_rows_out_of_reach(recipe: Recipe, facts: MachineFacts) -> List[str]:
     """The rows a recipe prefers that only a newer macOS would get ('torch 2.15.0 (macOS 14+) needs macOS 14.0')."""
-    hardware = dataclasses.replace(facts, interpreter=None)
     lines = []
-    for pin in recipe.pins:
-        unmet = unmet_conditions(pin.when, hardware)
+    for pin, unmet in _rows_by_reach(recipe, facts):
         if not unmet:
             break
-        if all(s.subject == "min_os" for s in unmet):
+        if _only_macos(unmet):
             lines.append(f"{recipe.name}: {pin.label} needs macOS {pin.when.min_os}")
     return lines[:1]
 

@@ -183,23 +183,20 @@ def check_cuda_arch(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[
     missing, arch_list, source = gpus_torch_cannot_run(facts)
     if not (arch_list or missing):
         return None  # unknown
-    if unsupported_gpus(facts, recipes):  # no build at all runs this GPU: check_gpu_generation says what to do
-        if not missing:
-            return None
-        gpu, cap = missing[0]
-        return warn("PyTorch", f"{gpu.display_name} (compute capability {cap}) is not in the installed torch's arch "
-                    "list: every CUDA kernel launch fails ('no kernel image is available')",
-                    Fix("No current PyTorch build has kernels for this GPU either: see the GPU finding for the last "
-                        "release that did."), f"arch list ({source}): " + " ".join(arch_list) if arch_list else source)
+    too_old = unsupported_gpus(facts, recipes)  # no build at all runs this GPU: check_gpu_generation says what to do
     if not missing:
+        if too_old:
+            return None
         caps = [g.compute_capability for g in facts.gpus_by_vendor("NVIDIA") if g.compute_capability]
         return ok("PyTorch", f"torch's kernels cover this GPU (sm_{(caps[0] if caps else '?').replace('.', '')})",
                   f"arch list ({source}): " + " ".join(arch_list))
     gpu, cap = missing[0]
     torch = f"torch {probe.data.get('version')}" if probe.data.get("version") else "the installed torch"
-    return fail("PyTorch", f"{gpu.display_name} (compute capability {cap}) is not in "
-                f"{torch}'s arch list: every CUDA kernel launch fails ('no kernel image is available')",
-                Fix("Install a build that still ships kernels for it (e.g. cu126 for Pascal sm_6x; cu128+ for "
-                    "Blackwell sm_120):", install_recipe(facts, recipes, "torch", "cuda")),
-                f"arch list ({source}): " + " ".join(arch_list) if arch_list
-                else (f"said by {source}" if source.startswith("torch's own") else source))
+    level, fix = (warn, Fix("No current PyTorch build has kernels for this GPU either: see the GPU finding for the "
+                            "last release that did.")) if too_old else (
+        fail, Fix("Install a build that still ships kernels for it (e.g. cu126 for Pascal sm_6x; cu128+ for "
+                  "Blackwell sm_120):", install_recipe(facts, recipes, "torch", "cuda")))
+    return level("PyTorch", f"{gpu.display_name} (compute capability {cap}) is not in "
+                 f"{torch}'s arch list: every CUDA kernel launch fails ('no kernel image is available')", fix,
+                 f"arch list ({source}): " + " ".join(arch_list) if arch_list
+                 else (f"said by {source}" if source.startswith("torch's own") else source))

@@ -122,26 +122,23 @@ def _macos_too_old_for_metal(facts: MachineFacts, recipes: Sequence[Recipe]) -> 
     if not facts.os.version_tuple:
         return False
     hardware = dataclasses.replace(facts, interpreter=None)
-    metal = [r for r in recipes if r.accelerator in ("mps", "metal") and _for_this_kind_of_machine(r, hardware)]
-    return bool(metal) and all(not match(r, hardware).ok and match(r, hardware).shortfalls_about("min_os") for r in metal)
+    found = [match(r, hardware) for r in recipes if r.accelerator in ("mps", "metal") and _for_this_kind_of_machine(r, hardware)]
+    return bool(found) and all(not m.ok and m.shortfalls_about("min_os") for m in found)
 
 
 def preference(facts: MachineFacts, recipes: Optional[Sequence[Recipe]] = None,
                fallback: bool = True) -> Tuple[str, ...]:
     """Recipe names in the order worth recommending for this kind of machine; among the GPU recipes,
-    those of the framework the user works with come first. `fallback=False`: the GPU recipes even where none
-    runs (a GPU too old for every CUDA build, a macOS too old for every Metal recipe)."""
+    those of the framework the user works with come first. `fallback=False`: in rank order, no framework first, and
+    the GPU recipes even where none runs (a GPU too old for every CUDA build, a macOS too old for every Metal recipe)."""
     recipes = load_all() if recipes is None else recipes
     wanted = wanted_accelerators(facts)
-    if not fallback:
-        return tuple(r.name for r in sorted((r for r in recipes if r.accelerator in wanted and r.accelerator != "cpu"
-                                             and _for_this_kind_of_machine(r, facts)), key=lambda r: (r.rank, r.name)))
-    if wanted == ("cuda",) and _no_cuda_build_runs(facts, recipes):
+    if fallback and wanted == ("cuda",) and _no_cuda_build_runs(facts, recipes):
         wanted = ("cpu",)  # Kepler and older: every CUDA build skips these GPUs, so the CPU is what runs
-    if wanted == ("mps", "metal") and _macos_too_old_for_metal(facts, recipes):
+    if fallback and wanted == ("mps", "metal") and _macos_too_old_for_metal(facts, recipes):
         wanted = ("cpu",)  # macOS 11 on Apple silicon: until it is upgraded, the CPU is what runs
     suited = [r for r in recipes if r.accelerator in wanted and _for_this_kind_of_machine(r, facts)]
-    used = user_frameworks(facts)
+    used = user_frameworks(facts) if fallback else ()
 
     def order(recipe: Recipe) -> Tuple[bool, int, int, str]:
         # a recipe that stops working on newer macOS (jax-metal) is not put first on an unknown macOS

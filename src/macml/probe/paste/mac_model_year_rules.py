@@ -23,7 +23,9 @@ _SIZE = r"(?:\s+\d{2}(?:\"|”|-inch|\s?inch))?(?:\s+Retina(?:\s+\dK)?)?"  # 'iM
 _AFTER = re.compile(r"\b" + _FAMILY + _SIZE + r"\s*(?:\(([^()]{0,40}?[\s,])?" + _SEASON + _YEAR + r"\s*\)|,?\s+(?:model\s+)?" + _SEASON + _YEAR
                     + r"\b(?![\d.,]))", re.IGNORECASE)
 _BEFORE = re.compile(r"(?<![\w.])" + _SEASON + _YEAR + r"\s+(?:\d{2}(?:\"|”|-inch|\s?inch)\s+)?" + _FAMILY + r"\b", re.IGNORECASE)
-_APPLE_CHIP = re.compile(r"(?<![\w-])M[1-9](?![\w.])|\bApple silicon\b|\barm64\b|\bMac(?:1[3-9]|2\d),\d+\b", re.IGNORECASE)
+# 'Mac15,7': the 'MacN,M' identifiers began with Apple silicon (knowledge/hardware.APPLE_SILICON_FROM: Mac13,1 on)
+APPLE_SILICON_IDENTIFIER = re.compile(r"\bMac(?:1[3-9]|2\d),\d+\b")
+_APPLE_CHIP = re.compile(r"(?<![\w-])M[1-9](?![\w.])|\bApple silicon\b|\barm64\b|" + APPLE_SILICON_IDENTIFIER.pattern, re.IGNORECASE)
 _WITH_AMD = re.compile(r"\b" + _FAMILY + r"\s+(?:with|has|having|w/)\s+(?:an?\s+|the\s+|two\s+|dual\s+)?"
                        r"(?:AMD|Radeon)\s+(?:GPU|graphics|card|video card)s?\b", re.IGNORECASE)
 _NOT_THIS = re.compile(r"(?:\b(?:not|no|never)|n't)\s+(?:(?:an?|the|my|on|for|with)\s+)*$", re.IGNORECASE)  # 'not a Mac Pro with ...' 

@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from macml.knowledge.hardware import mac_year_silicon
 from macml.knowledge.macos import MAC_MEMORY_GB
 from macml.probe.paste.packages import canonical
+from macml.probe.paste.mac_model_year_rules import APPLE_SILICON_IDENTIFIER
 from macml.probe.paste.statement_rules import by_key
 from macml.probe.paste.system_rules import arch_word
 
@@ -81,7 +82,7 @@ def mac_model_year(line: str) -> Facts:
     """'a Mac Pro 2013 trashcan', 'on a 2019 16" Macbook Pro', 'MacBook Pro (16-inch, 2019)': a Mac line and
     its model year say Intel or Apple silicon where only one kind was sold that year."""
     found = _YEAR_BEFORE.search(line) or _YEAR_AFTER.search(line)
-    if not found or re.search(r"\bMac(?:1[3-9]|2\d),\d+\b", line):  # an Apple-silicon identifier outranks a name
+    if not found or APPLE_SILICON_IDENTIFIER.search(line):  # an Apple-silicon identifier outranks a name
         return []
     product, year = (found.group(2), found.group(1)) if found.re is _YEAR_BEFORE else (found.group(1), found.group(2))
     silicon = False if re.search(r"\bIntel\b", found.group(0), re.IGNORECASE) else mac_year_silicon(product, int(year))
