@@ -87,3 +87,59 @@ def x86_vectors(brand: str) -> Optional[CpuVectors]:
         if pattern.search(text):
             return CpuVectors(family, avx, avx2, source)
     return None
+
+
+# An Intel Mac's model identifier -> its CPU's vectors, for texts that name the Mac but not the CPU. Per family:
+# (first model number with AVX, first with AVX2); below the first, no AVX. Sources: Apple's "Identify your Mac"
+# pages (support.apple.com/102869 MacBook Pro, /102869-air MacBook Air, /108054 iMac, /102852 Mac mini, /102887 Mac Pro,
+# /103257 MacBook) for each identifier's year and CPU, and Wikipedia's Sandy Bridge (AVX, 2011) and Haswell (AVX2,
+# 2013) pages: MacBookPro8,1 / MacBookAir4,1 / iMac12,1 / Macmini5,1 are the 2011 Sandy Bridge models, MacPro6,1 is
+# 2013's Ivy Bridge-EP Xeon E5 v2; MacBookPro11,1 / MacBookAir6,1 / iMac14,1 / Macmini7,1 / MacPro7,1 / MacBook8,1
+# are the first Haswell-or-newer ones. Xserve and every MacBook before 8,1 are Core 2 / Xeon 5100-5500 machines.
+_MAC_VECTORS = {"MacBookPro": (8, 11), "MacBookAir": (4, 6), "iMac": (12, 14), "Macmini": (5, 7), "MacPro": (6, 7),
+                "MacBook": (8, 8), "Xserve": (99, 99)}
+_MAC_SOURCE = "Apple's 'Identify your Mac' pages (each identifier's CPU); Wikipedia: Sandy Bridge, Haswell"
+
+
+def mac_model_vectors(identifier: str) -> Optional[CpuVectors]:
+    """'MacPro3,1' -> no AVX (2008 Harpertown Xeons); 'iMac13,2' -> AVX, no AVX2; 'MacBookPro15,1' or an
+    identifier the table does not know -> None (nothing known to lack)."""
+    found = re.fullmatch(r"(MacBookPro|MacBookAir|MacBook|iMac|Macmini|MacPro|Xserve)(\d{1,2}),\d{1,2}", (identifier or "").strip())
+    if not found:
+        return None
+    avx_from, avx2_from = _MAC_VECTORS[found.group(1)]
+    number = int(found.group(2))
+    if number >= avx2_from:
+        return None
+    family = ("Intel before Sandy Bridge" if number < avx_from else "Sandy Bridge / Ivy Bridge") + f" in a {found.group(0)}"
+    return CpuVectors(family, number >= avx_from, False, _MAC_SOURCE)
+
+
+# The same by the name and year people write ('MacBook Pro (15-inch, Early 2011)', 'Mid 2010 Macbook Pro'): per family,
+# the first model year with AVX and the first with AVX2 (the same pages). Only the 2013 MacBook Pro needs its season:
+# Early 2013 is Ivy Bridge (AVX), Late 2013 Haswell (AVX2).
+_FIRST_AVX_YEAR = {"macbookpro": 2011, "macbookair": 2011, "imac": 2011, "macmini": 2011, "macpro": 2013, "macbook": 2015}
+_FIRST_AVX2_YEAR = {"macbookpro": 2014, "macbookair": 2013, "imac": 2013, "macmini": 2014, "macpro": 2019, "macbook": 2015}
+_NAMED_MAC = re.compile(r"\b(Mac ?Book(?: ?Pro| ?Air)?|iMac|Mac ?mini|Mac ?Pro)\b(?! ?Pro\b).*?\b(?:(Early|Mid|Late)[ -])?(20[01]\d)\b"
+                        r"|\b(?:(Early|Mid|Late)[ -])?(20[01]\d)\b\D{0,12}?\b(Mac ?Book(?: ?Pro| ?Air)?|iMac|Mac ?mini|Mac ?Pro)\b",
+                        re.IGNORECASE)
+
+
+def mac_name_vectors(name: str) -> Optional[CpuVectors]:
+    """'MacBook Pro (15-inch, Early 2011)' -> AVX, no AVX2; 'Mid 2010 Macbook Pro' -> no AVX; a 2014 or later Mac,
+    a 'MacBook Pro 2013' without its season, or no family and year -> None."""
+    found = _NAMED_MAC.search(name or "")
+    if not found:
+        return None
+    family = "".join((found.group(1) or found.group(6)).split()).lower()
+    season, year = (found.group(2) or found.group(4) or "").lower(), int(found.group(3) or found.group(5))
+    avx2_from = _FIRST_AVX2_YEAR[family]
+    if family == "macbookpro" and year == 2013:
+        if season != "early":
+            return None  # Late 2013 is Haswell; unknown season: unknown
+    elif year >= avx2_from:
+        return None
+    avx = year >= _FIRST_AVX_YEAR[family]
+    era = "Sandy Bridge / Ivy Bridge" if avx else "Intel before Sandy Bridge"
+    named = " ".join(found.group().split())
+    return CpuVectors(f"{era} in a {named}" + ")" * (named.count("(") - named.count(")")), avx, False, _MAC_SOURCE)

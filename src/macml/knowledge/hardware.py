@@ -186,7 +186,10 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\bnvs 810\b", "5.0"), (r"\bnvs 510\b", "3.0"), (r"\bnvs (?:31[05]|[45][2-4]00m)\b", "2.1"),
     (r"\bnvs 300\b", "1.2"), (r"\bnvs 295\b", "1.1"),
     (r"\b(gtx 2[6-9]0|gtx 275|gtx 285|gtx 295|tesla c10[56]0)\b", "1.3"),
-    (r"\b(geforce 210|gt 2[2-4]0|geforce 310|gt 3[2-4]0m?)\b", "1.2"),
+    (r"\b(geforce (?:g ?)?210|gt 2[2-4]0|geforce 310|gt 3[2-4]0m?)\b", "1.2"),  # 'GeForce G210' as DxDiag names it
+    # G80 (8800 GTX/Ultra, 1.0) and G84-G98 (the other GeForce 8 and 9 parts, 1.1): the same legacy list
+    (r"\bgeforce (?:8800 ultra|gtx 8800)\b", "1.0"),  # the name reader writes '8800 GTX' as 'gtx 8800'
+    (r"\bgeforce (?:gtx )?(?:8[1-9]\d\d|9[1-9]\d\d)(?: ?(?:gt|gs|gso|gtx|gts|ultra|m|mgs|mgt|mgtx))?\b", "1.1"),
 )
 
 

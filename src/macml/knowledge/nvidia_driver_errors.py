@@ -7,7 +7,9 @@ nvidia-smi(1) exit codes 9 ("NVIDIA driver is not loaded") and 18 ("Driver/libra
 NVIDIA's Linux driver README, chapter "Common Problems" (the kernel module must match the user-space libraries:
 after an upgrade, unload the old module or reboot); the kernel log's side of the same mismatch is the module's
 "NVRM: API mismatch: the client ... has the version X, but this kernel module has the version Y" (nvidia.ko's own
-message, quoted in NVIDIA's README, "Common Problems").
+message, quoted in NVIDIA's README, "Common Problems"). 'NVRM: RmInitAdapter failed!' / 'rm_init_adapter failed' is
+the kernel module failing to bring up the GPU it found (NVIDIA's README, "Common Problems" and the Xid catalogue; on
+GSP-firmware GPUs it follows 'Cannot initialize GSP firmware RM': NVIDIA/open-gpu-kernel-modules#876).
 """
 from __future__ import annotations
 
@@ -35,6 +37,11 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "(the kernel log's side of 'Driver/library version mismatch')",
                 "Reboot so the new kernel module loads. If it persists, reinstall one driver so the kernel module and "
                 "the libraries match: compare `cat /proc/driver/nvidia/version` with `dkms status`.", True),
+    DriverError(re.compile(r"NVRM: (?:GPU [0-9a-fA-F:.]+: )?(?:RmInitAdapter|rm_init_adapter) failed"),
+                "the NVIDIA kernel module found the GPU but could not initialise it (no CUDA program can use it)",
+                "Power the machine off fully and back on (a warm reboot can leave the GPU in this state). If it persists, "
+                "install the newest driver for this GPU, and on a laptop check the BIOS graphics mode; `sudo dmesg | "
+                "grep -i -e NVRM -e Xid` shows what failed.", True),
     DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
                 "the NVIDIA driver is not loaded",
                 "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "

@@ -29,6 +29,9 @@ class RocmTargets:
 _NO_KERNELS = "in no PYTORCH_ROCM_ARCH list of the wheels"
 _ROCM_UNSUPPORTED = (
     ("gfx803", "Polaris: " + _NO_KERNELS),
+    ("gfx902", "Raven / Picasso APU: " + _NO_KERNELS), ("gfx90c", "Renoir / Cezanne APU: " + _NO_KERNELS
+                                                                   + " (ROCm/rocm-build#2216: APUs are not supported)"),
+    ("gfx1037", "Mendocino APU: " + _NO_KERNELS),
     ("gfx900", "Vega 10: ROCm 6.4+/7.x rocBLAS ships no kernels for it (unsloth#7354, TheRock#1844)"),
     ("gfx906", "Vega 20 / MI50: ROCm 6.4+/7.x wheels fail (rocBLAS TensileLibrary missing; unsloth#7354)"),
     ("gfx940", "removed from the build (pytorch#147394)"), ("gfx941", "removed from the build (pytorch#147394)"),

@@ -67,5 +67,22 @@ def _wrapped_graphics(lines: Sequence[str], near: Sequence[int]) -> Dict[int, Fa
     return {}
 
 
+_FAMILY_ONLY = re.compile(r"^\s*(MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Pro)\s*$", re.IGNORECASE)
+_SIZE_AND_YEAR = re.compile(r"^\s*((?:Retina,\s*)?(?:\d{2}-inch,\s*)?(?:Early|Mid|Late)?\s*20[01]\d)\s*$", re.IGNORECASE)
+
+
+def split_model_name(lines: Sequence[str]) -> Dict[int, Facts]:
+    """About This Mac's name over two lines, as its window shows it: 'MacBook Pro' then '15-inch, Early 2011' ->
+    'MacBook Pro (15-inch, Early 2011)', where another summary line follows (Processor, Memory, ...)."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines[:-1]):
+        family, year = _FAMILY_ONLY.match(line), _SIZE_AND_YEAR.match(lines[index + 1])
+        after = lines[index + 2:index + 2 + _REACH]
+        if family and year and any(_SUMMARY_LINE.match(x) or _MEMORY.match(x) for x in after) \
+                and not _introduced_as_mention(lines, index):
+            found[index + 1] = [("platform", "darwin"), ("cpu.model_name", f"{family.group(1)} ({year.group(1)})")]
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, List]:
-    return summary_memory(lines)
+    return {**split_model_name(lines), **summary_memory(lines)}

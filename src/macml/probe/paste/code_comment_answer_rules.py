@@ -1,6 +1,7 @@
 """An answer written as a comment after the call that gave it, as people paste reproduction code:
 'print(torch.cuda.is_available())  # Returns False', 'torch.backends.mps.is_available() # -> True',
 'torch.cuda.is_available() # prints: False'. The comment is the writer's report of what this machine returned.
+A print whose label asks the question ('Is CUDA available? False') is answered on the same line.
 An expectation ('# should be True', '# expected True') states nothing.
 """
 from __future__ import annotations
@@ -22,5 +23,16 @@ def commented_answer(line: str) -> Facts:
     return [(_CALLS[found.group(1)], found.group(2).lower() == "true")]
 
 
+# a print's own label asking the question: 'Is CUDA available? False', 'MPS available? True'
+_ASKED = re.compile(r"^\s*(?:Is\s+)?(CUDA|MPS)\s+(?:is\s+)?available\s*\?\s*(True|False)`?\s*$", re.IGNORECASE)
+
+
+def asked_answer(line: str) -> Facts:
+    found = _ASKED.match(line)
+    if not found:
+        return []
+    return [(f"torch.{found.group(1).lower()}_available", found.group(2).lower() == "true")]
+
+
 def line_facts(line: str) -> Facts:
-    return commented_answer(line)
+    return commented_answer(line) or asked_answer(line)

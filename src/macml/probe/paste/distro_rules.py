@@ -38,9 +38,9 @@ _END = r"(?![\w.!-]*\w)"
 _INXI_DISTRO = re.compile(r"(?:^|\s)Distro:\s+" + _DISTRO + r"(?:\s+" + _VERSION + r")?" + _END, re.IGNORECASE)
 _RELEASE_LINE = re.compile(r"^\s*" + _DISTRO + r"\s+(?:Release|Version)\s*:\s*" + _VERSION + r"\s*$", re.IGNORECASE)
 _BARE_ITEM = re.compile(r"^\s*[-*•+]\s*" + _DISTRO + r"(?:\s+" + _VERSION + r")?\s*$", re.IGNORECASE)
-_RUNS = re.compile(r"\b(?:runs?|running|use[ds]?|using|installed|on|under)\s+(?:the\s+|my\s+)?(?:latest\s+)?" + _DISTRO
+_RUNS = re.compile(r"\b(?:runs?|running|use[ds]?|using|installed|on|under)\s+(?:the\s+|my\s+)?(?:latest\s+)?`?" + _DISTRO
                    + r"(?:\s+" + _VERSION + r")?" + _END + r"(?!\s+(?:or|and|vs)\b)", re.IGNORECASE)
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|me)\b(?!\s+(?:friend|colleague|coworker|co-worker|brother|sister|wife|"
+_FIRST_PERSON = re.compile(r"^\s*Am\b|\b(?:I|I'm|I've|my|me)\b(?!\s+(?:friend|colleague|coworker|co-worker|brother|sister|wife|"
                            r"husband|son|daughter|dad|father|mom|mother|boss|client|customer|team|other)\b)"
                            r"|\b(?:the|this)\s+host(?:\s+(?:machine|system|OS|computer))?\s*(?:is\s*)?$",
                            re.IGNORECASE)

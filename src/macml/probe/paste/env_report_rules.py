@@ -82,6 +82,8 @@ def _another_machines(line: str, start: int, end: int) -> bool:
 
 _UBUNTU_KERNEL = re.compile(r"(?<![\d.])(\d{2}\.\d{2}(?:\.\d)?)-Ubuntu\b")
 _OLD_PLATFORM = re.compile(r"\bLinux-[\w.+~-]+?-with-(Ubuntu|debian|centos|fedora|redhat|LinuxMint)-(\d+(?:\.\d+)*)", re.IGNORECASE)
+# a Debian package version built for one Ubuntu release: 'libnvidia-common-460:amd64 (460.56-0ubuntu0.20.04.1', '1.4-1ubuntu1~22.04.1'
+_UBUNTU_PACKAGE = re.compile(r"\d-\d+ubuntu\d+[.~](\d{2}\.\d{2})(?:\.\d+)?\b")
 _PRETTY = re.compile(r'^\s*PRETTY_NAME="?([A-Za-z][^"]*?\d[^"]*?)"?\s*$')
 
 
@@ -98,7 +100,8 @@ def os_strings(line: str) -> Facts:
     for pattern, make in ((_OLD_PLATFORM, lambda m: _distro(m.group(1).capitalize().replace("Centos", "CentOS")
                                                               .replace("Linuxmint", "Linux Mint"), m.group(2))),
                           (_PRETTY, lambda m: m.group(1).strip()),
-                          (_UBUNTU_KERNEL, _ubuntu_of_kernel)):
+                          (_UBUNTU_KERNEL, _ubuntu_of_kernel),
+                          (_UBUNTU_PACKAGE, lambda m: "Ubuntu " + m.group(1))):
         found = pattern.search(line)
         if found:
             return [("platform", "linux"), ("os.name", make(found))]
@@ -198,8 +201,9 @@ def lone_gpu(line: str) -> Facts:
     return spoken_gpu(found.group(1)) if found and not gpu_names(line) else []  # a whole name: the other rules read it
 
 
-# Chinese answers: '显卡是1050ti' (the graphics card is), 'GPU设备为2080Ti', 'python是3.6.9', 'Python版本=Python3.5.5'
-_CHINESE = re.compile(r"(显卡|GPU设备|GPU|[Pp]ython(?:版本)?|操作系统|系统)\s*(?:是|为|=|：)\s*([^，。、；,;\s]+)")
+# Chinese answers: '显卡是1050ti' (the graphics card is), 'GPU设备为2080Ti', 'python是3.6.9', 'Python版本=Python3.5.5',
+# 'python版本:3.12.8' (a Chinese key's colon; a bare 'GPU:' is every other reader's)
+_CHINESE = re.compile(r"(显卡|GPU设备|GPU|[Pp]ython(?:版本)?|操作系统|系统)\s*(?:是|为|=|：|(?<=[\u4e00-\u9fff]):)\s*([^，。、；,;\s]+)")
 _CHINESE_KEYS = {"显卡": "gpu", "gpu设备": "gpu", "gpu": "gpu", "python": "python version", "python版本": "python version",
                  "操作系统": "os", "系统": "os"}
 

@@ -8,12 +8,14 @@
   "memline: ['Memory: 12112MiB / 32768MiB']", "sysosline: ['OS: macOS Mojave 10.14.6 18G103 x86_64 ', ...]"):
   each quoted item is one of the tool's own lines, read as such.
 
-Each rule is a pure function of one line.
+- fastfetch's JSON GPU object: '"name": "Apple M4 Pro",' then, in the same object, '"coreCount": 20,' (its GPU cores).
+
+Each line rule is a pure function of one line; `answers` reads the JSON object's lines together.
 """
 from __future__ import annotations
 
 import re
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.probe.paste.mac_text_rules import early_line_facts
 
@@ -45,3 +47,23 @@ def line_facts(line: str) -> Facts:
     for item in list_items(line):
         facts += os_line_arch(item) + early_line_facts(item)
     return facts
+
+
+_JSON_APPLE_GPU = re.compile(r'^\s*"name"\s*:\s*"(Apple M\d[^"]*)"\s*,?\s*$')
+_JSON_CORE_COUNT = re.compile(r'^\s*"coreCount"\s*:\s*(\d{1,2})\s*,?\s*$')
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the GPU cores fastfetch's JSON gives the Apple GPU named in the same object."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if not _JSON_APPLE_GPU.match(line):
+            continue
+        for follow in range(index + 1, min(len(lines), index + 12)):
+            if re.match(r"^\s*[{}]", lines[follow]):
+                break  # the object ends, or a nested one starts (its keys are not the GPU's)
+            cores = _JSON_CORE_COUNT.match(lines[follow])
+            if cores:
+                found[follow] = [("gpu.cores", int(cores.group(1)))]
+                break
+    return found

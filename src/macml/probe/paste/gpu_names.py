@@ -14,7 +14,7 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS
                      r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design| / Max-Q(?: Refresh)?)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
                      r"|(?=\s*(?:$|[,(:|\]\"'+]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
-_RADEON = re.compile(r"\b((?:AMD )?Radeon(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"'+]|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B?\b|with\b|G?DDR\d|HBM\d?\b)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
+_RADEON = re.compile(r"\b((?:AMD )?Rad(?:eo|io)n(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"'+]|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B?\b|with\b|G?DDR\d|HBM\d?\b)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
 # a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
@@ -74,12 +74,36 @@ _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+
                              re.IGNORECASE)
 
 
+_RADEON_SUFFIXES = frozenset({"xtx", "xt", "gre", "x", "m", "s", "graphics", "series", "duo", "ti", "pro", "max", "mobile"})
+_RADEON_WORDS = frozenset({"amd", "radeon", "(tm)", "pro", "rx", "hd", "ai", "vega", "vii", "ii", "duo", "ssg", "fury", "nano",
+                           "mobile", "gfx", "graphics"})
+
+
+def radeon_name(found: str) -> Optional[str]:
+    """The Radeon model in what the pattern took, without the words after it: 'AMD RADEON 6750M FAILURE' ->
+    'AMD RADEON 6750M', 'Radeon Pro 5700 XT on Big Sur via' -> 'Radeon Pro 5700 XT' (a board partner's capitalised
+    word stays: 'RX 6600 XT Fighter'); 'Radion Pro 5500M' (a typo) ->
+    'Radeon Pro 5500M'; 'Radeon Pro activity' (no model) -> None."""
+    words = re.sub(r"\bRadion\b", "Radeon", found, flags=re.IGNORECASE).split()
+    numbered = [i for i, word in enumerate(words) if re.search(r"\d", word)]
+    if numbered:
+        end = numbered[0] + 1
+        while end < len(words) and (words[end].lower() in _RADEON_SUFFIXES or re.search(r"\d", words[end])
+                                    or re.fullmatch(r"[A-Z][a-z]{3,}", words[end]) and words[end] not in ("With", "Graphics")):
+            end += 1
+        return " ".join(words[:end])
+    end = next((i for i, word in enumerate(words) if word.lower() not in _RADEON_WORDS), len(words))
+    kept = words[:end]
+    return " ".join(kept) if any(w.lower() in {"vega", "vii", "duo", "ssg", "fury", "nano"} for w in kept) else None
+
+
 def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
     names = []
     text = text.replace("NoGCNArchNameOnOldPyTorch", " ")  # collect_env's marker glued to an AMD name (old torch)
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
-        names += [m.group(1).strip() for m in pattern.finditer(text)]
+        found = [m.group(1).strip() for m in pattern.finditer(text)]
+        names += [n for n in map(radeon_name, found) if n] if pattern is _RADEON else found
     chip = CHIP.search(text)
     if chip and not names:
         names.append(" ".join(g for g in ("Apple", *chip.groups()) if g))

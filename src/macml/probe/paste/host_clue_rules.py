@@ -4,7 +4,9 @@
   for a family without GPUs, a machine with none, and its CPU's arch (knowledge.cloud_instances);
 - `uname -r` pasted with its answer on the next line ('$ uname -r' / '5.10.17-v8+'): the Linux kernel release;
 - a Nix store interpreter ('/nix/store/<hash>-python3-3.11.13-env/lib/python3.11/...'): that Python's version;
-- vLLM's OpenAI server image ('vllm-openai:v0.7.2'): vLLM at that version, in a Linux container;
+- vLLM's OpenAI server image ('vllm-openai:v0.7.2'), its API server's 'vLLM API server version 0.8.5.post1': vLLM at
+  that version (on Linux), and its 'Detected different devices in the system: NVIDIA GeForce RTX 3090, NVIDIA GeForce
+  RTX 3090, NVIDIA GeForce GTX 1080 Ti, ...': one GPU per name listed;
 - Triton's refusal ('Found Tesla P40 which is too old to be supported by the triton GPU compiler, ... your device
   is of CUDA capability 6.1'): that GPU and its compute capability;
 - nvidia-smi --query-gpu CSV rows pasted without their header ('NVIDIA RTX A6000, 00000000:01:00.0, 550.54.15,
@@ -27,6 +29,8 @@ _EC2_IN_LINE = re.compile(r"\b(?:EC2|AWS)\b[^.]{0,60}?\b([a-z]{1,3}\d[a-z-]*\.(?
 _KERNEL_RELEASE = re.compile(r"^\d+\.\d+(?:\.\d+)?[-+][\w.+-]+$")  # '5.10.17-v8+', '6.8.0-45-generic'
 _NIX_PYTHON = re.compile(r"/nix/store/[0-9a-z]{32}-python3-(3\.\d{1,2}\.\d{1,2})(?:-env)?/")
 _VLLM_IMAGE = re.compile(r"\bvllm-openai:v?(\d+\.\d+\.\d+)\b")
+_VLLM_SERVER = re.compile(r"\bvLLM API server version (\d+\.\d+\.\d+(?:\.post\d+|rc\d+)?)\b")
+_VLLM_DEVICES = re.compile(r"\bDetected different devices in the system: (.+?)\. Please make sure\b")
 _TRITON_TOO_OLD = re.compile(r"\bFound (.+?) which is too old to be supported by the triton GPU compiler\b.*?"
                              r"\byour device is of CUDA capability (\d{1,2}\.\d)\b")
 _BUS_ID = re.compile(r"^[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d$")
@@ -56,8 +60,17 @@ def nix_python(line: str) -> Facts:
     return [("python.version", found.group(1))] if found else []
 
 
+def vllm_devices(line: str) -> Facts:
+    found = _VLLM_DEVICES.search(line)
+    names = [name.strip() for name in found.group(1).split(",")] if found else []
+    if not names or not all(gpu_names(name) == [name] for name in names):
+        return []
+    return [("gpu", {"name": name, "vendor": gpu_vendor(name), "memory_mib": None, "index": index})
+            for index, name in enumerate(names)]
+
+
 def vllm_image(line: str) -> Facts:
-    found = _VLLM_IMAGE.search(line)
+    found = _VLLM_IMAGE.search(line) or _VLLM_SERVER.search(line)
     return [("platform", "linux"), ("package", {"name": "vllm", "version": found.group(1)})] if found else []
 
 
@@ -87,7 +100,8 @@ def smi_csv_row(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return [fact for rule in (ec2_in_line, nix_python, vllm_image, triton_too_old, smi_csv_row) for fact in rule(line)]
+    rules = (ec2_in_line, nix_python, vllm_image, vllm_devices, triton_too_old, smi_csv_row)
+    return [fact for rule in rules for fact in rule(line)]
 
 
 def keyed_facts(key: str, value: str) -> Facts:

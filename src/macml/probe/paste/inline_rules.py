@@ -14,7 +14,8 @@ from macml.probe.paste.log_rules import log_line_facts
 from macml.probe.paste.report_rules import report_line_facts
 from macml.probe.paste.said_of_this_machine import writers_os
 from macml.probe.paste.statement_rules import PLATFORM_STRING, Facts, package_facts, python_platform
-from macml.probe.paste.system_rules import MODEL_ID, NO_SUCH_MACOS, arch_word, conda_virtual_packages
+from macml.probe.paste.system_rules import (DOTTED_MODEL_ID, MODEL_ID, NO_SUCH_MACOS, SPACED_MODEL_ID, arch_word,
+                                           conda_virtual_packages)
 
 # 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6', 'Mac OS Big Sir (11.5)', 'macOS Mojave v 10.14.4'; never a binary's 'built for Mac OS X 12.0'
 _MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS ?X|[Mm]ac ?OS|[Mm]acos|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
@@ -92,6 +93,8 @@ def _apple_chip(line: str) -> Facts:
             cores = re.match(r"\s*(?:\((\d{1,2}) threads\)|(?:\([\w,]+\)\s*)?with (\d{1,2}) CPU cores\b)", line[named.end():])
             facts += [("cpu.cores", int(cores.group(1) or cores.group(2)))] if cores else []
     facts += [("cpu.model", m) for m in MODEL_ID.findall(line)]
+    facts += [("cpu.model", name + number) for name, number in SPACED_MODEL_ID.findall(line)]
+    facts += [("cpu.model", f"{name}{major},{minor}") for name, major, minor in DOTTED_MODEL_ID.findall(line)]
     if _APPLE_CORES.search(line):
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
     return facts
@@ -154,8 +157,8 @@ def cpu_and_os(line: str) -> Facts:
     multiarch = re.search(r"/(x86_64|aarch64)-linux-gnu/", line)  # Debian's multiarch library path
     if multiarch:
         facts += [("platform", "linux"), ("cpu.hardware_arch", multiarch.group(1))]
-    uname = re.search(r"uname_result\(system='(\w+)'.*machine='(\w+)'", line)
-    if uname:  # platform.uname() from inside Python: the interpreter's own machine
+    uname = re.search(r"uname_result\((?:sys(?:tem|name))='(\w+)'.*machine='(\w+)'", line)
+    if uname:  # platform.uname() / os.uname() from inside Python: the interpreter's own machine
         facts.append(("python.machine", arch_word(uname.group(2)) or uname.group(2)))
     ram = re.search(r"\btotal RAM (\d+) MB\b", line)
     if ram:

@@ -19,7 +19,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                mac_model_name_rules, mac_model_year_rules, mac_prose_specs_rules,
                                mac_spec_words_rules, mac_text_rules, mac_words_rules, machine_sentence_rules,
                                metal_log_rules, mlx_device_info_rules, nvidia_cli_rules, nvidia_driver_error_rules,
-                               nvidia_renderer_arch_rules, ollama_gpu_id_rules, os_answer_rules, os_build_rules,
+                               nvidia_renderer_arch_rules, ollama_gpu_id_rules, os_answer_rules, os_build_rules, release_number_rules,
                                own_gpu_words_rules, package_list_item_rules, package_version_rules, pc_parts_rules,
                                project_version_answer_rules, python_build_rules, quadro_model_rules,
                                ram_beside_parts_rules, rocm_runtime_rules, rocm_wheel_rules, role_key_rules,
@@ -45,7 +45,7 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     pc_parts_rules.answers, own_gpu_words_rules.answers, host_os_words_rules.answers,
     about_this_mac_rules.answers, tf_device_answer_rules.answers, ram_beside_parts_rules.answers,
     device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers,
-    gha_runner_rules.answers, nvidia_driver_error_rules.answers)
+    gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,

@@ -9,7 +9,7 @@
 - A count of GPUs in prose: 'my two Quadro p400 are running' (one GPU per count), and the driver named in
   prose ('the proprietary debian packaged driver 535.183.01').
 - Small-board distributions named in a sentence: 'running Dietpi (debian 12 based)'.
-- `uname -a` of an Ubuntu kernel ('#29-Ubuntu SMP'): Ubuntu, release unknown.
+- `uname -a` of an Ubuntu or NixOS kernel ('#29-Ubuntu SMP', '#1-NixOS SMP'): that distribution, release unknown.
 - A Jetson or Raspberry Pi kernel ('5.15.148-tegra', '6.12.93+rpt-rpi-v8') runs on its board: no hypervisor.
 - jetson_release's 'Model:' / 'Module: NVIDIA Jetson Orin NX (8GB ram)': the module, its memory.
 - OS answers naming the distribution after the kernel: 'Linux : Ubuntu 20.04', 'OS: Linux (Ubuntu 22.04)'.
@@ -43,11 +43,12 @@ _COUNTED_GPU = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|
 _PROSE_DRIVER = re.compile(r"\bdriver(?:\s+version)?\s+(\d{3}\.\d{2,3}(?:\.\d{2})?)\b", re.IGNORECASE)
 _BOARD_DISTRO = re.compile(r"\b(?:running|on|using|with|installed)\s+(DietPi|Raspbian|Armbian)\b", re.IGNORECASE)
 _UNAME_UBUNTU = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\.\d+\S*\s+#\d+-Ubuntu\b")
+_UNAME_NIXOS = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\.\d+\S*\s+#\d+-NixOS\b")  # nixpkgs stamps its kernel builds
 _KERNEL = re.compile(r"^\s*(?:Linux\s+\S+\s+|[-*]?\s*Release:\s*)(\d+\.\d+\.\d+\S*)")
 _OLLAMA_ROCM = re.compile(r'msg="inference compute".*\blibrary=rocm\b.*\bcompute=(gfx[0-9a-f]+)\b.*\bname=(1002:[0-9a-f]{4})\b')
 # Debian/Ubuntu's default bash prompt 'user@host:~/dir$ ' (macOS's bash is 'host:dir user$', zsh 'user@host dir %',
 # Git Bash 'user@HOST MINGW64 ~/dir $')
-_LINUX_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?[a-z_][\w.-]*@[\w.-]+:~[\w/.-]*\$\s")
+_LINUX_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?[a-z_][\w.-]*@[\w.-]+:(?:~[\w/.-]*\$|(?:~|/)[\w/.-]*#)\s")  # root's '#' too
 _LINUX_THEN_DISTRO = re.compile(r"^Linux\s*\(([^)]+)\)\s*$")
 
 
@@ -96,6 +97,8 @@ def _os_facts(line: str) -> Facts:
         facts += [("platform", "linux"), ("os.name", board.group(1))]
     if _UNAME_UBUNTU.search(line):
         facts += [("platform", "linux"), ("os.name", "Ubuntu")]
+    if _UNAME_NIXOS.search(line):
+        facts += [("platform", "linux"), ("os.name", "NixOS")]
     kernel = _KERNEL.search(line)
     if kernel and (kernel.group(1).endswith("-tegra") or raspberry_pi_kernel(kernel.group(1))):
         facts.append(("hypervisor.none", True))  # these kernels run only on their own boards

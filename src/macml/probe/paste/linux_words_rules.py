@@ -20,7 +20,7 @@ from macml.knowledge.amd_apus import apu_gfx, codename_gfx
 from macml.probe.paste import app_log_rules, general_rules
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record, gpu_vendor, informal_gpu_names
 from macml.probe.paste.linux_clues_rules import _DISTRO_NAMES as DISTRO_NAMES
-from macml.probe.paste.said_of_this_machine import someone_elses
+from macml.probe.paste.said_of_this_machine import NEGATION, someone_elses
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -53,6 +53,9 @@ _RYZEN = re.compile(r"\b(?:AMD\s+)?(?:Ryzen\s+)?(AI\s+Max\+?\s+(?:PRO\s+)?3\d\d)
                     r"|\bAMD\s+(Ryzen\s+(?:\d|AI\s+\d)\s+(?:PRO\s+)?(?:HX\s+)?\d{3,4}\w*(?:\s+\d+-Core Processor)?)", re.IGNORECASE)
 _APU_GRAPHICS = re.compile(r"\bRyzen\b.*?(?:\bwith|\bw/)\s+((?:AMD\s+)?Radeon(?:\s+(?!Graphics|Gfx)\w+){0,2}(?:\s+(?:Graphics|Gfx))?)\b",
                            re.IGNORECASE)
+# the APU's GPU said in words: 'AMD Ryzen 5 5600G processor which has an integrated GPU'
+_APU_IGPU_WORDS = re.compile(r"\bRyzen\b.*?\b(?:has|with|w/)\s+(?:an?\s+|its\s+)?(?:integrated|built-in|onboard|on-chip)"
+                             r"\s+(?:GPU|graphics)\b", re.IGNORECASE)
 
 
 def os_in_words(line: str) -> Facts:
@@ -124,7 +127,11 @@ def amd_cpu(line: str) -> Facts:
     facts: Facts = [("cpu.brand", brand)]
     graphics = _APU_GRAPHICS.search(line)
     gfx = apu_gfx(brand)
-    if graphics:
+    in_words = None if graphics else _APU_IGPU_WORDS.search(line)
+    if in_words and gfx and not NEGATION.search(line[found.end():in_words.end()]):
+        facts.append(("gpu.mention", "AMD Radeon Graphics"))
+        graphics = in_words
+    elif graphics:
         named = gpu_names(graphics.group(1)) or [re.sub(r"^(?!AMD )", "AMD ", " ".join(graphics.group(1).split()))]
         facts.append(("gpu.mention", named[0]))
     if gfx and (graphics or found.group(1)):  # Ryzen AI Max parts are all APUs

@@ -48,6 +48,7 @@ _LOCALIZED = re.compile(r"^\s*[-*]?\s*(PyTorch|torch)\s*版本\s*[:：]\s*v?(\d+
                         re.IGNORECASE)
 _PIP_WHEEL = re.compile(r"\bpip3?\s+install\s+(?:\S+\s+)*?(?:\S*/)?([A-Za-z][\w.]*)-(\d+(?:\.\d+)+[\w.+]*)"
                         r"-(?:cp|py)\d\w*(?:-[\w.]+){2}\.whl\b")  # name-version-python-abi-platform.whl
+_WHEEL_STEM = re.compile(r"`([A-Za-z][\w.]*)-(\d+(?:\.\d+)+[\w.+]*)-cp\d{2,3}[\w.-]*`")  # '`tensorflow_macos-0.1a0-cp38`'
 _JAX_DEVICE_LIST = re.compile(r"^\s*\[((?:\w+\(id=\d+\)(?:,\s*)?)+)\]\s*$")  # print(jax.devices()): [CpuDevice(id=0)]
 # llama.cpp's ggml_metal_init: 'GPU family: MTLGPUFamilyApple7'
 _APPLE_GPU_FAMILY = re.compile(r"\bMTLGPUFamilyApple\d+\b")
@@ -158,8 +159,9 @@ def localized_answers(line: str) -> Facts:
 
 def wheel_installed(line: str) -> Facts:
     """'pip install https://.../tensorflow-2.15.0-cp311-cp311-macosx_14_0_arm64.whl': the wheel's file name
-    names the distribution and version installed."""
-    found = _PIP_WHEEL.search(line)
+    names the distribution and version installed; so does a wheel's name quoted in code ('I tried to use
+    `tensorflow_macos-0.1a0-cp38` with ...')."""
+    found = _PIP_WHEEL.search(line) or _WHEEL_STEM.search(line)
     return [("package", {"name": canonical(found.group(1)), "version": found.group(2)})] if found else []
 
 

@@ -76,7 +76,7 @@ def used_over_total(line: str) -> Facts:
 
 
 def chip_gpu_cores(line: str) -> Facts:
-    """'M1 Ultra Mac Studio (64 core 128Gb)', 'M1 Max with 32 cores', 'M3 Max 40-core GPU': a core count beside an
+    """'M1 Ultra Mac Studio (64 core 128Gb)', 'M1 Max with 32 cores', '30-core (M3 Max)': a core count beside an
     Apple chip that only its GPU comes with (an M1 Ultra has 20 CPU cores and 48 or 64 GPU cores)."""
     chip = _CHIP.search(line)
     if not chip:
@@ -88,7 +88,7 @@ def chip_gpu_cores(line: str) -> Facts:
     if options is None:
         return []
     cpu, gpu = options
-    counts = [int(n) for n in _CORES.findall(line[chip.start():])]
+    counts = [int(n) for n in _CORES.findall(line[chip.start():]) or _CORES.findall(line[max(0, chip.start() - 12):chip.start()])]
     return [("gpu.cores", n) for n in counts[:1] if n in gpu and n not in cpu]
 
 

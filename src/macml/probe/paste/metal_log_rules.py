@@ -4,6 +4,11 @@
 sets to 2/3 of the unified memory on smaller Macs and 3/4 on larger ones (5726.63 MB = 5461.34 MiB = 2/3 of 8 GiB;
 '= 28991.03 MB' = 3/4 of 36 GiB; ggml prints MB of 10^6 bytes, see ggml-metal.m's `/ 1e6`). The memory is the one
 size Apple sells that either share gives; where two sizes fit (24 GiB is 3/4 of 32 and 2/3 of 36) nothing is read.
+
+torch's 'MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 0 bytes, max allowed: 7.93 GB). Tried
+to allocate 256 bytes': nothing allocated and a few bytes refused is the paravirtual Metal device of a macOS virtual
+machine (GitHub's Apple-silicon runners: actions/runner-images#9918, kitzeslab/opensoundscape#850), which has no
+memory for MPS. A Mac that is out of memory has allocated something.
 """
 from __future__ import annotations
 
@@ -28,5 +33,15 @@ def working_set_memory(line: str) -> Facts:
     return [("platform", "darwin"), ("memory.unified", fits.pop() * 1024**3)] if len(fits) == 1 else []
 
 
+_EMPTY_MPS_OOM = re.compile(r"\bMPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes\b.*?"
+                            r"Tried to allocate (\d+(?:\.\d+)?) (bytes|KB|KiB)\b")
+
+
+def empty_mps_out_of_memory(line: str) -> Facts:
+    """MPS refusing a few bytes with nothing allocated: a macOS guest's paravirtual GPU."""
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")] \
+        if _EMPTY_MPS_OOM.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return working_set_memory(line)
+    return working_set_memory(line) + empty_mps_out_of_memory(line)

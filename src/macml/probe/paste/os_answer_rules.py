@@ -4,12 +4,14 @@
   machine is a Mac (stated.py uses os.version on Macs only); numbers no macOS had (16-25, 10.16) say nothing.
 - The OS the writer declares for their machine ('OS: [macOS] Monterey 12.6'): prose may name other machines
   ('the same speed as the other Win10'), so a declared OS outweighs the OS words elsewhere (`declared_platform`).
+- A release's own version key: 'Big Sur Version: 11.0.1' (the number must be that release's).
 """
 from __future__ import annotations
 
 import re
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
+from macml.knowledge.macos import MACOS_RELEASE_NAMES
 from macml.probe.paste.statement_rules import platform_word
 
 Facts = List[Tuple[str, Any]]
@@ -33,8 +35,21 @@ def declared_os(key: str, value: str) -> Facts:
     return [("platform.declared", platform)] if platform else []
 
 
+_RELEASE_KEY = re.compile(r"(?:macos\s*|os\s*x\s*)?(" + "|".join(MACOS_RELEASE_NAMES) + r")\s+version")
+
+
+def release_version(key: str, value: str) -> Facts:
+    """'Big Sur Version: 11.0.1', 'Catalina version: 10.15.7': the macOS release the key names, in full; a number
+    that is not that release's ('Big Sur version: 12.1') says nothing."""
+    named = _RELEASE_KEY.fullmatch(key)
+    found = re.match(r"^\s*(\d{2}(?:\.\d{1,2}){0,2})\b", value) if named else None
+    if not found or not (found.group(1) + ".").startswith(MACOS_RELEASE_NAMES[named.group(1)] + "."):
+        return []
+    return [("platform", "darwin"), ("os.version", found.group(1))]
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return bare_os_version(key, value) + declared_os(key, value)
+    return bare_os_version(key, value) + declared_os(key, value) + release_version(key, value)
 
 
 def declared_platform(statements: Sequence[Mapping[str, Any]]) -> Optional[str]:

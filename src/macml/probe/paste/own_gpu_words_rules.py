@@ -9,7 +9,9 @@
   My previous 6800 XT ...'): env_report_rules reads the number only where the line names no other GPU;
 - a bare Radeon number the writer owns ('I have 7600xt now') that another line spells with its series ('please
   support rx 7600xt'): that line's fuller name, as a mention, so the GPU carries it (stated_gpus prefers a
-  mention that names an owned bare model whole).
+  mention that names an owned bare model whole);
+- a line that opens with a bare Radeon XT number as its subject, in a report about AMD's stack ('7800 XT, tried using
+  both stable and unstable versions of ROCm'): the writer's Radeon RX card.
 """
 from __future__ import annotations
 
@@ -82,8 +84,20 @@ def fuller_spelling(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_OPENING_XT = re.compile(r"^\s*((?:5[5-7]|6[6-9]|7[6-9])[05]0|90[67]0)\s?(XTX|XT)\s*[,:;-]\s")
+_AMD_STACK = re.compile(r"\b(?:ROCm|HIP|RDNA\s?\d?|Radeon|AMD|amdgpu)\b")
+
+
+def opening_xt(line: str) -> Facts:
+    """'7800 XT, tried using both stable and unstable versions of ROCm (6.2 & 6.3)' -> the AMD Radeon RX 7800 XT."""
+    found = _OPENING_XT.match(line)
+    if not found or not _AMD_STACK.search(line) or hypothetical(line) or line.rstrip().endswith("?"):
+        return []
+    return [_owned(f"AMD Radeon RX {found.group(1)} {found.group(2)}", "AMD")]
+
+
 def line_facts(line: str) -> Facts:
-    return machine_holds(line) + codename_gpu(line) + sentence_geforce(line)
+    return machine_holds(line) + codename_gpu(line) + sentence_geforce(line) + opening_xt(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, List]:

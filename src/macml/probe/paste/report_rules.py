@@ -19,7 +19,7 @@ _WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+t?|abi3|none)-(macosx_\d+
                     r"|(?:many|musl)linux[\w.]*_(x86_64|aarch64)|win_amd64)\.whl\b")
 _SITE_PACKAGES = re.compile(r"/lib/python(3)\.(\d{1,2})/(?:site|dist)-packages/")
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
-_LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/home/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b")
+_LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/(?:home|mnt)/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b")
 _APPLE_TRIPLE = re.compile(r"\b(arm64|x86_64)-apple-darwin\d*\b")
 # bash's default macOS prompt 'Host-MacBook-Pro:dir user$', zsh's 'user@host dir %'
 _MAC_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w-]*(?:MacBook|iMac|Mac-mini|Macmini|Mac-Pro|Mac-Studio)[\w.-]*:\S* [\w.-]+\$"
@@ -64,7 +64,8 @@ def wheel_tag(line: str) -> Facts:
 
 
 def path_facts(line: str) -> Facts:
-    """A path names its OS: /Users/... and /opt/homebrew are macOS's, /home/... and lib*cuda*.so Linux's;
+    """A path names its OS: /Users/... and /opt/homebrew are macOS's, /home/..., /mnt/... (macOS mounts under /Volumes;
+    WSL's /mnt/c is Linux too) and lib*cuda*.so Linux's;
     '.../lib/python3.11/site-packages/' names the Python's minor version; 'x86_64-apple-darwin13' is a
     macOS build triple (conda's host name)."""
     facts: Facts = []

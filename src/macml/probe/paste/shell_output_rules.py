@@ -3,7 +3,11 @@
 - `file $(which python)`: '/Users/u/venv/bin/python: Mach-O 64-bit executable x86_64' is that Python's arch
   (a universal binary names several and says nothing of the process);
 - a `pip list` row whose name is as long as the name column ('tensorflow-io-gcs-filesystem 0.29.0'): one space
-  only, its version in the column the rows around it align.
+  only, its version in the column the rows around it align;
+- `pip list` before pip 10 ('legacy' format): 'tensorflow (1.1.0)' rows, read where two or more stand together;
+- macOS's `arch` command and its answer on the next line ('arch' then 'i386' or '> i386'): 'i386' is what `arch`
+  prints in a shell translated by Rosetta 2 or on an Intel Mac (Linux's `arch` prints 'x86_64'), so the shell runs
+  x86_64 code, and so does a `python` it starts on the lines below.
 """
 from __future__ import annotations
 
@@ -41,5 +45,43 @@ def pip_rows(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_ARCH_COMMAND = re.compile(r"^\s*(?:[$%❯>]\s*)?arch\s*$")
+_ARCH_ANSWER = re.compile(r"^\s*(?:>\s*)?(i386|arm64)\s*$")
+_RUNS_PYTHON = re.compile(r"^\s*(?:[$%❯]\s*)?python[\d.]*\s")
+
+
+def arch_answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the shell's arch that `arch` printed, and the arch of a python run below it in the same block."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines[:-1]):
+        answer = _ARCH_ANSWER.match(lines[index + 1]) if _ARCH_COMMAND.match(line) else None
+        if not answer:
+            continue
+        machine = "x86_64" if answer.group(1) == "i386" else "arm64"
+        found[index + 1] = [("platform", "darwin"), ("process.arch", machine)]
+        for follow in range(index + 2, min(len(lines), index + 8)):
+            if lines[follow].strip().startswith("```"):
+                break
+            if _RUNS_PYTHON.match(lines[follow]):
+                found.setdefault(follow, []).append(("python.machine", machine))
+                break
+    return found
+
+
+_LEGACY_PIP_ROW = re.compile(r"^\s*([A-Za-z][\w.-]*) \((\d+(?:\.\d+)+[\w.+-]*)\)\s*$")
+
+
+def legacy_pip_rows(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the package of an old `pip list` row that has another such row next to it."""
+    rows = {i: _LEGACY_PIP_ROW.match(line) for i, line in enumerate(lines)}
+    found: Dict[int, Facts] = {}
+    for index, row in rows.items():
+        if row and (rows.get(index - 1) or rows.get(index + 1)):
+            facts = package_facts(row.group(1).lower(), row.group(2))
+            if facts:
+                found[index] = facts
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, List]:
-    return dict(pip_rows(lines))
+    return {**legacy_pip_rows(lines), **pip_rows(lines), **arch_answers(lines)}

@@ -33,7 +33,9 @@ _UNIT_AFTER = re.compile(r"\d(?:[KMGT]i?B?|[MG]Hz|W|C|%)$")  # 'Swap: 4.0Gi', 't
 _DARWIN_RELEASE = re.compile(r"(?:1\d|2\d)\.\d\.\d+")  # platform.release() on macOS; Ubuntu's 22.04.3 has two-digit minors
 _NOT_VERSIONED = {"bios", "vbios", "firmware", "kernel", "glibc", "libc", "app", "api", "sdk", "xcode", "metal", "opengl",
                   "vulkan", "boot rom", "smc", "protocol", "model", "cpu", "gpu", "os", "system", "software",
-                  "dxdiag", "directx", "ddi", "driver", "dwm", "wddm"}  # DxDiag's rows are Windows', not packages
+                  "dxdiag", "directx", "ddi", "driver", "dwm", "wddm",  # DxDiag's rows are Windows', not packages
+                  "tahoe", "sequoia", "sonoma", "ventura", "monterey", "catalina", "mojave", "sierra", "yosemite",
+                  "mavericks"}  # 'Catalina version: 10.15.7' is macOS's (os_answer_rules)
 _ALIASES = {"pytorch": "torch", "pytorch.version": "torch", "torch version": "torch", "pytorch version": "torch", "tensorflow version": "tensorflow",
             "keras version": "keras", "numpy version": "numpy", "sklearn": "scikit-learn"}  # show_versions: import names
 
@@ -117,8 +119,10 @@ def _available(value: str) -> Facts:
 
 
 def package_facts(name: str, value: str) -> Facts:
-    pinned = re.match(r"^\s*([A-Za-z][\w.-]*)\s*==\s*(?=\d)", value)  # 'Torch version: torch==2.3.0+rocm6.0'
-    if pinned and canonical(_ALIASES.get(pinned.group(1).lower(), pinned.group(1))) == canonical(_ALIASES.get(name, name)):
+    # 'Torch version: torch==2.3.0+rocm6.0', 'TensorFlow version: tf 2.16.2': the key's own package named again
+    pinned = re.match(r"^\s*([A-Za-z][\w.-]*)\s*(?:==|\s)\s*(?=v?\d)", value)
+    named = pinned and (pinned.group(1).lower() if pinned.group(1).lower() != "tf" else "tensorflow")
+    if pinned and canonical(_ALIASES.get(named, named)) == canonical(_ALIASES.get(name, name)):
         value = value[pinned.end():]
     version = re.match(r"^v?(\d+(?:\.\d+)+(?:[.+-]?[A-Za-z0-9]+)*?)(?:-\d+-g[0-9a-f]{7,40})?(?:\s|@|$|\s*\()", value.strip() + " ")
     name = _ALIASES.get(name, name)
@@ -191,7 +195,7 @@ BY_KEY = {
     # a form's eGPU answer in words tools do not print ('Aorus GamingBox Nvidia GTX 1080'; external_gpu marks it
     # external): a name as tools print it is egpu_gpus' to read, with the enclosure's words left out
     "egpu": lambda v: [] if gpu_names(v) else gpu_value(v), "external gpu": lambda v: [] if gpu_names(v) else gpu_value(v),
-    "chipset model": gpu_value, "graphics": gpu_value, "gpu type": gpu_value, "device name": gpu_value,
+    "chipset model": gpu_value, "graphics": gpu_value, "graphics adapter": gpu_value, "gpu type": gpu_value, "device name": gpu_value,
     "nvidia driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "kmd version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],

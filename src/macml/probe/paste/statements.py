@@ -60,7 +60,8 @@ def key_value(line: str) -> Optional[Tuple[str, str]]:
     match = _KEY_VALUE.match(line)
     if not match:
         return None
-    value = match.group(2).strip().strip('"').strip("'").strip("*").strip("`").strip()
+    value = re.sub(r"\s*<-{2,}.*$", "", match.group(2))  # the writer's arrow note after it: '770 <------ onboard'
+    value = value.strip().strip('"').strip("'").strip("*").strip("`").strip()
     return (_key(match.group(1)), value) if value else None
 
 

@@ -12,6 +12,10 @@ Facts = List[Tuple[str, Any]]
 NO_SUCH_MACOS = re.compile(r"^(10\.16|1[6-9]|2[0-5])(\.|$)")
 CONDA_VIRTUAL = re.compile(r"\b__(osx|cuda|glibc|linux|win|archspec)=([\w.]+)")
 MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac|Mac)\d{1,2},\d{1,2})\b")
+# the same identifier with a space people type in it: 'MacPro 3,1', 'MacBookPro 11,3' (not bare 'Mac 14,2')
+SPACED_MODEL_ID = re.compile(r"\b(MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac) (\d{1,2},\d{1,2})\b(?![.,]?\d)")
+# ... or with a dot, as cMP owners write theirs: 'MacPro 5.1' (only these two: 'iMac 21.5' is a screen size)
+DOTTED_MODEL_ID = re.compile(r"\b(MacPro|Macmini) ?([1-9])\.([1-9])\b(?![.\d])")
 
 
 def arch_word(value: str) -> Optional[str]:

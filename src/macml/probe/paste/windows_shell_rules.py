@@ -1,6 +1,9 @@
 """The writer ran something in a shell only Windows has: 'I ran it in Command Prompt', 'from cmd.exe', 'in an
 Administrator Command Prompt', 'using Windows PowerShell' (PowerShell alone also runs on Linux and macOS as pwsh,
 so only the Windows-named one counts). A question, advice ('run it in Command Prompt') or a denial states nothing.
+
+WMI's video controller, as Get-WmiObject / Get-CimInstance or a tool reading WMI prints it ('__CLASS :
+Win32_VideoController', 'Device ID = VideoController1', 'DeviceID : VideoController4'): WMI is Windows'.
 """
 from __future__ import annotations
 
@@ -21,5 +24,12 @@ def ran_in_windows_shell(line: str) -> Facts:
     return [("platform", "win32")]
 
 
+_WMI_VIDEO = re.compile(r"\bWin32_VideoController\b|^\s*Device\s?ID\s*(?:=|:)\s*\"?VideoController\d{1,2}\"?\s*$")
+
+
+def wmi_video_controller(line: str) -> Facts:
+    return [("platform", "win32")] if _WMI_VIDEO.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return ran_in_windows_shell(line)
+    return ran_in_windows_shell(line) + wmi_video_controller(line)
