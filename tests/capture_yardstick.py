@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from packaging.utils import canonicalize_name
+
 from macml.diagnose import run_checks
 from macml.errors import MacmlError
 from macml.facts import GIB, MachineFacts, arch_family
@@ -107,7 +109,8 @@ def _gpu_entry_right(entry: Dict[str, Any], facts: MachineFacts) -> Tuple[bool, 
     return True, ""
 
 
-_MACOS_NAMES = ("Mac OS X", "Mac OSX", "OS X")  # earlier names of macOS: the same OS
+# earlier names of macOS, and uname's name for it: the same OS
+_MACOS_NAMES = ("Mac OS X", "Mac OSX", "OS X", "Mac OS", "MacOS", "Darwin")
 
 
 def os_name_right(wanted: str, facts: MachineFacts) -> Tuple[bool, str]:
@@ -173,8 +176,9 @@ def _driver(key: str, wanted: str, facts: MachineFacts) -> Tuple[bool, Any]:
 
 def _framework_version(name: str, facts: MachineFacts) -> Optional[str]:
     packages = facts.interpreter.packages if facts.interpreter else {}
-    if packages.get(name):
-        return packages[name]
+    for spelled in (name, canonicalize_name(name)):  # 'pytorch_tokenizers' is pytorch-tokenizers (PEP 503)
+        if packages.get(spelled):
+            return packages[spelled]
     probe = facts.frameworks.get(name)
     return probe.data.get("version") if probe is not None else None
 

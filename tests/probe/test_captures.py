@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from packaging.utils import canonicalize_name
 
 from macml.probe.paste.text import decode_paste
 
@@ -145,7 +146,7 @@ def test_capture_import(capture):
         if torch.get("cuda_available") is not None:
             assert data["cuda_available"] == torch["cuda_available"]
     for name, version in (given(expect, "frameworks") or {}).items():
-        assert facts.interpreter and facts.interpreter.packages.get(name) == version, name
+        assert facts.interpreter and facts.interpreter.packages.get(canonicalize_name(name)) == version, name
 
 
 def test_capture_conclusions(capture_path):

@@ -25,7 +25,7 @@ def facts_of(text: str):
 @pytest.mark.parametrize("text, name", [
     ("GPU 0                   GeForce GTX 1650 Ti with Max-Q Design (arch=7.5)", "GeForce GTX 1650 Ti with Max-Q Design"),
     ("NVIDIA TITAN Xp", "NVIDIA TITAN Xp"),
-    ("NVIDIA TITAN X (Pascal)", "NVIDIA TITAN X"),
+    ("NVIDIA TITAN X (Pascal)", "NVIDIA TITAN X (Pascal)"),  # nvidia-smi's name: the suffix tells it from the Maxwell TITAN X
     ('description="Radeon 8060S Graphics"', "Radeon 8060S Graphics"),
     ("Navi 48 [Radeon AI PRO R9700]", "Radeon AI PRO R9700"),
 ], ids=["max-q-design", "titan-xp", "titan-x-pascal", "radeon-igpu", "radeon-ai-pro"])

@@ -51,6 +51,9 @@ MAC_MODEL_CHIP_GPU_CORES: Dict[Tuple[str, str], int] = {
 # The Mac mini by its chip, where that chip's Mac mini came in one GPU bin (support.apple.com/specs: Mac mini (M1, 2020)
 # 8-core GPU, Mac mini (2023) M2 10-core, Mac mini (2024) M4 10-core): a text may name the family, not the identifier
 MAC_MINI_GPU_CORES: Dict[str, int] = {"Apple M1": 8, "Apple M2": 10, "Apple M4": 10}
+# The 13-inch MacBook Pro by its chip (support.apple.com/specs: MacBook Pro (13-inch, M1, 2020) 8-core GPU, (13-inch,
+# M2, 2022) 10-core GPU; the M3 generation has no 13-inch MacBook Pro)
+MACBOOK_PRO_13_GPU_CORES: Dict[str, int] = {"Apple M1": 8, "Apple M2": 10}
 # Chips whose GPU bins Apple sold with different unified-memory sizes, so the memory settles the GPU cores
 # (support.apple.com/specs, 14/16-inch MacBook Pro (M3 Max, Nov 2023): 14-core CPU / 30-core GPU with 36 GB or 96 GB,
 # 16-core CPU / 40-core GPU with 48, 64 or 128 GB; MacBook Pro and Mac Studio (M4 Max, 2024-25): 32-core GPU with
@@ -167,7 +170,8 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # are 5.0; the 940MX/930MX/920MX and MX110/MX130 refreshes use the same GM107/GM108 chips)
     (r"\b(gtx 9[56]0m|9[2-4]0mx|9[34]0m|8[34]0m|mx1[13]0|quadro k(?:2200|1200|620)m?|k(?:2200|620)m)\b", "5.0"),
     (r"\b(p100|quadro gp100)\b", "6.0"), (r"\btx2\b", "6.2"),
-    (r"\b(p4|p40|p6|titan xp|titan x \(pascal\)|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b", "6.1"),
+    (r"\b(p4|p40|p6|titan xp|gtx 10[5-8]0|gt 1030|quadro p\d+|mx[1-3]\d0)\b|\btitan x \(pascal\)", "6.1"),
+    (r"\btegra x2\b", "6.2"), (r"\btegra x1\b", "5.3"),  # Jetson TX2 (Parker) and TX1 / Nano (Tegra X1)
     # Maxwell
     (r"\b(m40|m60|m6|m4|gtx 9[5-8]0m?|gtx 965m|gtx titan x|quadro (?:m[4-6]000m?|m5500m?|m3000m|m2200|m2000))\b", "5.2"),  # 965M: GM204; Quadro M2000/M2200: GM206
     (r"\b(gtx 750|gtx 745|gtx 8[5-6]0m|quadro m\d+m?|m10)\b", "5.0"), (r"\b(nano|tx1)\b", "5.3"),

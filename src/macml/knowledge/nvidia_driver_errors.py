@@ -9,7 +9,9 @@ after an upgrade, unload the old module or reboot); the kernel log's side of the
 "NVRM: API mismatch: the client ... has the version X, but this kernel module has the version Y" (nvidia.ko's own
 message, quoted in NVIDIA's README, "Common Problems"). 'NVRM: RmInitAdapter failed!' / 'rm_init_adapter failed' is
 the kernel module failing to bring up the GPU it found (NVIDIA's README, "Common Problems" and the Xid catalogue; on
-GSP-firmware GPUs it follows 'Cannot initialize GSP firmware RM': NVIDIA/open-gpu-kernel-modules#876).
+GSP-firmware GPUs it follows 'Cannot initialize GSP firmware RM': NVIDIA/open-gpu-kernel-modules#876). 'NVRM: No
+NVIDIA GPU found.' is the module finding no GPU it supports, as after 'The 595.71.05 NVIDIA driver will ignore this
+GPU' for a GPU moved to a legacy branch (NixOS/nixos-hardware#1880).
 """
 from __future__ import annotations
 
@@ -42,6 +44,12 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "Power the machine off fully and back on (a warm reboot can leave the GPU in this state). If it persists, "
                 "install the newest driver for this GPU, and on a laptop check the BIOS graphics mode; `sudo dmesg | "
                 "grep -i -e NVRM -e Xid` shows what failed.", True),
+    DriverError(re.compile(r"NVRM: No NVIDIA GPU found"),
+                "the NVIDIA kernel module loaded but drives no GPU here (the installed driver branch has dropped this "
+                "GPU, or the GPU is not visible to it)",
+                "Install the driver branch the kernel log names for this GPU (e.g. the 580.xx legacy driver for "
+                "Maxwell, Pascal and Volta), or check that the GPU is enabled in the BIOS; `sudo dmesg | grep NVRM` "
+                "says which.", True),
     DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
                 "the NVIDIA driver is not loaded",
                 "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "

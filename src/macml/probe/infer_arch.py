@@ -16,7 +16,10 @@ from macml.probe.infer_wsl import wsl_arch
 
 # A kernel release that names its build's architecture (RHEL/Fedora: 4.18.0-348.12.2.el8_5.x86_64).
 _KERNEL_ARCH = re.compile(r"\b\d+\.\d+\.\d+-[\w.]+\.(x86_64|aarch64|ppc64le|s390x)\b")
-_ARM_NVIDIA = re.compile(r"\b(gh200|gb200|gb300|gb10|grace|orin|xavier|jetson|thor)\b", re.IGNORECASE)
+# Distributions whose only images are x86_64 (each project's download page: linuxmint.com/download.php, zorin.com/os,
+# cachyos.org/download, garudalinux.org, nobaraproject.org, bazzite.gg): no Arm edition exists.
+_X86_ONLY_DISTRO = re.compile(r"^(?:Linux Mint|Zorin OS|CachyOS|Garuda Linux|Nobara|Bazzite)\b", re.IGNORECASE)
+_ARM_NVIDIA = re.compile(r"\b(gh200|gb200|gb300|gb10|grace|orin|xavier|jetson|thor|tegra)\b", re.IGNORECASE)
 
 
 def pc_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[str, str]) -> CPUFacts:
@@ -83,6 +86,10 @@ def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str])
     apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)
     if apu:
         sources["cpu.hardware_arch"] = f"{apu}: an APU whose CPU cores are x86 (Zen 4)"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
+    distro = _X86_ONLY_DISTRO.match(facts.os.name or "") if facts.platform == "linux" else None
+    if distro:
+        sources["cpu.hardware_arch"] = f"{distro.group()}: a distribution published for x86_64 only"
         return dataclasses.replace(cpu, hardware_arch="x86_64")
     if not re.search(r"\b(Intel|AMD)\b", cpu.brand or ""):
         return cpu

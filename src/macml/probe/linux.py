@@ -172,6 +172,14 @@ def amd_gpus(smi: CommandResult, product: CommandResult) -> Tuple[GPU, ...]:
 
 
 _DEBIAN_ARCH = {"arm64": "aarch64", "amd64": "x86_64"}  # hostnamectl's Architecture (Debian's names), read as lscpu's
+_ARCH_NAME = re.compile(r"^(x86_64|aarch64|arm64|amd64|i[3-6]86|armv\d\w*|ppc64le|s390x|riscv64)\b", re.IGNORECASE)
+
+
+def lscpu_arch(value: str) -> str:
+    """lscpu's 'x86_64', hostnamectl's 'arm64' (aarch64), a person's 'ARM64 (aarch64)' (its first word); '' for
+    anything that does not begin with an architecture's name."""
+    found = _ARCH_NAME.match(value.strip())
+    return _DEBIAN_ARCH.get(found.group(1).lower(), found.group(1).lower()) if found else ""
 
 
 def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
@@ -189,7 +197,7 @@ def build_facts(run: Callable[[Sequence[str]], CommandResult]) -> SystemFacts:
     )
     cpu = CPUFacts(
         brand=lscpu.get("Model name", ""),
-        hardware_arch=_DEBIAN_ARCH.get(lscpu.get("Architecture", ""), lscpu.get("Architecture")) or arch or "unknown",
+        hardware_arch=lscpu_arch(lscpu.get("Architecture", "")) or arch or "unknown",
         cores=versions.number(cores),
         memory_bytes=parse_meminfo_total(run(MEMINFO).stdout),
     )

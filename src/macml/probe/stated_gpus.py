@@ -144,6 +144,20 @@ def _model_words(name: str) -> str:
     return " ".join(re.sub(r"\b(?:nvidia|geforce)\b", " ", name.lower()).split())
 
 
+_GENERIC_RADEON = re.compile(r"^(?:AMD )?Radeon(?:\s?\(TM\))? Graphics$", re.IGNORECASE)
+_APU_RADEON = re.compile(r"\bRadeon(?:\s?\(TM\))? (?:\d{3}[MS]|8060S|8050S)\b", re.IGNORECASE)  # an APU's own Radeon name
+
+
+def _apu_name(gpus: List[GPU], statements: Sequence[Statement]) -> List[GPU]:
+    """The one AMD GPU, named only 'AMD Radeon Graphics' (rocminfo), that lscpu's 'Ryzen 7 PRO 7840U w/ Radeon 780M
+    Graphics' names: the 780M (beside a discrete card, which of the two is the APU's is left as the tool named it)."""
+    amd = [g for g in gpus if g.vendor == "AMD"]
+    if len(amd) != 1 or not _GENERIC_RADEON.match(amd[0].model or ""):
+        return gpus
+    apu = {str(s["value"]) for s in statements if s.get("fact") == "gpu.mention" and _APU_RADEON.search(str(s["value"]))}
+    return [dataclasses.replace(g, model=apu.pop()) if g is amd[0] else g for g in gpus] if len(apu) == 1 else gpus
+
+
 def _full_name(name: str, statements: Sequence[Statement]) -> str:
     """nvidia-smi cuts long names ('NVIDIA GeForce ...'); another line (lspci, prose's 'Nvidia RTX 3090') may
     name the same GPU whole: the one name there that the cut name begins (brand words aside)."""
@@ -197,7 +211,7 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         gpus = _gpus_from_statements(statements, sources)
     if not gpus:
         gpus = _gpu_torch_runs_on(facts, sources)
-    gpus = [dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus]
+    gpus = _apu_name([dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus], statements)
     gpus = name_unnamed_amd(name_vendor_only(gpus, statements, sources), statements, sources)
     single = [s["value"]["memory_mib"] for s in statements
               if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]

@@ -4,7 +4,9 @@ rocm-smi's plain table numbers its cards ('1    25.0c  10.0W ...') and names non
 'AMD GPU 1'. When the writer names their one AMD GPU in the same text ('this is the output for my GPU (Vega 10 XT)
 of rocm-smi'), that is the card: the only AMD GPU listed takes the only AMD GPU named as the writer's own.
 Likewise a GPU a tool names by its vendor alone (inxi's 'Device-1: AMD driver: amdgpu'), the only one of that vendor,
-takes the only model of that vendor another line names ('renderer: AMD Radeon 890M Graphics').
+takes the only model of that vendor another line names ('renderer: AMD Radeon 890M Graphics'). Several numbered cards
+take the one model lspci lists once per card ('Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]' on two lines for two
+rocm-smi rows), with the gfx target that model has.
 """
 from __future__ import annotations
 
@@ -27,7 +29,23 @@ def name_unnamed_amd(gpus: List[GPU], statements: Sequence[Statement], sources: 
     """[GPU('AMD GPU 1')] + the statement 'gpu.owned Vega 10 XT (AMD)' -> [GPU('Vega 10 XT')]."""
     owned = {str(s["value"].get("name")): s for s in statements
              if s.get("fact") == "gpu.owned" and s["value"].get("vendor") == "AMD" and s["value"].get("name")}
-    return _the_one_named(gpus, "AMD", _PLACEHOLDER, owned, sources)
+    return _one_model_per_card(_the_one_named(gpus, "AMD", _PLACEHOLDER, owned, sources), statements, sources)
+
+
+def _one_model_per_card(gpus: List[GPU], statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
+    """N numbered AMD cards, and N AMD GPU records of one model elsewhere (lspci's lines): each card is that model."""
+    listed = [i for i, g in enumerate(gpus) if g.vendor == "AMD"]
+    records = [s for s in statements if s.get("fact") == "gpu" and s["value"].get("vendor") == "AMD"]
+    names = {str(s["value"].get("name")) for s in records}
+    if len(listed) < 2 or len(records) != len(listed) or len(names) != 1 or \
+            not all(_PLACEHOLDER.match(gpus[i].model or "") for i in listed):
+        return gpus
+    gfx = {str(s["value"]) for s in statements if s.get("fact") == "gpu.gfx"}
+    name = re.sub(r"^Advanced Micro Devices, Inc\. \[AMD/ATI\]\s*", "", names.pop())  # lspci's vendor words
+    sources["gpus.model"] = where(records[0])
+    return [dataclasses.replace(g, model=name, compute_capability=g.compute_capability or (next(iter(gfx)) if len(gfx) == 1
+                                                                                            else None))
+            if i in listed else g for i, g in enumerate(gpus)]
 
 
 def name_vendor_only(gpus: List[GPU], statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:

@@ -1,6 +1,7 @@
 """The CPU architecture a text names in passing: build and package names ('NVIDIA-Linux-x86_64-570.124.04.run',
 'dkms ... x86_64: installed', '/usr/lib/x86_64-linux-gnu/', 'win_amd64', '[MSC v.1934 64 bit (AMD64)]'), log lines
-('ARM64 does not support NUMA'), x86's CPUID vendor strings ('GenuineIntel', 'AuthenticAMD'), Windows' processor
+('ARM64 does not support NUMA'), x86's CPUID vendor strings ('GenuineIntel', 'AuthenticAMD'), the MKL that torch's
+build config names ('Math Kernel Library ... for Intel(R) 64 architecture applications'), Windows' processor
 family ('Intel64 Family 6 Model 158') and a desktop motherboard chipset ('Motherboard: X870E', knowledge/pc_boards).
 
 A text that names one architecture family, and only that one, was written on a machine of that family: across
@@ -19,7 +20,7 @@ from macml.probe.paste.statement_rules import Facts
 
 _ARCH_WORD = re.compile(r"(?<![A-Za-z0-9])(x86[_-]64|amd64|x64|aarch64|arm64)(?![A-Za-z0-9]|_[A-Za-z])", re.IGNORECASE)
 _X86_VENDOR = re.compile(r"\b(GenuineIntel|AuthenticAMD|Intel64 Family \d+|AMD64 Family \d+|x86 Family \d+|"
-                         r"Intel Compatible Processor)\b")
+                         r"Intel Compatible Processor|for Intel\(R\) 64 archi\s*tecture)\b")  # the last: MKL's build line
 _LINK = re.compile(r"\b(?:https?|file)://\S+")
 _OTHER_PLATFORMS = re.compile(r"\b(?:available for|following platforms|supported platforms|platforms?:\s*\[|"
                               r"cross[- ]compil\w*|for (?:the )?(?:target|host) )|--platform[= ]", re.IGNORECASE)

@@ -7,6 +7,9 @@
 Each printed device is one GPU of this machine, named as the library names it ('AMD Radeon Graphics' is an
 APU's integrated GPU). A device object written into a sentence that only mentions it (a question, a condition,
 another machine's) states nothing.
+
+A tensor torch printed on a CUDA device ('tensor([1., 2., 3.], device='cuda:0')', a whole output line) was made
+there: torch's CUDA (or ROCm's HIP, which torch calls 'cuda') works on this machine.
 """
 from __future__ import annotations
 
@@ -27,6 +30,9 @@ def _gpu(name: str, index: object) -> Facts:
     return [("gpu", {"name": name.strip(), "vendor": gpu_vendor(name), "memory_mib": None, "index": index})]
 
 
+_CUDA_TENSOR = re.compile(r"^\s*tensor\(.*,\s*device='cuda(?::\d{1,2})?'(?:,\s*\w+=[^)]*)?\)\s*$")
+
+
 def line_facts(line: str) -> Facts:
     """'- HIPDevice(name="AMD Radeon Graphics", id=1)' -> that GPU, index 1; 'CuDevice(0): NVIDIA GeForce RTX 3090'."""
     facts: Facts = []
@@ -36,4 +42,6 @@ def line_facts(line: str) -> Facts:
     numbered = _NUMBERED.search(line)
     if numbered and not mentioned_only(line, numbered.start(), numbered.end()):
         facts += _gpu(numbered.group(2), int(numbered.group(1)) if numbered.group(1) else None)
+    if _CUDA_TENSOR.match(line):
+        facts.append(("torch.cuda_available", True))
     return facts

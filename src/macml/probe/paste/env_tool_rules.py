@@ -1,6 +1,8 @@
 """Set 11's Linux clues in tool output pasted into issues, each a pure function returning stated facts.
 
-- kohya/SD.Next's 'Torch detected GPU: NAME VRAM 24150 Arch (8, 6) Cores 82' and 'Torch backend: nVidia CUDA 11.8'.
+- kohya/SD.Next's 'Torch detected GPU: NAME VRAM 24150 Arch (8, 6) Cores 82' and 'Torch backend: nVidia CUDA 11.8';
+  SD.Next's 'Python: version=3.10.12 platform=Linux bin="..."' (the Python it launched, and its OS); audio-separator's
+  'ONNX Runtime CPU package installed with version: 1.18.1' (onnxruntime; GPU: onnxruntime-gpu).
 - trtexec's 'Device 0: "NVIDIA GeForce RTX 3090" UUID: GPU-...' and the selected device's 'Compute Capability: 8.6'.
 - Paddle's device_context: 'device: 0, CUDA Capability: 75, Driver API Version: 10.1, Runtime API Version: 10.0'.
 - An NGC container's banner: 'built for NVIDIA Driver Release 450.51 or later, but / version 440.64.00 was detected';
@@ -24,8 +26,30 @@ from macml.probe.paste.gpu_names import gpu_names, gpu_record
 Facts = List[Tuple[str, Any]]
 
 
-_KOHYA_GPU = re.compile(r"\bTorch detected GPU:\s*(.+?)\s+VRAM\s+(\d{3,6})\b(?:\s+Arch\s+\((\d+),\s*(\d+)\))?")
+# newer launchers print 'VRAM 15845MB Arch 12.0' for 'VRAM 24150 Arch (8, 6)'
+_KOHYA_GPU = re.compile(r"\bTorch detected GPU:\s*(.+?)\s+VRAM\s+(\d{3,6})(?:\s?MB)?\b(?:\s+Arch\s+(?:\((\d+),\s*(\d+)\)|(\d+)\.(\d)\b))?")
 _KOHYA_BACKEND = re.compile(r"\bTorch backend:\s*nVidia CUDA\s+(\d+\.\d+)", re.IGNORECASE)
+
+
+_SDNEXT_PYTHON = re.compile(r"\bPython: version=(\d\.\d{1,2}\.\d{1,2}) platform=(Linux|Windows|Darwin)\b")
+
+
+_ORT_INSTALLED = re.compile(r"\bONNX Runtime (CPU|GPU|Silicon|DirectML) package installed with version:?\s+(\d+\.\d+\.\d+)\b")
+
+
+def onnxruntime_installed(line: str) -> Facts:
+    found = _ORT_INSTALLED.search(line)
+    if not found:
+        return []
+    name = "onnxruntime" + {"CPU": "", "GPU": "-gpu", "Silicon": "-silicon", "DirectML": "-directml"}[found.group(1)]
+    return [("package", {"name": name, "version": found.group(2)})]
+
+
+def sdnext_python(line: str) -> Facts:
+    found = _SDNEXT_PYTHON.search(line)
+    if not found:
+        return []
+    return [("python.version", found.group(1)), ("platform", {"Linux": "linux", "Windows": "win32"}.get(found.group(2), "darwin"))]
 
 
 def kohya_log(line: str, following: str = "") -> Facts:
@@ -37,7 +61,7 @@ def kohya_log(line: str, following: str = "") -> Facts:
     found = _KOHYA_GPU.search(line)
     if not found:
         return []
-    arch = found.groups()[2:] if found.group(3) else None
+    arch = found.groups()[2:4] if found.group(3) else found.groups()[4:6] if found.group(5) else None
     wrapped = re.match(r"^\s*Arch\s+\((\d+),\s*(\d+)\)", following)
     arch = arch or (wrapped.groups() if wrapped else None)
     record = dict(gpu_record(found.group(1))[1], memory_mib=int(found.group(2)))
@@ -186,7 +210,7 @@ def loader_and_machine(line: str) -> Facts:
 def line_facts(line: str, following: str = "") -> Facts:
     """Every one-line rule here (`following`: the next line, where a log wraps)."""
     return (kohya_log(line, following) + paddle_device(line) + pipx_package(line) + lightning_gpu(line)
-            + pci_device(line) + loader_and_machine(line))
+            + pci_device(line) + loader_and_machine(line) + sdnext_python(line) + onnxruntime_installed(line))
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -14,7 +14,10 @@ ubuntu-22.04, windows-2022) names a GitHub-hosted runner image, and GitHub-hoste
 (docs.github.com/en/actions/using-github-hosted-runners/about-github-hosted-runners: "each GitHub-hosted runner is a
 new virtual machine"); an '-arm64' macOS image runs on Apple silicon. A self-hosted runner prints no 'Runner Image'.
 
-The reader is a pure function of the lines.
+A writer saying their code runs on such a runner ('running ... inside GitHub-hosted macOS runners (macos-15, Apple
+Silicon)') names the same VM: a macOS one, on Apple silicon where the line says so.
+
+The readers are pure functions of the lines.
 """
 from __future__ import annotations
 
@@ -29,6 +32,27 @@ _VERSION = re.compile(r"^\s+(\d{1,2}\.\d{1,2}(?:\.\d{1,5})?)\s*(?:LTS)?\s*$")
 _BUILD = re.compile(r"^\s+(\d{2}[A-Z]\d{1,5}[a-z]?)\s*$")
 _IMAGE = re.compile(r"^\s+Image:\s+(macos|ubuntu|windows)-[\w.]+?(-arm64|-xlarge|-large)?\s*$")
 _HOSTED = "GitHub-hosted runner"
+
+
+_HOSTED_IN_WORDS = re.compile(r"\b(?:on|in|inside|using)\s+(?:the\s+|a\s+)?GitHub[- ]hosted\s+(macOS|Ubuntu|Linux|Windows)\s+runners?\b",
+                              re.IGNORECASE)
+_APPLE_SILICON_WORDS = re.compile(r"\bApple Silicon\b|\barm64\b|\bM[1-4]\b")
+
+
+def hosted_in_words(line: str) -> Facts:
+    """'... inside GitHub-hosted macOS runners (macos-15, Apple Silicon)': a GitHub-hosted VM of that OS."""
+    found = _HOSTED_IN_WORDS.search(line)
+    if not found or re.search(r"\b(?:not|never|instead of|rather than)\s*$", line[:found.start()], re.IGNORECASE):
+        return []
+    system = found.group(1).lower()
+    facts: Facts = [("platform", {"macos": "darwin", "windows": "win32"}.get(system, "linux")), ("hypervisor", _HOSTED)]
+    if system == "macos" and _APPLE_SILICON_WORDS.search(line[found.end():found.end() + 60]):
+        facts.append(("cpu.hardware_arch", "arm64"))
+    return facts
+
+
+def line_facts(line: str) -> Facts:
+    return hosted_in_words(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -11,7 +11,7 @@ Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
-                     r"|(?<=TITAN )(?:Xp|X|V|Z|RTX|Black)\b)(?: with Max-Q Design| / Max-Q(?: Refresh)?)?)"
+                     r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
                      r"|(?=\s*(?:$|[,(:|\]\"'+]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
 _RADEON = re.compile(r"\b((?:AMD )?Rad(?:eo|io)n(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*)(?=\s*(?:$|[,():|\]\"'+]|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|\d+\s?[GM]B?\b|with\b|G?DDR\d|HBM\d?\b)|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
@@ -27,10 +27,12 @@ _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?)
 
 
 def gib(value: str) -> Optional[int]:
-    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes)\b", value)  # 'Gi': free -h
+    # 'Gi': free -h; 'Go'/'Mo': French octets ('RAM : 96 go')
+    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To)\b", value)
     if match:
         scale = {"TB": 1024**4, "TI": 1024**4, "GB": 1024**3, "GIB": 1024**3, "GI": 1024**3, "G": 1024**3, "MB": 1024**2,
-                 "MIB": 1024**2, "MI": 1024**2, "GIGABYTES": 1024**3, "MEGABYTES": 1024**2}
+                 "MIB": 1024**2, "MI": 1024**2, "GIGABYTES": 1024**3, "MEGABYTES": 1024**2, "GO": 1024**3, "MO": 1024**2,
+                 "TO": 1024**4}
         return int(float(match.group(1)) * scale[match.group(2).upper()])
     digits = value.strip()
     return int(digits) if digits.isdigit() and int(digits) >= 1 << 30 else None
@@ -141,6 +143,9 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
     if family:  # 'Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]' names a family, not which card of it
         return [gpu_record(family.group(1), None, index)]
     parts = [p.strip() for p in re.split(r"[,|]", value)]  # 'NVIDIA RTX A5000 | 24564 MiB | driver 595.71.05'
+    glued = re.search(r"\s(\d{3,6})\s?MiB\s*$", parts[0])  # TensorFlow's form: 'GeForce 940MX 982MiB'
+    if glued and len(parts) == 1:
+        parts = [parts[0][:glued.start()].strip(), f"{glued.group(1)} MiB"]
     memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB|GiB|MiB)\b", p)), None)
     vram = re.search(r"\b(\d{1,3})\s*gb\s*(?:(?:of\s+)?(?:vram|memory)\b|\))", value, re.IGNORECASE)
     memory = memory or (vram.group(1) + " GB" if vram else None)

@@ -7,6 +7,8 @@
   the one GPU's memory.
 - fastfetch --format json: a GPU's '"driver": "amdgpu"' (a Linux kernel driver's name) and the Memory module's
   '"total": 33247907840' bytes.
+- Godot's start line 'OpenGL API 3.3.0 NVIDIA 390.157 - Compatibility - Using Device: NVIDIA - GeForce GT 650M': the
+  NVIDIA driver's version, as the GL version string carries it (glxinfo's key form is gpu_text_rules').
 - rocm-smi --showhw's table ('GPU NODE DID GUID GFX VER ...'): one AMD GPU per row, on Linux (rocm-smi is a Linux
   tool: https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/).
 """
@@ -18,6 +20,14 @@ from typing import Any, Dict, List, Sequence, Tuple
 Facts = List[Tuple[str, Any]]
 
 _MESA_LINUX = re.compile(r"\(RADV\s+[A-Z0-9_ ]+\)|\(radv\)|\bLLVM \d+(?:\.\d+)*, DRM \d+\.\d+\b")
+
+
+_GODOT_GL = re.compile(r"\bOpenGL API \d\.\d(?:\.\d+)? NVIDIA (\d{3}\.\d{2,3}(?:\.\d{1,2})?) - ")
+
+
+def godot_gl_driver(line: str) -> Facts:
+    found = _GODOT_GL.search(line)
+    return [("gpu.driver", found.group(1)), ("gpu.present", "NVIDIA")] if found else []
 
 
 def mesa_linux(line: str) -> Facts:
@@ -82,7 +92,7 @@ def rocm_smi_showhw(lines: Sequence[str]) -> Dict[int, Facts]:
 
 
 def line_facts(line: str) -> Facts:
-    return mesa_linux(line)
+    return mesa_linux(line) + godot_gl_driver(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -87,12 +87,15 @@ def macos_release_version(line: str) -> Facts:
     return []
 
 
-_EGPU = re.compile(r"\b(?:e-?GPU|external GPU|Razer Core(?: X| V2)?|(?:AORUS|Gigabyte) (?:RTX \d+ |RX \d+ )?Gaming Box"
+_EGPU = re.compile(r"\b(?:e-?GPU|external GPU|Ra[sz]or Core(?: X| V2)?|(?:AORUS|Gigabyte) (?:RTX \d+ |RX \d+ )?Gaming Box"
                    r"|Sonnet (?:eGFX|Breakaway)|Akitio Node|Mantiz (?:Venus|Saturn)|PowerColor (?:Gaming Station|Devil Box)"
                    r"|Bizon ?Box)\b", re.IGNORECASE)
 
 
 _MINE = re.compile(r"\b(?:I\s+have|I've\s+got|I\s+own|my)\b", re.IGNORECASE)
+# a GPU named just before the enclosure it sits in: 'my RTX 2080 Ti connected via Razor Core X'
+_INTO_ENCLOSURE = re.compile(r"(?:connected\s+(?:via|through|to|in)|plugged\s+into|in|inside)\s+(?:an?\s+|my\s+|the\s+)?$",
+                             re.IGNORECASE)
 
 
 def egpu_gpus(line: str) -> Facts:
@@ -106,6 +109,11 @@ def egpu_gpus(line: str) -> Facts:
     named = [name for name in gpu_names(rest) if not name.startswith("Apple")]  # as tools print them: one GPU each
     # the writer's own Mac's GPUs named before it ('I have MB Pro 2016 ..., Radeon Pro 455 + eGPU ...') are built in
     before = line[:found.start()]
+    into = _INTO_ENCLOSURE.search(before)
+    if into and not named:  # the GPU sits in the enclosure named after it
+        held = (gpu_names(before[max(0, into.start() - 40):into.start()])
+                or informal_gpu_names(before[max(0, into.start() - 40):into.start()]))
+        return [("gpu.external", held[-1])] if held else []
     inside = [n for n in gpu_names(before) if not n.startswith("Apple")] if _MINE.search(before) else []
     return ([gpu_record(name) for name in inside + named]
             + [("gpu.external", name) for name in named or informal_gpu_names(rest)])

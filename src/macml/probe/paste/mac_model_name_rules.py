@@ -62,6 +62,18 @@ def owned_mac(line: str) -> Facts:
     return [("cpu.model_name", _clean(found.group()))]
 
 
+_PRO_13 = re.compile(r"\bMac ?Book ?Pro\s*\(?13(?:[-\s]?inch|\"|'')?(?=[\s,)]|$)|\b13(?:[-\s]?inch|\"|'')\s*Mac ?Book ?Pro\b",
+                     re.IGNORECASE)
+
+
+def pro_13(line: str) -> Facts:
+    """'my Macbook Pro 13 M1', 'my 13" MacBook Pro': the writer's 13-inch MacBook Pro (the size, not the year)."""
+    for found in _PRO_13.finditer(line):
+        if _OWNED.search(line[:found.start()]) and not _ELSEWHERE.search(line[max(0, found.start() - 40):found.start()]):
+            return [("cpu.model_name", "MacBook Pro 13-inch")]
+    return []
+
+
 def keyed_facts(key: str, value: str) -> Facts:
     return keyed_mac(key, value)
 
@@ -81,4 +93,4 @@ def mac_mini(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return owned_mac(line) or mac_mini(line)
+    return owned_mac(line) or mac_mini(line) or pro_13(line)

@@ -114,5 +114,14 @@ def line_facts(line: str) -> Facts:
     return decimal_comma_terabytes(line) + counted_amd_gpus(line) + untiered_chip(line) + inside_named_vm(line)
 
 
+_GPU_CORE_TOTAL = re.compile(r"^Total Number of Cores:\s*(\d{1,2})$", re.IGNORECASE)
+
+
+def gpu_core_total(key: str, value: str) -> Facts:
+    """'- GPU:  Total Number of Cores: 38': system_profiler's Apple GPU line, under the writer's own 'GPU' label."""
+    found = _GPU_CORE_TOTAL.match(value.strip()) if key in ("gpu", "graphics") else None
+    return [("platform", "darwin"), ("gpu.cores", int(found.group(1)))] if found else []
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return ram_in_lower_case_gb(key, value) + macos_release_answer(key, value)
+    return ram_in_lower_case_gb(key, value) + macos_release_answer(key, value) + gpu_core_total(key, value)

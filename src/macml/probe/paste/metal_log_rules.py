@@ -9,6 +9,10 @@ torch's 'MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 0
 to allocate 256 bytes': nothing allocated and a few bytes refused is the paravirtual Metal device of a macOS virtual
 machine (GitHub's Apple-silicon runners: actions/runner-images#9918, kitzeslab/opensoundscape#850), which has no
 memory for MPS. A Mac that is out of memory has allocated something.
+
+MLX's Metal backend at work ('mlx/backend/metal/kernels/utils.h:470:10: fatal error: ...', a kernel it compiles at run
+time): MLX runs in this Python, and MLX publishes arm64 macOS wheels only (pypi.org/project/mlx), so the Python is a
+native arm64 one on Apple silicon.
 """
 from __future__ import annotations
 
@@ -43,5 +47,14 @@ def empty_mps_out_of_memory(line: str) -> Facts:
         if _EMPTY_MPS_OOM.search(line) else []
 
 
+_MLX_METAL_BACKEND = re.compile(r"mlx/backend/metal/[\w/]+\.(?:h|cpp|metal)\b")
+
+
+def mlx_metal_backend(line: str) -> Facts:
+    if not _MLX_METAL_BACKEND.search(line):
+        return []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("python.machine", "arm64")]
+
+
 def line_facts(line: str) -> Facts:
-    return working_set_memory(line) + empty_mps_out_of_memory(line)
+    return working_set_memory(line) + empty_mps_out_of_memory(line) + mlx_metal_backend(line)

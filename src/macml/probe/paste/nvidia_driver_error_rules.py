@@ -4,7 +4,8 @@ NVIDIA driver installed that is broken now (knowledge/nvidia_driver_errors). A l
 (a question about it, 'I no longer get ...', 'if you see ...') states nothing.
 
 The kernel's 'NVRM: API mismatch' message names the loaded kernel module's version, which is the driver this machine
-runs ('... but this kernel module has' / 'NVRM: the version 575.51.02'), over as many log lines as it takes.
+runs ('... but this kernel module has' / 'NVRM: the version 575.51.02'), over as many log lines as it takes; so
+does its 'The 595.71.05 NVIDIA driver will ignore this GPU' (the driver loaded, the GPU it leaves to a legacy branch).
 """
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ from macml.probe.paste.statement_rules import Facts
 
 
 def line_facts(line: str) -> Facts:
+    return driver_error_facts(line) + ignoring_driver(line)
+
+
+def driver_error_facts(line: str) -> Facts:
     error = driver_error(line)
     found = error.pattern.search(line) if error else None
     if found is None or negated(line[:found.start()]) or hypothetical(line[:found.start()]) or line.rstrip().endswith("?"):
@@ -25,6 +30,13 @@ def line_facts(line: str) -> Facts:
     return facts + [("gpu.present", "NVIDIA"), ("gpu.driver_error", found.group())]
 
 
+def ignoring_driver(line: str) -> Facts:
+    """'NVRM:  information.  The 595.71.05 NVIDIA driver will ignore' -> the installed driver, 595.71.05."""
+    found = _IGNORES_GPU.search(line)
+    return [("platform", "linux"), ("gpu.driver", found.group(1)), ("gpu.present", "NVIDIA")] if found else []
+
+
+_IGNORES_GPU = re.compile(r"\bThe (\d{3}\.\d{2,3}(?:\.\d{1,2})?) NVIDIA driver will ignore\b")
 _MODULE_VERSION = re.compile(r"\bthis kernel module has\s+(?:NVRM:\s+)?the version (\d{3}\.\d{2,3}(?:\.\d{1,2})?)\b")
 
 

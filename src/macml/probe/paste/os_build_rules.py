@@ -2,11 +2,14 @@
 'OS Version: 13.4.1 (22F82)', 'System Version: 10.15.7 (19H2)', OBS's 'OS Version: Version 12.6 (Build 21G115)'.
 
 The field need not say 'macOS': the build says it. A macOS build's first two digits are its Darwin major and its
-letter the minor release (knowledge/macos_builds), so a build that is macOS's own release of the version beside it
-makes the pair a macOS one; iOS and iPadOS versions carry builds of the same Darwin but other numbers ('17.3.1
-(21D61)': build 21D is macOS 12.2, not 17.3), so they never agree.
+letter the minor release (knowledge/macos_builds), so a build of the same macOS release as the version beside it
+makes the pair a macOS one; iOS and iPadOS versions carry builds of other Darwin majors ('17.3.1 (21D61)': build
+21D is macOS 12, not 17), so they never agree.
 
-Each rule is a pure function of one `key: value` pair.
+A line that is only such a pair ('15.7.9 (24G830)', as About This Mac's macOS line is copied without its label) is
+read the same way: the build must be that release's.
+
+Each rule is a pure function of one `key: value` pair, or of one line.
 """
 from __future__ import annotations
 
@@ -22,21 +25,32 @@ _OS_KEY = re.compile(r"^(?:device |host |system |product |software )?(?:os ?buil
 _VERSION_BUILD = re.compile(r"^\s*(?:Version\s+)?(\d{2}\.\d{1,2}(?:\.\d{1,2})?)\s*\((?:Build\s+)?(\d{2}[A-Z]\d{1,5}[a-z]?)\)\s*[\"';,]*\s*$")
 
 
-def _minor(version: str) -> Tuple[str, ...]:
+def _major(version: str) -> Tuple[str, ...]:
+    """'15.7.9' -> ('15',); '10.15.7' -> ('10', '15'): the release a build's Darwin major names. The letter after it
+    does not settle the minor (Apple kept 24G for both 15.6 and 15.7: '15.7.9 (24G830)')."""
     parts = version.split(".")
-    return tuple(parts[:2])
+    return tuple(parts[:2]) if parts[0] == "10" else tuple(parts[:1])
 
 
 def version_with_build(key: str, value: str) -> Facts:
     """'device osbuild' = '14.3.1 (23D60)' -> macOS 14.3.1, build 23D60 (where the build is that release's)."""
     if not _OS_KEY.match(key.strip().lower()):
         return []
+    return _pair(value)
+
+
+def line_facts(line: str) -> Facts:
+    """'15.7.9 (24G830)' alone on its line."""
+    return _pair(line)
+
+
+def _pair(value: str) -> Facts:
     found = _VERSION_BUILD.match(value)
     if not found:
         return []
     version, build = found.groups()
     release, _ = macos_for_build(build)
-    if not release or _minor(release) != _minor(version):
+    if not release or _major(release) != _major(version):
         return []
     return [("platform", "darwin"), ("os.version", version), ("os.build", build)]
 

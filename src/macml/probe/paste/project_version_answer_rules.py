@@ -3,7 +3,8 @@ ort-nightly-directml 1.13.0.dev20220823003 (...). But also tried with 1.12.1', '
 2.16.0.dev20231010'): the pip name that belongs to the project (its name run together, or the short name its nightly
 and variant builds take), with the version right after it, is installed at that version. The key names the project in
 words ('ONNX Runtime', 'Tensor Flow'); a version only 'also tried', or one named with a denial or a condition, is
-not read.
+not read. A bare 'Version:' answered with a distribution's name and version run together ('Version: `mtplx-2.11.2`',
+as sdist and wheel files name them) is that package.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def keyed_facts(key: str, value: str) -> Facts:
     """'onnx runtime version', 'Currently on ort-nightly-directml 1.13.0.dev20220823003 ...' -> that package."""
     named = _KEY.match(key)
     if not named:
-        return []
+        return bare_version_answer(key, value)
     project = re.sub(r"[\s_.-]+", "", named.group(1))
     for found in _DIST_VERSION.finditer(value):
         dist = found.group(1).lower().replace("_", "-")
@@ -44,3 +45,15 @@ def keyed_facts(key: str, value: str) -> Facts:
             continue
         return [("package", {"name": dist, "version": found.group(2)})]
     return []
+
+
+_DIST_DASH_VERSION = re.compile(r"^`?([a-z][a-z0-9_]*(?:-[a-z][a-z0-9_]*)*)-(\d+(?:\.\d+){1,3}(?:(?:a|b|rc|\.post|\.dev)\d+)?)`?$")
+_NOT_A_DIST = re.compile(r"^(?:macos|osx|ubuntu|debian|windows|win|linux|darwin|ios|android|build|release|v)$")
+
+
+def bare_version_answer(key: str, value: str) -> Facts:
+    """'Version: `mtplx-2.11.2`' -> mtplx 2.11.2 ('Version: macos-14.1' names an OS, not a package)."""
+    found = _DIST_DASH_VERSION.match(value.strip()) if key == "version" else None
+    if not found or _NOT_A_DIST.match(found.group(1)):
+        return []
+    return [("package", {"name": found.group(1).replace("_", "-"), "version": found.group(2)})]

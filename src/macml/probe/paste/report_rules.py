@@ -39,7 +39,7 @@ _USED = re.compile(r"^\s*(?:>>>\s*)?(?:import|from) (torch|tensorflow|mlx|jax|pl
                    r"|\b(plaidml)\.keras\.backend|INFO:(plaidml):")
 _INLINE_PIN = re.compile(r"(?:^|[\s(`'\"])([a-z][a-z0-9_.-]*[a-z0-9])==(\d+(?:\.\d+)+[\w.+]*)(?=[\s)`'\",]|$)")
 _BACKTICK_PACKAGE = re.compile(r"`([a-z][a-z0-9_.-]*[a-z0-9]) v?(\d+(?:\.\d+)+[\w.+]*)`")
-_PLAIDML_ID = re.compile(r"\b(metal|opencl)_((?:amd|nvidia|intel|apple)_[a-z0-9_()]+?)(?:\.\d+)?(?=[\"'\s,.]|$)")
+_PLAIDML_ID = re.compile(r"\b(metal|opencl)_((?:amd|nvidia|intel|apple)(?:\(r\))?_[a-z0-9_()]+?)(?:\.\d+)?(?=[\"'\s,.]|$)")
 _DIST_ALIASES = {"pytorch": "torch"}  # conda's name of torch ('pytorch==1.7.1+cu110')
 _NOT_DISTRIBUTIONS = {"python", "python3", "macos", "cuda", "ubuntu", "darwin", "xcode", "metal", "version"}
 

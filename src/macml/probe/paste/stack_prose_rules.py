@@ -6,7 +6,9 @@
 - AMD cards counted ('a system with 6 AMD RX 580 cards'): that many GPUs of that name, as written;
 - a board with a desktop chipset ('ASRock H81 BTC Pro R2.0 motherboard'): an x86_64 machine (knowledge.pc_boards);
 - versions in parentheses ('python (version 3.8.10)', 'pytorch package (version 1.7.1)'), as the WSL issue form's
-  'Other Software' answers write them.
+  'Other Software' answers write them;
+- which framework sees the GPU, said plainly ('Pytorch is working perfectly in WSL with Cuda enabled. Tensorflow is
+  not recognizing my GPU.'): torch's CUDA works; TensorFlow finds no GPU. Not from a question or a condition.
 """
 from __future__ import annotations
 
@@ -26,6 +28,20 @@ _COUNTED_AMD = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|
                           re.IGNORECASE)
 _PAREN_VERSION = re.compile(r"^\s*(?:[-*]\s*)?(python|pytorch|torch)(?:\s+package)?\s*\(version\s+(\d+(?:\.\d+){1,2})\)",
                             re.IGNORECASE)
+
+
+_TORCH_CUDA_WORKS = re.compile(r"\b(?:Py)?Torch\s+(?:is\s+)?(?:works?|working)\b(?:\s+(?:perfectly|fine|well))?[^.;!?]{0,30}?"
+                               r"\bwith\s+CUDA\b", re.IGNORECASE)
+_TF_NO_GPU = re.compile(r"\b(?:TensorFlow|TF)\s+(?:is\s+not|isn't|does\s+not|doesn't|can\s*not|can't|won't)\s+"
+                        r"(?:recogni[sz](?:e|ing)|detect(?:ing)?|see(?:ing)?|find(?:ing)?)\s+(?:my|the|any)\s+GPUs?\b",
+                        re.IGNORECASE)
+
+
+def framework_gpu_said(line: str) -> Facts:
+    if line.rstrip().endswith("?") or re.search(r"\b(?:if|whether|should|why)\b", line, re.IGNORECASE):
+        return []
+    return ([("torch.cuda_available", True)] if _TORCH_CUDA_WORKS.search(line) else []) + \
+        ([("tensorflow.no_gpu", True)] if _TF_NO_GPU.search(line) else [])
 
 
 def nvidia_driver_named(line: str) -> Facts:
@@ -65,7 +81,7 @@ def paren_version(line: str) -> Facts:
     return [("package", {"name": "torch", "version": version}), ("torch.version", version)]
 
 
-RULES = (nvidia_driver_named, my_rtx, amdgpu_pro, counted_amd, board, paren_version)
+RULES = (nvidia_driver_named, my_rtx, amdgpu_pro, counted_amd, board, paren_version, framework_gpu_said)
 
 
 def line_facts(line: str) -> Facts:

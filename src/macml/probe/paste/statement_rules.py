@@ -175,7 +175,7 @@ def _model_line(value: str) -> Facts:
 
 
 BY_KEY = {
-    "os": _os_line, "operating system": _os_line, "os version": _os_line, "osversion": _os_line,
+    "os": _os_line, "operating system": _os_line, "prettyname": _os_line, "os version": _os_line, "osversion": _os_line,
     "running under": lambda v: _os_line(v) if platform_word(v) in ("win32", "linux") else [],  # R's sessionInfo()
     # OBS's log: 'Windows Version: 10.0 Build 26100 (release: 24H2; ...)'
     "windows version": lambda v: [("platform", "win32")] if re.match(r"\d+\.\d+ Build \d{4,5}\b", v.strip()) else [],

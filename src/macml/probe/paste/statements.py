@@ -40,7 +40,7 @@ class Statement:
 # "- 🤗 Diffusers version: 0.33.0" (diffusers-cli env puts an emoji before its own name)
 _KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s*(?=[A-Za-z]))?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)["']?(?:\*\*)?\s*"""
                         r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
-_SYSCTL_N = re.compile(r"^(?:.*[$%#>]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")
+_SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")  # λ, ❯: custom zsh prompts
 
 
 def _key(raw: str) -> str:

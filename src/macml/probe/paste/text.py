@@ -17,14 +17,16 @@ _QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # A logger's prefix before each line ("07/10 16:07:35 - mmengine - INFO - ", "2026-01-14T14:19:07.42 - ").
 _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?"
-                         r"(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?\s*[-|:]\s"
+                         r"(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL)\s*[-|]\s*[\w.]+(?=\s*[-|]\s)"  # '- INFO - separator -'
+                         r"|(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?)\s*[-|:]\s"
                          r"|^\s*\d{1,2}:\d{2}:\d{2}, Frame \d+, (?:LOG|WARNING|ERROR|EXCEPTION) \u00bb\s+"  # a Unity game's log
                          r"|^\s*`?\d{1,2}:\d{2}:\d{2}\.\d{3}: (?=\S)"  # OBS Studio's log: '16:50:34.899: OS Version: ...'
                          r"|^\s*\++ string='(?=[A-Za-z][\w ]{0,30}: )"  # `bash -x neofetch`: + string='GPU: ...'
                          r"|^\s*\[(?i:info|warning|warn|error|debug)\] (?=\S)"  # libobs's '[Info] CPU Name: ...', ComfyUI's '[INFO] ...'
                          r"|^\s*\[[A-Z][\w.-]* (?:INFO|DEBUG|WARN|WARNING|ERROR)\]\s+")  # '[Crystools INFO] NVIDIA Driver: 540.4.0'
 # syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
-_JOURNAL_PREFIX = re.compile(r"^\s*(?:\S{1,12}|\S{1,4}\s+\S{1,6})\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")  # "de des. 03": a month in two words (Catalan)
+_JOURNAL_PREFIX = re.compile(r"^\s*(?!\[)(?:\S{1,12}|\S{1,4}\s+\S{1,6})\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")  # "de des. 03": a month in two words (Catalan)
+# (dmesg -T's '[Sun May 17 15:55:50 2026] NVRM: ...' is a kernel line with its date in brackets, not a journal line)
 # one quoted 'key: value' line in a paste that is not quoted as a whole ('>PyTorch version: 1.9.0', Markdown's lazy
 # continuation quotes the lines after it): the quote mark is not part of the key
 _QUOTED_KEY = re.compile(r"^\s*>\s?(?=[A-Za-z][\w .()/-]{0,60}:\s)")
