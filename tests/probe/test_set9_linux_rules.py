@@ -48,7 +48,8 @@ def test_lspci_device_leaves(line):
 
 @pytest.mark.parametrize("line, fact", [
     ("  Device-1: Intel DG2 [Arc A770] driver: i915 v: kernel", _gpu("Intel DG2 [Arc A770]", 0, "Intel")),
-    ("  Device-2: NVIDIA AD102 [GeForce RTX 4090] driver: nvidia v: 550.54.14", _gpu("NVIDIA AD102 [GeForce RTX 4090]", 1, "NVIDIA")),
+    # an NVIDIA chip with its one board in brackets is that board (set-27 round)
+    ("  Device-2: NVIDIA AD102 [GeForce RTX 4090] driver: nvidia v: 550.54.14", _gpu("GeForce RTX 4090", 1, "NVIDIA")),
     ("  Device-1: Advanced Micro Devices [AMD/ATI] Navi 31 [Radeon RX 7900 XT/7900 XTX] vendor: Sapphire driver: amdgpu",
      _gpu("Advanced Micro Devices [AMD/ATI] Navi 31 [Radeon RX 7900 XT/7900 XTX]", 0, "AMD")),
 ], ids=["intel-arc", "nvidia", "amd-vendor-field"])

@@ -1,4 +1,4 @@
-"""NVIDIA PCI device IDs -> the board's marketing name, for an lspci that has no name for the device.
+"""NVIDIA (and AMD Instinct) PCI device IDs -> the board's marketing name, for a tool that prints no name for it.
 
 An lspci whose pci.ids database predates the board prints 'NVIDIA Corporation Device 2684' (vendor 10de, device
 2684) instead of 'AD102 [GeForce RTX 4090]'. Source: the PCI ID Repository (pci-ids.ucw.cz, the pci.ids file that
@@ -31,6 +31,21 @@ NVIDIA_DEVICE_IDS = {
 def nvidia_device_name(device_id: str) -> Optional[str]:
     """'2684' -> 'NVIDIA GeForce RTX 4090'; None for an ID the table does not hold."""
     return NVIDIA_DEVICE_IDS.get(device_id.strip().lower())
+
+
+# AMD Instinct accelerators by device ID (vendor 1002 in the same repository), as rocm-smi's concise table prints
+# them in its 'IDs (DID, GUID)' column ('0x74a1,'): one product each.
+AMD_DEVICE_IDS = {
+    "738c": "AMD Instinct MI100",  # Arcturus GL-XL [Instinct MI100]
+    "740f": "AMD Instinct MI210",  # Aldebaran [Instinct MI210]
+    "74a1": "AMD Instinct MI300X",  # Aqua Vanjaram [Instinct MI300X]
+    "74a5": "AMD Instinct MI325X",  # Aqua Vanjaram [Instinct MI325X]
+}
+
+
+def amd_device_name(device_id: str) -> Optional[str]:
+    """'0x74a1' or '74a1' -> 'AMD Instinct MI300X'; None for an ID the table does not hold."""
+    return AMD_DEVICE_IDS.get(device_id.strip().lower().removeprefix("0x"))
 
 
 # PCI vendor IDs of the GPU makers, as Windows' device keys print them ('Enum\PCI\VEN_1002&DEV_1638');

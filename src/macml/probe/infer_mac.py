@@ -202,7 +202,11 @@ def infer_macos_version(facts: MachineFacts, snapshot: Mapping[str, Any], source
 def arm64_only_torch(facts: MachineFacts) -> str:
     """A torch newer than the last x86_64 macOS wheel (2.2.2) runs only in an arm64 Python, so on Apple
     silicon; '' where that does not follow (conda-forge builds osx-64 torch of its own, and a source build,
-    '2.6.0a0+git1eba9b3', builds for whatever Mac it is built on)."""
+    '2.6.0a0+git1eba9b3', builds for whatever Mac it is built on). MLX likewise: PyPI has arm64 macOS wheels of it
+    only (pypi.org/project/mlx), so an mlx installed on a Mac is in an arm64 Python."""
+    mlx = facts.package("mlx")
+    if facts.is_mac and mlx and "+" not in str(mlx):
+        return f"mlx {mlx} has macOS wheels for arm64 only: an arm64 Python"
     interp = facts.interpreter
     probe = facts.frameworks.get("torch")
     torch = (probe.data.get("version") if probe is not None else None) or facts.package("torch")

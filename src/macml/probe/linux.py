@@ -6,6 +6,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from macml import versions
 from macml.facts import CPUFacts, GPU, OSFacts, SystemFacts
+from macml.knowledge.pci_ids import amd_device_name
 from macml.probe.nvidia_topology import TOPOLOGY, parse_topology
 from macml.probe.runner import CommandResult
 
@@ -165,8 +166,9 @@ def amd_gpus(smi: CommandResult, product: CommandResult) -> Tuple[GPU, ...]:
     gpus = []
     for index in indices:
         info = cards.get(index, {})
-        model = (info.get("card series") or info.get("device name") or info.get("card sku") or device_ids.get(index)
-                 or f"AMD GPU {index}")
+        did = device_ids.get(index)
+        model = (info.get("card series") or info.get("device name") or info.get("card sku")
+                 or (did and (amd_device_name(did) or did)) or f"AMD GPU {index}")
         gpus.append(GPU(vendor="AMD", model=model, compute_capability=info.get("gfx version")))
     return tuple(gpus)
 

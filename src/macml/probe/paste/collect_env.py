@@ -165,6 +165,8 @@ def _interpreter(fields: Dict[str, str], packages: Dict[str, str]) -> Dict[str, 
 
 def _torch(fields: Dict[str, str], gpus: Sequence[str], packages: Dict[str, str]) -> Dict[str, object]:
     version = known(fields.get("PyTorch version"))
+    note = re.match(r"^(\d+\.\d+\S*)\s+\(.*\)$", version or "")  # '2.9.1 (This should be 2.10.0 but ...)': a note
+    version = note.group(1) if note else version
     if not version and fields.get("PyTorch version", "").strip() == "N/A" and packages.get("torch"):
         # collect_env imports torch for that line: N/A beside an installed torch means the import failed
         return {"installed": True, "ok": False, "problem": "import_failed",

@@ -7,8 +7,9 @@
 - prose in which the writer says their machine runs the distribution: 'The host machine runs CachyOS with ...',
   'I have a similar problem on Linux Mint 22' (a first-person subject earlier in the sentence; not 'CI runs on Ubuntu
   20.04', 'My friend using Manjaro', 'using the Ubuntu 22.04 docker image', 'Works on Ubuntu 22.04 but fails on my Mac');
-- a CPU answer naming an x86 family ('CPU:Xeon-6338*2', 'Processor: Ryzen 7 7800X3D'): x86_64 hardware, unless the
-  answer names an Arm CPU or sets the family apart ('Apple M1 Pro (not Ryzen)').
+- a CPU answer naming an x86 family ('CPU:Xeon-6338*2', 'Processor: Ryzen 7 7800X3D'), or only a model number
+  ('CPU: 7402p', an EPYC; Arm CPUs are named in words): x86_64 hardware, unless the answer names an Arm CPU or sets
+  the family apart ('Apple M1 Pro (not Ryzen)').
 
 The version is kept as written; stated.py reads it part by part.
 """
@@ -51,6 +52,7 @@ _ARM_CPU = re.compile(r"\b(?:Apple|M[1-5](?:\s+(?:Pro|Max|Ultra))?|ARM|aarch64|a
 _X86_FAMILY = re.compile(r"(?<![A-Za-z])(?:Xeon|Core\s*i[3579]|i[3579]-\d{4,5}|Ryzen|EPYC|Threadripper|Pentium|Celeron|Athlon)"
                          r"(?![A-Za-z])", re.IGNORECASE)
 _CPU_KEYS = ("cpu", "cpus", "processor", "processors")
+_BARE_MODEL_NUMBER = re.compile(r"^(?:(?!(?:19|20)\d\d$)\d{4,5}[a-z]{0,2}(?:3d)?|[a-z]\d-?\d{4,5}[a-z]{0,2})$", re.IGNORECASE)
 
 
 def distro_spelling(name: str) -> str:
@@ -103,6 +105,8 @@ def line_facts(line: str) -> Facts:
 
 def keyed_facts(key: str, value: str) -> Facts:
     """'CPU: Xeon-6338*2', 'Processor: Ryzen 7 7800X3D': an x86 CPU family, so x86_64 hardware."""
+    if key in _CPU_KEYS and _BARE_MODEL_NUMBER.match(value.strip()):
+        return [("cpu.hardware_arch", "x86_64")]  # '7402p' (EPYC 7402P), '5800X3D': Arm CPUs are named in words
     found = _X86_FAMILY.search(value) if key in _CPU_KEYS else None
     if not found or _ARM_CPU.search(value) or NEGATION.search(value[max(0, found.start() - 25):found.start()]):
         return []

@@ -180,7 +180,7 @@ def gpu_answer(key: str, value: str) -> Facts:
     return spoken_gpu(value)
 
 
-_GPU_IN_LINE = re.compile(r"(?<![\w.-])(?:nvidia\s*\d{3,4}(?:\s?(?:m|ti|super))?|\d{3,4}\s?(?:ti|super))(?![\w.+-])", re.IGNORECASE)
+_GPU_IN_LINE = re.compile(r"(?<![\w.-])(?:nvidia\s*\d{3,4}(?:\s?(?:m|ti|super))?|\d{3,4}\s?(?:ti|super))(?![\w+-]|\.\d)", re.IGNORECASE)
 
 
 def gpu_in_line(line: str) -> Facts:
@@ -212,9 +212,15 @@ _CHINESE_MEMORY = re.compile(r"^\s*(?:[-*]\s*)?(?:运行)?内存\s*(?:是|为|=|
                              re.IGNORECASE)  # a spec list's '内存：24G' (the RAM; the full-width colon is read as ':')
 
 
+# '用5060ti显卡的电脑' (a computer with a 5060ti graphics card): the card named before the word for it
+_CHINESE_CARD_BEFORE = re.compile(r"(?<![\w.])((?:RTX|GTX)?\s?\d{4}\s?(?:ti|super)?)\s*显卡", re.IGNORECASE)
+
+
 def chinese_answer(line: str) -> Facts:
     memory = _CHINESE_MEMORY.match(line)
     facts: Facts = by_key("ram", memory.group(1)) if memory else []
+    card = _CHINESE_CARD_BEFORE.search(line) if not _CHINESE.search(line) else None
+    facts += keyed("gpu", card.group(1).strip()) if card else []
     for key, value in _CHINESE.findall(line):
         key = _CHINESE_KEYS[key.lower()]
         if key == "python version":

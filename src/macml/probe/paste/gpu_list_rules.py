@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
+from macml.knowledge.amd_gfx import instinct_target
 from macml.probe.paste.gpu_names import gpu_names, gpu_value
 from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 
@@ -86,6 +87,22 @@ def keyed_facts(key: str, value: str) -> Facts:
     return listed_gpus(key, value) + machine_field_gpus(key, value)
 
 
+_COUNTED_INSTINCT = re.compile(r"^(?:(\d{1,2})\s*[x×*]\s*)?((?:AMD\s+)?(?:Instinct\s+)?MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))"
+                               r"(?:\s*[x×*]\s*(\d{1,2}))?$", re.IGNORECASE)
+
+
+def counted_instinct(key: str, value: str) -> Facts:
+    """'### GPU' answered 'MI50*8' or '8x MI300X': that many AMD Instinct accelerators, named as written."""
+    found = _COUNTED_INSTINCT.match(value.strip()) if key in ("gpu", "gpus", "gpu model", "accelerator") else None
+    if not found:
+        return []
+    count = int(found.group(1) or found.group(3) or 1)
+    target = instinct_target(found.group(2))
+    return [("gpu", {"name": found.group(2), "vendor": "AMD", "memory_mib": None, "index": i}) for i in range(count)] \
+        + ([("gpu.gfx", target)] if target else [])
+
+
 def form_keyed_facts(key: str, value: str) -> Facts:
-    """An issue form's answer: only a whole-machine field here (a '### GPU' answer is statement_rules' to read)."""
-    return machine_field_gpus(key, value)
+    """An issue form's answer: a whole-machine field, and a count of Instinct accelerators (other '### GPU' answers
+    are statement_rules' to read)."""
+    return machine_field_gpus(key, value) + counted_instinct(key, value)

@@ -63,11 +63,16 @@ _INXI = re.compile(r"^\s*Device-(\d{1,2}):\s+(.+?)\s+(?:driver|vendor|bus-ID):\s
 
 
 def inxi_device(line: str) -> Facts:
-    """inxi -G's 'Device-1: Intel DG2 [Arc A770] driver: i915 v: kernel' -> one GPU (a Linux tool)."""
+    """inxi -G's 'Device-1: Intel DG2 [Arc A770] driver: i915 v: kernel' -> one GPU (a Linux tool); an NVIDIA chip
+    with its one board in brackets is that board, and 'driver: nvidia v: 450.80.02' its driver."""
     found = _INXI.match(line)
     if not found or not _GPU_VENDOR_WORDS.match(found.group(2)):
         return []
-    return [gpu_record(found.group(2).strip(), index=int(found.group(1)) - 1), ("platform", "linux")]
+    name = found.group(2).strip()
+    board = re.match(r"^NVIDIA\s+[A-Z]{2}\d{3}\w*\s+\[([^\]/]+)\]$", name)  # 'NVIDIA TU104BM [GeForce RTX 2080 Mobile]'
+    driver = re.search(r"\bdriver:\s+nvidia\s+v:\s+(\d{3}\.\d{2,3}(?:\.\d{2})?)\b", line)
+    return ([gpu_record(board.group(1) if board else name, index=int(found.group(1)) - 1), ("platform", "linux")]
+            + ([("gpu.driver", driver.group(1))] if driver else []))
 
 
 _RENDERER_SUFFIX = re.compile(r"/(?:PCIe?|AGP)/SSE2$")
@@ -104,9 +109,14 @@ def gpu_answer(key: str, value: str) -> Facts:
     gl_driver = re.match(r"\d\.\d(?:\.\d+)? NVIDIA (\d{3}\.\d{2,3}(?:\.\d{1,2})?)$", value) if key in _GL_VERSION_KEYS else None
     if gl_driver:  # OpenGL's version string names NVIDIA's driver: '4.5.0 NVIDIA 416.34'
         return [("gpu.driver", gl_driver.group(1)), ("gpu.present", "NVIDIA")]
-    if key == "vram":
-        size = re.match(r"^(\d{1,3}(?:\.\d+)?)\s?(GiB|GB|G)$", value, re.IGNORECASE)
-        return [("gpu.memory_of", {"index": None, "memory_mib": int(float(size.group(1)) * 1024)})] if size else []
+    bare_chip = re.fullmatch(r"(?:Apple\s+)?(M[1-5])(?:\s+(Pro|Max|Ultra))?", value, re.IGNORECASE) if key in _GPU_KEYS else None
+    if bare_chip:  # a GPU answer that is an Apple chip's name ('GPU model and memory: M1'): that chip's GPU
+        name = " ".join(filter(None, ("Apple", bare_chip.group(1).upper(), (bare_chip.group(2) or "").capitalize())))
+        return [("platform", "darwin"), ("cpu.brand", name), gpu_record(name), ("cpu.hardware_arch", "arm64")]
+    if key == "vram":  # 'VRAM: 16GiB'; Unity's Direct3D block: 'VRAM:     11132 MB'
+        size = re.match(r"^(\d{1,3}(?:\.\d+)?)\s?(GiB|GB|G)$|^(\d{3,6})\s?(?:MB|MiB)$", value, re.IGNORECASE)
+        mib = (int(float(size.group(1)) * 1024) if size.group(1) else int(size.group(3))) if size else None
+        return [("gpu.memory_of", {"index": None, "memory_mib": mib})] if mib else []
     jetson = _JETSON.search(value) if key in _JETSON_KEYS else None
     if jetson:
         memory = [("cpu.memory_bytes", int(jetson.group(2)) * 1024**3)] if jetson.group(2) else []

@@ -101,12 +101,13 @@ def bold_os_answers(lines: Sequence[str]) -> Dict[int, Facts]:
 
 
 # a report that opens with its OS, then the rest ('Windows 10, Julia v1.5.0, CUDA v1.3.0': CUDA.jl's own first line)
-_WINDOWS_FIRST = re.compile(r"^\s*((?:Microsoft\s+)?Windows\s+(?:1[01]|7|8(?:\.1)?)(?:\s+(?:Pro|Home|Enterprise|Education|"
+_WINDOWS_FIRST = re.compile(r"^\s*(?:(?:This|It)\s+(?:is|was|happens|happened)\s+on\s+)?"  # 'This is on Windows 10, ...'
+                            r"((?:Microsoft\s+)?Windows\s+(?:1[01]|7|8(?:\.1)?)(?:\s+(?:Pro|Home|Enterprise|Education|"
                             r"x64|64-bit))*)\s*,\s*\S")
 
 
 def windows_first(line: str) -> Facts:
-    """'Windows 10, Julia v1.5.0, CUDA v1.3.0' -> Windows 10."""
+    """'Windows 10, Julia v1.5.0, CUDA v1.3.0', 'This is on Windows 10, Nvidia 1080 Ti.' -> Windows 10."""
     found = _WINDOWS_FIRST.match(line)
     return [("platform", "win32"), ("os.name", found.group(1))] if found else []
 

@@ -165,6 +165,8 @@ def cpu_and_os(line: str) -> Facts:
         facts.append(("cpu.memory_bytes", int(ram.group(1)) * 1024**2))
     if _VMAPPLE.search(line):  # Virtualization.framework's guest platform
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")]
+    elif re.search(r"\bRELEASE_ARM64_T\d{4}\b", line):  # the kernel built for a real chip's board: a macOS guest boots VMAPPLE's
+        facts.append(("hypervisor.none", True))
     for name, label in _HYPERVISORS:
         if re.search(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*\b{re.escape(name)}",
                      line, re.IGNORECASE):

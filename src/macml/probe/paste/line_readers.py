@@ -63,7 +63,8 @@ KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
 FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
     gpu_text_rules.keyed_facts, mac_memory_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
-    form_answer_rules.keyed_facts, form_question_rules.keyed_facts, gpu_list_rules.form_keyed_facts)
+    form_answer_rules.keyed_facts, form_question_rules.keyed_facts, gpu_list_rules.form_keyed_facts,
+    distro_rules.keyed_facts)
 # The readers of any one line. These two come before inline_rules.anywhere: the CPU they name is the more precise.
 BEFORE_ANYWHERE: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (general_rules.line_facts,
                                                                        linux_words_rules.line_facts)
@@ -87,4 +88,4 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     python_build_rules.line_facts, uv_tag_rules.line_facts, ram_beside_parts_rules.line_facts,
     windows_python_platform_rules.line_facts, fetch_tool_rules.line_facts, nvidia_driver_error_rules.line_facts,
     windows_shell_rules.line_facts, asahi_rules.line_facts, code_comment_answer_rules.line_facts, os_build_rules.line_facts,
-    gha_runner_rules.line_facts)
+    gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts)

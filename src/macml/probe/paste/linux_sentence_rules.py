@@ -4,7 +4,8 @@
 - WSL named with its distribution in one word: 'I use it in wsl2-kali linux' (the Python runs on Linux).
 - NVIDIA's CUDA download page for the toolkit installed: '...cuda-downloads?target_os=Linux&target_arch=x86_64...'.
 - DeepSpeed's op builder: '... does not match the version torch was compiled with 11.8' (torch's CUDA build).
-- A cloud VM named as such: 'Using a GCP VM of type N1', 'on an Azure VM' (a hypervisor guest).
+- A cloud VM named as such: 'Using a GCP VM of type N1', 'on an Azure VM' (a hypervisor guest); the writer's own
+  machine called the VM ('updating nvidia drivers on the VM from 510->530'), hypervisor not named.
 - A GPU in a sentence that the name tables don't know ('with Tesla T1 GPU'): an NVIDIA GPU of unknown model.
 - A count of GPUs in prose: 'my two Quadro p400 are running' (one GPU per count), and the driver named in
   prose ('the proprietary debian packaged driver 535.183.01').
@@ -35,6 +36,8 @@ _DEEPSPEED_TORCH_CUDA = re.compile(r"\bthe version torch was compiled with (\d+\
 _CLOUD_VM = re.compile(r"\b(GCP|Google Cloud|GCE|Compute Engine|AWS|EC2|Azure)\s+(?:VM|virtual machine)s?\b", re.IGNORECASE)
 _CLOUD_HYPERVISOR = {"gcp": "KVM", "google cloud": "KVM", "gce": "KVM", "compute engine": "KVM", "aws": "KVM",
                      "ec2": "KVM", "azure": "Hyper-V"}
+_THE_VM = re.compile(r"\b(?:drivers?|driver version|CUDA|nvidia-smi|GPU)\b[^.;]{0,40}?\b(?:on|in|inside)\s+(?:the|my|our)\s+VM\b",
+                     re.IGNORECASE)
 _PROSE_NVIDIA = re.compile(r"\b(?:with|a|an|the|my)\s+((?:Tesla|Quadro|GeForce)\s+[A-Z]{0,3}\d{1,4}\w*)\s+GPUs?\b")
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "2": 2, "3": 3, "4": 4, "8": 8}
 _COUNTED_GPU = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|six|eight|[2348])\s+"
@@ -67,6 +70,10 @@ def line_facts(line: str) -> Facts:
     cloud = _CLOUD_VM.search(line)
     if cloud and not NEGATION.search(line[:cloud.start()]):
         facts.append(("hypervisor", _CLOUD_HYPERVISOR[" ".join(cloud.group(1).lower().split())]))
+    the_vm = _THE_VM.search(line)
+    if the_vm and not cloud and not NEGATION.search(line[max(0, the_vm.start() - 20):the_vm.end()]) \
+            and not line.rstrip().endswith("?"):
+        facts.append(("hypervisor", "a virtual machine (hypervisor not named)"))
     return facts + _gpu_prose(line) + _os_facts(line)
 
 

@@ -87,7 +87,7 @@ def macos_release_version(line: str) -> Facts:
     return []
 
 
-_EGPU = re.compile(r"\b(?:e-?GPU|external GPU|Ra[sz]or Core(?: X| V2)?|(?:AORUS|Gigabyte) (?:RTX \d+ |RX \d+ )?Gaming Box"
+_EGPU = re.compile(r"\b(?:e-?GPU|external GPU|Ra[sz][eo]r Core(?: X| V2)?|(?:AORUS|Gigabyte) (?:RTX \d+ |RX \d+ )?Gaming Box"
                    r"|Sonnet (?:eGFX|Breakaway)|Akitio Node|Mantiz (?:Venus|Saturn)|PowerColor (?:Gaming Station|Devil Box)"
                    r"|Bizon ?Box)\b", re.IGNORECASE)
 

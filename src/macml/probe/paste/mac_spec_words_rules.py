@@ -114,13 +114,16 @@ def line_facts(line: str) -> Facts:
     return decimal_comma_terabytes(line) + counted_amd_gpus(line) + untiered_chip(line) + inside_named_vm(line)
 
 
-_GPU_CORE_TOTAL = re.compile(r"^Total Number of Cores:\s*(\d{1,2})$", re.IGNORECASE)
+_GPU_CORE_TOTAL = re.compile(r"^(?:Total Number of Cores:\s*(\d{1,2})|(\d{1,2})[- ]core(?: GPU)?)$", re.IGNORECASE)
 
 
 def gpu_core_total(key: str, value: str) -> Facts:
-    """'- GPU:  Total Number of Cores: 38': system_profiler's Apple GPU line, under the writer's own 'GPU' label."""
+    """'- GPU:  Total Number of Cores: 38' (system_profiler's Apple GPU line), '| GPU | 20-core |': an Apple GPU's
+    cores under the writer's own 'GPU' label."""
     found = _GPU_CORE_TOTAL.match(value.strip()) if key in ("gpu", "graphics") else None
-    return [("platform", "darwin"), ("gpu.cores", int(found.group(1)))] if found else []
+    if not found:
+        return []  # system_profiler's words are macOS's; a bare 'N-core' only counts for an Apple GPU
+    return ([("platform", "darwin")] if found.group(1) else []) + [("gpu.cores", int(found.group(1) or found.group(2)))]
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -6,8 +6,8 @@ sets to 2/3 of the unified memory on smaller Macs and 3/4 on larger ones (5726.6
 size Apple sells that either share gives; where two sizes fit (24 GiB is 3/4 of 32 and 2/3 of 36) nothing is read.
 
 torch's 'MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 0 bytes, max allowed: 7.93 GB). Tried
-to allocate 256 bytes': nothing allocated and a few bytes refused is the paravirtual Metal device of a macOS virtual
-machine (GitHub's Apple-silicon runners: actions/runner-images#9918, kitzeslab/opensoundscape#850), which has no
+to allocate 256 bytes': nothing allocated and a request under the limit refused is the paravirtual Metal device of a
+macOS virtual machine (GitHub's Apple-silicon runners: actions/runner-images#9918, kitzeslab/opensoundscape#850), which has no
 memory for MPS. A Mac that is out of memory has allocated something.
 
 MLX's Metal backend at work ('mlx/backend/metal/kernels/utils.h:470:10: fatal error: ...', a kernel it compiles at run
@@ -37,14 +37,21 @@ def working_set_memory(line: str) -> Facts:
     return [("platform", "darwin"), ("memory.unified", fits.pop() * 1024**3)] if len(fits) == 1 else []
 
 
-_EMPTY_MPS_OOM = re.compile(r"\bMPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes\b.*?"
-                            r"Tried to allocate (\d+(?:\.\d+)?) (bytes|KB|KiB)\b")
+_EMPTY_MPS_OOM = re.compile(r"\bMPS backend out of memory \(MPS allocated: 0 bytes, other allocations: 0 bytes"
+                            r"(?:, max allowed: (\d+(?:\.\d+)?) ([KMG]i?B))?\)\.?\s*Tried to allocate (\d+(?:\.\d+)?) (bytes|[KMG]i?B)\b")
+_UNIT = {"bytes": 1, "KB": 1e3, "KiB": 1024, "MB": 1e6, "MiB": 1024**2, "GB": 1e9, "GiB": 1024**3}
 
 
 def empty_mps_out_of_memory(line: str) -> Facts:
-    """MPS refusing a few bytes with nothing allocated: a macOS guest's paravirtual GPU."""
-    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")] \
-        if _EMPTY_MPS_OOM.search(line) else []
+    """MPS refusing a request smaller than its limit with nothing allocated: a macOS guest's paravirtual GPU."""
+    found = _EMPTY_MPS_OOM.search(line)
+    if not found:
+        return []
+    asked = float(found.group(3)) * _UNIT[found.group(4)]
+    limit = float(found.group(1)) * _UNIT[found.group(2)] if found.group(1) else 1024**2
+    if asked >= limit:
+        return []  # a request over the limit fails on any Mac
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")]
 
 
 _MLX_METAL_BACKEND = re.compile(r"mlx/backend/metal/[\w/]+\.(?:h|cpp|metal)\b")

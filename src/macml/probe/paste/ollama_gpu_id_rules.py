@@ -7,6 +7,10 @@
 Elsewhere a GPU name said on several lines counts once (a log repeats itself); here each distinct id is one card,
 so two ids under one name are two GPUs. Only a text with two or more ids is counted this way: with one id the
 name already says it.
+
+Newer runners print the devices they enumerated as Go structs ('devices="[{DeviceID:{ID:0 Library:ROCm} Name:ROCm0
+Description:AMD Radeon RX 6650M FilterID: Integrated:false PCIID:0000:03:00.0 TotalMemory:8573157376 ...}]"'): each
+struct is one GPU, its memory in bytes.
 """
 from __future__ import annotations
 
@@ -34,3 +38,20 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     if len(order) < 2:
         return {}
     return {index: [gpu_record(gpu, index=order.index(ident))] for index, ident, gpu in named}
+
+
+_STRUCT = re.compile(r"\{DeviceID:\{ID:(\d{1,2}) Library:\w+\} Name:\S+ Description:(.+?) FilterID:.*?\bTotalMemory:(\d{8,13})\b")
+
+
+def enumerated_devices(line: str) -> Facts:
+    """The runner's device structs: one GPU each, named by its Description, with its TotalMemory."""
+    facts: Facts = []
+    for found in _STRUCT.finditer(line):
+        names = gpu_names(found.group(2))
+        if names:
+            facts.append(gpu_record(names[0], f"{int(found.group(3)) // 2**20} MiB", int(found.group(1))))
+    return facts
+
+
+def line_facts(line: str) -> Facts:
+    return enumerated_devices(line)

@@ -3,6 +3,9 @@
 'Python: 3.10.15 (main, Nov 20 2024, 16:40:35) [Clang 16.0.0 ...]'. The version, the build tag and its date in
 parentheses are printed only by the interpreter about itself, so the line states the Python the text runs.
 
+A conda distribution named with its architecture ('conda (Miniforge 3 ARM64)', 'Miniforge3-MacOSX-arm64.sh') installs
+a Python of that architecture.
+
 A version typed without that build part ('works on 3.9.12') is not read here; nor a line that denies it or puts
 it as a question or condition (said_of_this_machine).
 """
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from macml.probe.paste.said_of_this_machine import mentioned_only
+from macml.probe.paste.said_of_this_machine import hypothetical, mentioned_only, negated
 from macml.probe.paste.statement_rules import Facts
 
 _BUILD_STRING = re.compile(
@@ -26,5 +29,16 @@ def build_string_version(line: str) -> Facts:
     return [("python.version", found.group(1))]
 
 
+_CONDA_ARCH = re.compile(r"\b(?:Mini(?:forge|conda|mamba)|Mambaforge|Anaconda)\s?3?(?:[\s-]+(?:latest|MacOSX|Linux))*[\s-]+"
+                         r"(arm64|aarch64|x86_64)\b", re.IGNORECASE)
+
+
+def conda_distribution_arch(line: str) -> Facts:
+    found = _CONDA_ARCH.search(line)
+    if not found or negated(line[:found.start()]) or hypothetical(line):
+        return []
+    return [("python.machine", {"aarch64": "aarch64"}.get(found.group(1).lower(), found.group(1).lower()))]
+
+
 def line_facts(line: str) -> Facts:
-    return build_string_version(line)
+    return build_string_version(line) + conda_distribution_arch(line)

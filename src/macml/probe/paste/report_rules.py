@@ -18,6 +18,7 @@ Facts = List[Tuple[str, Any]]
 _WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+t?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
                     r"|(?:many|musl)linux[\w.]*_(x86_64|aarch64)|win_amd64)\.whl\b")
 _SITE_PACKAGES = re.compile(r"/lib/python(3)\.(\d{1,2})/(?:site|dist)-packages/")
+_PYENV_VERSION = re.compile(r"/\.?pyenv/versions/(3\.\d{1,2}\.\d{1,2})/(?:bin|lib)/")  # pyenv's own directory for it
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
 _LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/(?:home|mnt)/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b")
 _APPLE_TRIPLE = re.compile(r"\b(arm64|x86_64)-apple-darwin\d*\b")
@@ -66,12 +67,16 @@ def wheel_tag(line: str) -> Facts:
 def path_facts(line: str) -> Facts:
     """A path names its OS: /Users/... and /opt/homebrew are macOS's, /home/..., /mnt/... (macOS mounts under /Volumes;
     WSL's /mnt/c is Linux too) and lib*cuda*.so Linux's;
-    '.../lib/python3.11/site-packages/' names the Python's minor version; 'x86_64-apple-darwin13' is a
+    '.../lib/python3.11/site-packages/' names the Python's minor version, pyenv's '/.pyenv/versions/3.8.13/lib/...' its
+    version; 'x86_64-apple-darwin13' is a
     macOS build triple (conda's host name)."""
     facts: Facts = []
     site = _SITE_PACKAGES.search(line)
     if site:
         facts.append(("python.minor", f"{site.group(1)}.{site.group(2)}"))
+    pyenv = _PYENV_VERSION.search(line)
+    if pyenv and (not site or pyenv.group(1).startswith(f"{site.group(1)}.{site.group(2)}.")):
+        facts.append(("python.version", pyenv.group(1)))
     if _MAC_PATH.search(line) or _APPLE_TRIPLE.search(line) or _MAC_PROMPT.match(line):
         facts.append(("platform", "darwin"))
     elif _LINUX_PATH.search(line):

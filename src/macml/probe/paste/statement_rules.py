@@ -201,6 +201,7 @@ BY_KEY = {
     "kmd version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "cuda umd version": lambda v: [("gpu.cuda_driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "machine": lambda v: [("process.arch", a) for a in [arch_word(v)] if a],
+    "platform machine": lambda v: [("python.machine", a) for a in [arch_word(v)] if a],  # AutoGluon: platform.machine()
     "uname -m": lambda v: [("process.arch", a) for a in [arch_word(v)] if a],
     "processor": _processor, "processor type": _processor,
     "macos": _macos_value, "macos version": _macos_value, "system version": _macos_value,
@@ -231,6 +232,8 @@ BY_KEY = {
     "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
         if v.strip() in ("0", "1") else [],
     "memory": lambda v: [("cpu.memory_bytes", b) for b in [_ram_size(v)] if b],
+    # AutoGluon's 'Memory Avail: 20.19 GB / 32.00 GB': free, then total
+    "memory avail": lambda v: [("cpu.memory_bytes", b) for b in [gib(v.split("/", 1)[1])] if b] if "/" in v else [],
     "unified memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "memory (system)": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "total memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],

@@ -44,7 +44,9 @@ _SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$
 
 
 def _key(raw: str) -> str:
-    return re.sub(r"[\s_]+", " ", raw.replace("`", "").strip().strip("*").strip().lower())
+    key = re.sub(r"\.+$", "", raw.replace("`", "").strip().strip("*").strip())  # hashcat's 'Name...........:'
+    key = re.sub(r"^([A-Za-z]+)\.([A-Z][a-z]+)$", r"\1 \2", key)  # hashcat's 'Metal.Version.:' is 'Metal Version'
+    return re.sub(r"[\s_]+", " ", key.lower())
 
 
 _TABLE_ROW = re.compile(r"^\s*\|([^|]+)\|([^|]+)\|?\s*$")  # a Markdown table row: |Memory (System)|16.00GB|
@@ -158,7 +160,10 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
         if heading.re is _LIST_LABEL and not (_LIST_ITEM.match(lines[answer]) and not any(
                 _LIST_ITEM.match(later) for later in lines[answer + 1:answer + 2])):
             continue  # a label's answer is one list item, not a list
-        found[answer] = heading.group(1).strip().lower()
+        # a bilingual heading keeps its English half: 'Python version | Python 版本', 'Operating System Version| 操作系统版本'
+        key = re.sub(r"\s*\|\s*[^|]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^|]*$", "", heading.group(1)).strip().lower()
+        found[answer] = re.sub(r"^(operating system|os)\s+(?:mode|type|family|kind)$", r"\1", key)  # 'Operating System Mode'
+
     for index in range(1, len(lines) - 2):  # a heading between dash rules, its answer below: '----\nmacOS\n----\nBig Sur'
         if _RULE.match(lines[index - 1]) and _RULE.match(lines[index + 1]) and lines[index].strip() \
                 and not _RULE.match(lines[index]) and lines[index + 2].strip() and not _RULE.match(lines[index + 2]):
