@@ -100,3 +100,19 @@ def test_unity_vram_in_mb_and_this_is_on_windows():
     assert ("gpu.memory_of", {"index": None, "memory_mib": 11132}) in said_by("    VRAM:     11132 MB")
     said = said_by("This is on Windows 10, Nvidia 1080 Ti.")
     assert ("os.name", "Windows 10") in said and any(f == "gpu.owned" and v["name"] == "Nvidia 1080 Ti" for f, v in said)
+
+
+def test_the_16_inch_macbook_pros_pro_chip_has_one_gpu_bin():
+    facts = facts_of(" - Device: Macbook Pro 16\" - M1 Pro\n - macOS: 13.1\n")
+    assert [g.cores for g in facts.gpus] == [16]
+    assert [g.cores for g in facts_of(" - Device: Macbook Pro 16\" - M1 Max\n").gpus] == [None]  # two Max bins
+
+
+def test_geforce_320m_and_a_misspelt_radeon():
+    from macml.knowledge.hardware import nvidia_compute_capability
+    assert nvidia_compute_capability("NVIDIA GeForce 320M") == "1.2"
+    assert gpu_names("the dedicated GPU (AMD Raedon Pro 5500M)") == ["AMD Radeon Pro 5500M"]
+
+
+def test_gpu_cores_written_with_a_c():
+    assert ("gpu.cores", 40) in said_by("When launching koboldcpp on an M5 Max (MPB, 16in, 40c GPU) running Tahoe 26.5")

@@ -54,6 +54,9 @@ MAC_MINI_GPU_CORES: Dict[str, int] = {"Apple M1": 8, "Apple M2": 10, "Apple M4":
 # The 13-inch MacBook Pro by its chip (support.apple.com/specs: MacBook Pro (13-inch, M1, 2020) 8-core GPU, (13-inch,
 # M2, 2022) 10-core GPU; the M3 generation has no 13-inch MacBook Pro)
 MACBOOK_PRO_13_GPU_CORES: Dict[str, int] = {"Apple M1": 8, "Apple M2": 10}
+# ... and the 16-inch one by its Pro chip (the same pages as MAC_MODEL_CHIP_GPU_CORES: M1 Pro 16, M2 Pro 19, M3 Pro 18,
+# M4 Pro 20 cores); its Max chips came in two bins
+MACBOOK_PRO_16_GPU_CORES: Dict[str, int] = {"Apple M1 Pro": 16, "Apple M2 Pro": 19, "Apple M3 Pro": 18, "Apple M4 Pro": 20}
 # Chips whose GPU bins Apple sold with different unified-memory sizes, so the memory settles the GPU cores
 # (support.apple.com/specs, 14/16-inch MacBook Pro (M3 Max, Nov 2023): 14-core CPU / 30-core GPU with 36 GB or 96 GB,
 # 16-core CPU / 40-core GPU with 48, 64 or 128 GB; MacBook Pro and Mac Studio (M4 Max, 2024-25): 32-core GPU with
@@ -190,7 +193,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\bnvs 810\b", "5.0"), (r"\bnvs 510\b", "3.0"), (r"\bnvs (?:31[05]|[45][2-4]00m)\b", "2.1"),
     (r"\bnvs 300\b", "1.2"), (r"\bnvs 295\b", "1.1"),
     (r"\b(gtx 2[6-9]0|gtx 275|gtx 285|gtx 295|tesla c10[56]0)\b", "1.3"),
-    (r"\b(geforce (?:g ?)?210|gt 2[2-4]0|geforce 310|gt 3[2-4]0m?)\b", "1.2"),  # 'GeForce G210' as DxDiag names it
+    (r"\b(geforce (?:g ?)?210|gt 2[2-4]0|geforce 310|gt 3[2-4]0m?|geforce 320m)\b", "1.2"),  # 'GeForce G210' (DxDiag); 320M: MCP89
     # G80 (8800 GTX/Ultra, 1.0) and G84-G98 (the other GeForce 8 and 9 parts, 1.1): the same legacy list
     (r"\bgeforce (?:8800 ultra|gtx 8800)\b", "1.0"),  # the name reader writes '8800 GTX' as 'gtx 8800'
     (r"\bgeforce (?:gtx )?(?:8[1-9]\d\d|9[1-9]\d\d)(?: ?(?:gt|gs|gso|gtx|gts|ultra|m|mgs|mgt|mgtx))?\b", "1.1"),

@@ -15,7 +15,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts
 from macml.knowledge.amd_gfx import radeon_target
-from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MINI_GPU_CORES, MACBOOK_PRO_13_GPU_CORES,
+from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MINI_GPU_CORES,
+                                     MACBOOK_PRO_13_GPU_CORES, MACBOOK_PRO_16_GPU_CORES,
                                      MAC_MODEL_CHIP_GPU_CORES, MAC_MODEL_GPU_CORES, apple_core_options,
                                      nvidia_compute_capability)
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
@@ -138,10 +139,12 @@ def _model_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, st
     with that chip (the 16-inch MacBookPro18,1's M1 Pro: 16), or a Mac mini by its chip (the M2 Mac mini: 10)."""
     model, chip = cpu.model or "", cpu.brand or ""
     cores = MAC_MODEL_GPU_CORES.get(model) or MAC_MODEL_CHIP_GPU_CORES.get((model, chip))
-    if cores is None and re.search(r"\bMacBook Pro 13-inch\b|\bMacBook Pro \(13-inch,", cpu.model_name or ""):
-        cores = MACBOOK_PRO_13_GPU_CORES.get(chip)
-        return _apple_cores(gpus, cores, f"the 13-inch MacBook Pro with the {chip} was sold with a {cores}-core GPU only "
-                                         "(Apple tech specs)", sources)
+    size = re.search(r"\bMacBook Pro (1[36])-inch\b|\bMacBook Pro \((1[36])-inch,", cpu.model_name or "")
+    if cores is None and size:
+        table = MACBOOK_PRO_13_GPU_CORES if (size.group(1) or size.group(2)) == "13" else MACBOOK_PRO_16_GPU_CORES
+        cores = table.get(chip)
+        return _apple_cores(gpus, cores, f"the {size.group(1) or size.group(2)}-inch MacBook Pro with the {chip} was sold "
+                                         f"with a {cores}-core GPU only (Apple tech specs)", sources)
     if cores is None and re.search(r"\bmac ?mini\b", cpu.model_name or "", re.IGNORECASE):
         cores = MAC_MINI_GPU_CORES.get(chip)
         return _apple_cores(gpus, cores, f"the Mac mini with the {chip} was sold with a {cores}-core GPU only "

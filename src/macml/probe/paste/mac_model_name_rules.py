@@ -62,15 +62,20 @@ def owned_mac(line: str) -> Facts:
     return [("cpu.model_name", _clean(found.group()))]
 
 
-_PRO_13 = re.compile(r"\bMac ?Book ?Pro\s*\(?13(?:[-\s]?inch|\"|'')?(?=[\s,)]|$)|\b13(?:[-\s]?inch|\"|'')\s*Mac ?Book ?Pro\b",
-                     re.IGNORECASE)
+_PRO_SIZE = re.compile(r"\bMac ?Book ?Pro\s*\(?(1[36])(?:[-\s]?inch|\"|'')?(?=[\s,)]|$)|\b(1[36])(?:[-\s]?inch|\"|'')\s*Mac ?Book ?Pro\b",
+                       re.IGNORECASE)
+_DEVICE_KEYS = ("device", "mac", "machine", "computer", "hardware", "laptop", "model")
 
 
-def pro_13(line: str) -> Facts:
-    """'my Macbook Pro 13 M1', 'my 13" MacBook Pro': the writer's 13-inch MacBook Pro (the size, not the year)."""
-    for found in _PRO_13.finditer(line):
-        if _OWNED.search(line[:found.start()]) and not _ELSEWHERE.search(line[max(0, found.start() - 40):found.start()]):
-            return [("cpu.model_name", "MacBook Pro 13-inch")]
+def pro_size(line: str) -> Facts:
+    """'my Macbook Pro 13 M1', 'my 13" MacBook Pro', ' - Device: Macbook Pro 16" - M1 Pro': the writer's 13- or 16-inch
+    MacBook Pro (the size, not the year)."""
+    device = re.match(r"^\s*[-*]?\s*(\w+)\s*:\s*", line)
+    for found in _PRO_SIZE.finditer(line):
+        mine = _OWNED.search(line[:found.start()]) or (device and device.group(1).lower() in _DEVICE_KEYS
+                                                       and device.end() == found.start())
+        if mine and not _ELSEWHERE.search(line[max(0, found.start() - 40):found.start()]):
+            return [("cpu.model_name", f"MacBook Pro {found.group(1) or found.group(2)}-inch")]
     return []
 
 
@@ -93,4 +98,4 @@ def mac_mini(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return owned_mac(line) or mac_mini(line) or pro_13(line)
+    return owned_mac(line) or mac_mini(line) or pro_size(line)

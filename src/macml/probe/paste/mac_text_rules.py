@@ -25,7 +25,7 @@ Facts = List[Tuple[str, Any]]
 
 _CHIP = re.compile(r"(?<![\w-])(?:Apple\s+)?M([1-9])(?:\s+(Pro|Max|Ultra))?(?![\w.])")
 _CORES = re.compile(r"(?<![\d.])(\d{1,2})[- ]?cores?\b(?!\s*(?:CPU|Neural|NE\b|processor|Intel|Xeon))", re.IGNORECASE)
-_GPU_CORES = re.compile(r"(?<![\d.])(\d{1,2})[- ]?(?:core\s+GPU\b|GPU(?:[- ]cores?\b|(?=\s*\+)))", re.IGNORECASE)
+_GPU_CORES = re.compile(r"(?<![\d.])(\d{1,2})[- ]?(?:core\s+GPU\b|c\s+GPU\b|GPU(?:[- ]cores?\b|(?=\s*\+)))", re.IGNORECASE)
 _CORE_TRIPLE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})/(16|32)(?![\d/])")
 _SPEC_WORDS = re.compile(r"\b(?:specs?|cores?|config\w*|CPU|GPU)\b", re.IGNORECASE)
 _PAREN_MEMORY = re.compile(r"\(([^()]*?)(?<![\d.])(\d{1,3})\s?(?:GB|Gb|gb|G)\b"
