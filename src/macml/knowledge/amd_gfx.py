@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+# The Instinct boards as people write them ('MI50', 'AMD Instinct MI300X'): the models INSTINCT_GFX knows
+INSTINCT_MODEL = r"(?:AMD\s+)?(?:Instinct\s+)?MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X)"
 CODENAME_GFX = {
     "navi 10": "gfx1010", "navi 14": "gfx1012", "navi 21": "gfx1030", "navi 22": "gfx1031", "navi 23": "gfx1032",
     "navi 24": "gfx1034", "navi 31": "gfx1100", "navi 32": "gfx1101", "navi 33": "gfx1102", "navi 44": "gfx1200",

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from macml.knowledge.hardware import model_identifier
+
 
 @dataclass(frozen=True)
 class CpuVectors:
@@ -104,14 +106,14 @@ _MAC_SOURCE = "Apple's 'Identify your Mac' pages (each identifier's CPU); Wikipe
 def mac_model_vectors(identifier: str) -> Optional[CpuVectors]:
     """'MacPro3,1' -> no AVX (2008 Harpertown Xeons); 'iMac13,2' -> AVX, no AVX2; 'MacBookPro15,1' or an
     identifier the table does not know -> None (nothing known to lack)."""
-    found = re.fullmatch(r"(MacBookPro|MacBookAir|MacBook|iMac|Macmini|MacPro|Xserve)(\d{1,2}),\d{1,2}", (identifier or "").strip())
-    if not found:
+    parts = model_identifier(identifier)
+    if parts is None or parts[0] not in _MAC_VECTORS:
         return None
-    avx_from, avx2_from = _MAC_VECTORS[found.group(1)]
-    number = int(found.group(2))
+    avx_from, avx2_from = _MAC_VECTORS[parts[0]]
+    number = parts[1]
     if number >= avx2_from:
         return None
-    family = ("Intel before Sandy Bridge" if number < avx_from else "Sandy Bridge / Ivy Bridge") + f" in a {found.group(0)}"
+    family = ("Intel before Sandy Bridge" if number < avx_from else "Sandy Bridge / Ivy Bridge") + f" in a {identifier.strip()}"
     return CpuVectors(family, number >= avx_from, False, _MAC_SOURCE)
 
 

@@ -104,6 +104,12 @@ def chip_of_profiler_item(text: str) -> Optional[str]:
     return " ".join(g for g in ("Apple", *match.groups()) if g) if match else None
 
 
+def model_identifier(identifier: str) -> Optional[Tuple[str, int]]:
+    """'MacBookPro15,1' -> ('MacBookPro', 15): a Mac model identifier's family and generation; None for anything else."""
+    match = _IDENTIFIER.match((identifier or "").strip())
+    return (match.group(1), int(match.group(2))) if match else None
+
+
 def mac_model_silicon(identifier: str) -> Tuple[Optional[bool], Optional[str]]:
     """'Mac14,14' -> (True, 'Apple M2 Ultra'); 'MacBookPro15,1' -> (False, None); unknown -> (None, None).
 
@@ -111,10 +117,10 @@ def mac_model_silicon(identifier: str) -> Tuple[Optional[bool], Optional[str]]:
     identifier = (identifier or "").strip()
     if identifier in MAC_MODEL_CHIPS:
         return True, MAC_MODEL_CHIPS[identifier]
-    match = _IDENTIFIER.match(identifier)
-    if not match:
+    parts = model_identifier(identifier)
+    if parts is None:
         return None, None
-    family, number = match.group(1), int(match.group(2))
+    family, number = parts
     if family == "VirtualMac":
         return True, None
     if family in APPLE_SILICON_FROM:

@@ -12,15 +12,17 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from macml.knowledge.hardware import model_identifier
+
 _FIRST_WITH_TB3 = {"MacBookPro": 13, "MacBookAir": 8, "iMac": 18, "Macmini": 8, "MacPro": 7, "iMacPro": 1, "MacBook": 99}
 
 
 def has_thunderbolt3(model_id: str) -> Optional[bool]:
     """'MacPro6,1' -> False, 'MacBookPro16,1' -> True; None for an unknown or Apple-silicon identifier ('Mac14,2')."""
-    found = re.fullmatch(r"(MacBookPro|MacBookAir|MacBook|iMacPro|iMac|Macmini|MacPro)(\d{1,2}),\d{1,2}", (model_id or "").strip())
-    if not found:
+    parts = model_identifier(model_id)
+    if parts is None or parts[0] not in _FIRST_WITH_TB3:
         return None
-    return int(found.group(2)) >= _FIRST_WITH_TB3[found.group(1)]
+    return parts[1] >= _FIRST_WITH_TB3[parts[0]]
 
 
 # The first year each family shipped with Thunderbolt 3 (the same tech-specs pages): MacBook Pro 2016, MacBook Air

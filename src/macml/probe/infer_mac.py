@@ -124,9 +124,9 @@ def _text_evidence(text: str) -> List[Evidence]:
 def _chip(facts: MachineFacts, snapshot: Mapping[str, Any]) -> Tuple[Optional[Any], str]:
     chip = identify_apple_chip(facts.cpu.brand or "")
     named = mac_model_silicon(facts.cpu.model)[1] if facts.cpu.model else None
-    if chip and named and identify_apple_chip(named) and identify_apple_chip(named).family == chip.family \
-            and identify_apple_chip(named).name != chip.name:  # 'MacBook m1 pro' in prose, MacBookPro17,1 (an M1) in a log
-        return identify_apple_chip(named), f"model identifier {facts.cpu.model} (one chip only)"
+    sold = identify_apple_chip(named) if named else None
+    if chip and sold and sold.family == chip.family and sold.name != chip.name:
+        return sold, f"model identifier {facts.cpu.model} (one chip only)"  # 'MacBook m1 pro' in prose, MacBookPro17,1 in a log
     if chip:
         return chip, facts.sources.get("cpu.brand", f"CPU brand: {facts.cpu.brand}")
     for gpu in facts.gpus:

@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.knowledge.pci_ids import nvidia_device_name
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
+from macml.probe.paste.statement_rules import platform_word
 
 Facts = List[Tuple[str, Any]]
 
@@ -49,7 +50,7 @@ def sdnext_python(line: str) -> Facts:
     found = _SDNEXT_PYTHON.search(line)
     if not found:
         return []
-    return [("python.version", found.group(1)), ("platform", {"Linux": "linux", "Windows": "win32"}.get(found.group(2), "darwin"))]
+    return [("python.version", found.group(1)), ("platform", platform_word(found.group(2)))]
 
 
 def kohya_log(line: str, following: str = "") -> Facts:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
-from macml.knowledge.amd_gfx import instinct_target
+from macml.knowledge.amd_gfx import INSTINCT_MODEL, instinct_target
 from macml.probe.paste.gpu_names import gpu_names, gpu_value
 from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 
@@ -87,8 +87,7 @@ def keyed_facts(key: str, value: str) -> Facts:
     return listed_gpus(key, value) + machine_field_gpus(key, value)
 
 
-_COUNTED_INSTINCT = re.compile(r"^(?:(\d{1,2})\s*[x×*]\s*)?((?:AMD\s+)?(?:Instinct\s+)?MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))"
-                               r"(?:\s*[x×*]\s*(\d{1,2}))?$", re.IGNORECASE)
+_COUNTED_INSTINCT = re.compile(r"^(?:(\d{1,2})\s*[x×*]\s*)?(" + INSTINCT_MODEL + r")(?:\s*[x×*]\s*(\d{1,2}))?$", re.IGNORECASE)
 
 
 def counted_instinct(key: str, value: str) -> Facts:

@@ -111,8 +111,8 @@ def egpu_gpus(line: str) -> Facts:
     before = line[:found.start()]
     into = _INTO_ENCLOSURE.search(before)
     if into and not named:  # the GPU sits in the enclosure named after it
-        held = (gpu_names(before[max(0, into.start() - 40):into.start()])
-                or informal_gpu_names(before[max(0, into.start() - 40):into.start()]))
+        just_before = before[max(0, into.start() - 40):into.start()]
+        held = gpu_names(just_before) or informal_gpu_names(just_before)
         return [("gpu.external", held[-1])] if held else []
     inside = [n for n in gpu_names(before) if not n.startswith("Apple")] if _MINE.search(before) else []
     return ([gpu_record(name) for name in inside + named]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Sequence
 
+from macml.knowledge.amd_gfx import INSTINCT_MODEL
 from macml.probe.paste.env_report_rules import gpu_in_line
 from macml.probe.paste.gpu_names import gpu_names, gpu_vendor, informal_gpu_names
 from macml.probe.paste.linux_words_rules import owned_gpus
@@ -29,8 +30,7 @@ _OWNER = re.compile(r"\b(?:I|I'm|I've|my|our|we|we're)\b", re.IGNORECASE)
 _THIS_MACHINE = re.compile(r"\b(?:(?:the\s+)?same|this|our|my)\s+(?:node|machine|server|box|host|system|rig|workstation|PC|"
                            r"computer)\s+(?:also\s+|still\s+)?(?:runs|has|hosts|holds|contains|houses|is\s+running|has\s+got)\s+",
                            re.IGNORECASE)
-_INSTINCT = re.compile(r"(?<![\w-])((?:AMD\s+)?(?:Instinct\s+)?MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))(?![\w-])",
-                       re.IGNORECASE)
+_INSTINCT = re.compile(r"(?<![\w-])(" + INSTINCT_MODEL + r")(?![\w-])", re.IGNORECASE)
 _MY_CODENAME = re.compile(r"\b(?:my|our)\s+(?:GPU|graphics card|video card|card)\s*(?:\(\s*|is\s+(?:an?\s+)?|:\s*)"
                           r"((?:Navi|Vega)\s?\d{2}(?:\s+(?:XTX|XT|XL|XLE|GL))?)(?![\w.-])", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!;])\s+(?=[A-Z])")

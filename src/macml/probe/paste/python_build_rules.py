@@ -37,7 +37,7 @@ def conda_distribution_arch(line: str) -> Facts:
     found = _CONDA_ARCH.search(line)
     if not found or negated(line[:found.start()]) or hypothetical(line):
         return []
-    return [("python.machine", {"aarch64": "aarch64"}.get(found.group(1).lower(), found.group(1).lower()))]
+    return [("python.machine", found.group(1).lower())]
 
 
 def line_facts(line: str) -> Facts:

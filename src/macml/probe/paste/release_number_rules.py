@@ -25,9 +25,8 @@ def release_numbers(lines: Sequence[str]) -> Dict[int, Facts]:
     if len(releases) != 1:
         return {}
     release = releases.pop()
-    number = re.compile(_LEAD + r"(" + re.escape(release) + r"(?:\.\d{1,2}){1,2})(?![\d.]*\d)", re.IGNORECASE)
-    if "." in release:  # 10.15: the number must have its point release
-        number = re.compile(_LEAD + r"(" + re.escape(release) + r"(?:\.\d{1,2})?)(?![\d.]*\d)", re.IGNORECASE)
+    points = r"(?:\.\d{1,2})?" if "." in release else r"(?:\.\d{1,2}){1,2}"  # '10.15' may stand alone, '11' may not
+    number = re.compile(_LEAD + r"(" + re.escape(release) + points + r")(?![\d.]*\d)", re.IGNORECASE)
     found: Dict[int, Facts] = {}
     for index in (i for i, r in named.items() if r):
         for near in range(max(0, index - _REACH), min(len(lines), index + _REACH + 1)):

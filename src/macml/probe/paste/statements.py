@@ -163,7 +163,6 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
         # a bilingual heading keeps its English half: 'Python version | Python 版本', 'Operating System Version| 操作系统版本'
         key = re.sub(r"\s*\|\s*[^|]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^|]*$", "", heading.group(1)).strip().lower()
         found[answer] = re.sub(r"^(operating system|os)\s+(?:mode|type|family|kind)$", r"\1", key)  # 'Operating System Mode'
-
     for index in range(1, len(lines) - 2):  # a heading between dash rules, its answer below: '----\nmacOS\n----\nBig Sur'
         if _RULE.match(lines[index - 1]) and _RULE.match(lines[index + 1]) and lines[index].strip() \
                 and not _RULE.match(lines[index]) and lines[index + 2].strip() and not _RULE.match(lines[index + 2]):
