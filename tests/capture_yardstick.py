@@ -78,6 +78,7 @@ _GPU_MEMORY_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:gb|gib|g|mb|mib)\b")
 def gpu_model_key(model: str) -> str:
     """A GPU model name set apart from case, spacing, punctuation, brand words and a memory size."""
     text = _GPU_MEMORY_SIZE.sub(" ", model.casefold().replace("(r)", " ").replace("(tm)", " "))
+    text = re.sub(r"\(radv [\w ]+\)", " ", text)  # Mesa's driver and codename ('(RADV RENOIR)'), not the model's name
     text = re.sub(r"\brx\s*(?=\d)", " ", text)  # AMD's 'RX' series word: 'RX 7900 XTX' is the '7900XTX'
     words = re.findall(r"[a-z0-9]+", text)
     # A name made only of brand words ("AMD Radeon Graphics") is its own model.

@@ -39,7 +39,7 @@ def test_wsl_marks():
     assert wsl_rules.line_facts("Does this work in WSL?") == []
     assert wsl_rules.line_facts("I tried WSL2 but went back to native Ubuntu 22.04") == []
     assert wsl_rules.line_facts("If you use WSL2 you may want to restart it") == []
-    assert wsl_rules.line_facts("I'm on WSL, RTX 5090, my nvcc --version says:") == [("os.wsl", True)]
+    assert wsl_rules.line_facts("I'm on WSL, RTX 5090, my nvcc --version says:") == [("os.wsl", True), ("platform", "linux")]
 
 
 def test_wsl_gpu_host_table():

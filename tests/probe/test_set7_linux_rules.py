@@ -375,9 +375,11 @@ def test_an_nvidia_gpu_in_the_text_is_not_ruled_out():
     assert facts.gpus_ruled_out == () and wanted_accelerators(facts) == ("cuda",)
 
 
-def test_an_unsupported_card_without_nvidia_ruled_out_keeps_rocm():
+def test_a_card_no_rocm_build_runs_on_leaves_the_cpu():
     facts = _facts("OS: Ubuntu 22.04\nGPU: AMD Radeon RX 580\namdgpu [0] gfx803 is not supported\n")
-    assert wanted_accelerators(facts) == ("rocm",)  # a card, not an APU, and an NVIDIA GPU is not ruled out
+    assert wanted_accelerators(facts) == ("cpu",)  # the named Radeon is the machine's GPU, as a Kepler card is
+    facts = _facts("OS: Ubuntu 22.04\nGPU: AMD Radeon RX 7900 XTX\n")
+    assert wanted_accelerators(facts) == ("rocm",)
 
 
 def test_tensorflow_on_native_windows_names_wsl():

@@ -116,10 +116,12 @@ def test_machine_gets_exactly_this_row(facts, recipe, label, reason):
     (nvidia(*RTX4090, "581.57", platform="win32"), "pytorch-cuda"),
     (nvidia(*T4, "580.95.05", machine="aarch64"), None),  # no aarch64 CUDA build covers sm_75
     (mac("15.3", "3.12.1", chip="Apple M4 Max (Virtual)"), "pytorch-cpu"),  # no Metal inside a VM
-    (amd("gfx803"), None),  # no ROCm build runs on gfx803
+    # no ROCm build runs on gfx803: like a Kepler card, the Radeon is the machine's GPU and the CPU is what runs
+    (amd("gfx803"), "pytorch-cpu"),
 ], ids=["windows-nvidia", "t4-aarch64", "apple-vm", "rocm-gfx803"])
 def test_recommendation_where_the_gpu_recipe_does_not_fit(facts, best):
-    """A GPU no current build covers gets no recommendation (the reasons say why), not a CPU build."""
+    """A GPU no current build of any version covers gets the CPU build (a Kepler card, a gfx803 Radeon); one that only
+    this machine's setup keeps out (a T4 on aarch64, a driver) gets no recommendation: the reasons say why."""
     found = recommend.recommend(facts)
     assert (found.recipe if found else None) == best
     if best is None:

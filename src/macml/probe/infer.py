@@ -19,6 +19,7 @@ from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES,
                                      MACBOOK_PRO_13_GPU_CORES, MACBOOK_PRO_16_GPU_CORES,
                                      MAC_MODEL_CHIP_GPU_CORES, MAC_MODEL_GPU_CORES, apple_core_options,
                                      nvidia_compute_capability)
+from macml.knowledge.mac_igpus import SOURCE as MAC_IGPU_SOURCE, mac_integrated_gpu
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
@@ -201,10 +202,11 @@ _TEGRA_CPUS = {"cortex-a78ae": ("8.7", "Orin"), "carmel": ("7.2", "Xavier")}
 
 
 def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
-    """An L4T ('-tegra') kernel runs only on a Jetson, whose NVIDIA GPU is integrated: nvidia-smi and
-    collect_env do not list it."""
+    """An L4T kernel ('-tegra', or OE4T's '-l4t-r32.7.4') runs only on a Jetson, whose NVIDIA GPU is integrated:
+    nvidia-smi and collect_env do not list it."""
     kernel = facts.os.kernel or ""
-    if facts.platform != "linux" or not kernel.endswith("-tegra") or facts.gpus_by_vendor("NVIDIA"):
+    l4t = kernel.endswith("-tegra") or re.search(r"-l4t-r\d{2}\.\d", kernel)
+    if facts.platform != "linux" or not l4t or facts.gpus_by_vendor("NVIDIA"):
         return tuple(dataclasses.replace(g, family=TEGRA, integrated=True)
                      if g.vendor == "NVIDIA" and g.family is None and _TEGRA_NAME.search(g.model) else g
                      for g in facts.gpus)
@@ -284,6 +286,9 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         gpus = (GPU(vendor="Apple", model="Apple Paravirtual device"),)
         sources["gpus.0"] = "an Apple Virtualization guest's GPU is the Apple Paravirtual device"
         known = True
+    elif facts.is_mac and not gpus and mac_integrated_gpu(cpu.model):
+        gpus = (GPU(vendor="Intel", model=mac_integrated_gpu(cpu.model), integrated=True),)
+        sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_IGPU_SOURCE
     elif facts.is_mac and cpu.apple_silicon and not vm and not any(is_apple_gpu(g) for g in gpus):
         gpus = gpus + (_apple_gpu(cpu, snapshot),)
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("

@@ -10,6 +10,7 @@ import re
 from typing import Any, Dict, Mapping
 
 from macml.facts import CPUFacts, MachineFacts, hardware_arch_name
+from macml.knowledge.amd_apus import apu_target
 from macml.knowledge.hardware import intel_integrated_gpu
 from macml.probe.infer_mac import all_text
 from macml.probe.infer_wsl import wsl_arch
@@ -82,6 +83,11 @@ def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str])
                    if re.search(r"Max-Q|Laptop GPU|\bGeForce (?:GTX |GT )?\d{3,4}M\b", g.model, re.IGNORECASE)), None)
     if laptop:
         sources["cpu.hardware_arch"] = f"{laptop}: a GeForce laptop GPU, sold in x86 laptops only"
+        return dataclasses.replace(cpu, hardware_arch="x86_64")
+    ryzen_igpu = next((g for g in facts.gpus_by_vendor("AMD") if apu_target(g.compute_capability)), None)
+    if ryzen_igpu:
+        sources["cpu.hardware_arch"] = (f"{ryzen_igpu.model} ({ryzen_igpu.compute_capability}): the integrated GPU of an "
+                                        "AMD Ryzen APU, an x86 CPU (LLVM AMDGPU processor table)")
         return dataclasses.replace(cpu, hardware_arch="x86_64")
     apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)
     if apu:

@@ -112,13 +112,16 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
     interp = facts.interpreter or InterpreterFacts(executable="", version="", implementation="", machine="",
                                                    prefix="", base_prefix="")
     found: Dict[str, Any] = {}
-    for fact, field in (("python.version", "version"), ("python.machine", "machine")):
+    for fact, field in (("python.version", "version"), ("python.machine", "machine"), ("python.executable", "executable"),
+                        ("python.prefix", "prefix")):
         stated = first_stated(statements, fact)
-        if fact == "python.machine" and len({s["value"] for s in statements if s.get("fact") == fact}) > 1:
+        if fact != "python.version" and len({s["value"] for s in statements if s.get("fact") == fact}) > 1:
             continue  # sessions of more than one interpreter ('arch -x86_64 python3' beside a native one)
         if stated and not getattr(interp, field):
             found[field] = stated["value"]
             sources[f"interpreter.{field}"] = where(stated)
+    if "prefix" in found and not interp.base_prefix:
+        found["base_prefix"] = found["prefix"]
     minors = {s["value"] for s in statements if s.get("fact") == "python.minor"}
     if not interp.version and "version" not in found and len(minors) == 1:  # a path's or wheel tag's 'python3.11'
         found["version"] = minors.pop()

@@ -35,8 +35,8 @@ class Recommendation:
 
 def wanted_accelerators(facts: MachineFacts) -> Tuple[str, ...]:
     """What this machine's hardware offers a framework, best first. A CPU build is never among them
-    where a usable GPU is known, except in a macOS VM (no Metal compute inside) and beside an APU's
-    Radeon that no ROCm build runs on; an unknown GPU list keeps every possibility open ("fits if ..."
+    where a usable GPU is known, except in a macOS VM (no Metal compute inside) and beside Radeons that no ROCm
+    build runs on (a discrete one is the machine's GPU; an APU's only where no NVIDIA GPU can be there); an unknown GPU list keeps every possibility open ("fits if ..."
     says what each assumes) but a vendor the evidence rules out (collect_env's 'No CUDA')."""
     if facts.platform not in ("darwin", "linux", "win32"):  # the OS is unknown: go by the GPUs named
         vendors = {g.vendor for g in facts.gpus if g.usable}
@@ -56,7 +56,9 @@ def wanted_accelerators(facts: MachineFacts) -> Tuple[str, ...]:
     if facts.platform == "linux" and amd:  # an APU's Radeon no ROCm build runs on (and no NVIDIA GPU) leaves the CPU
         nothing_else = facts.gpu_list_known or "NVIDIA" in facts.gpus_ruled_out
         igpus_only = all(no_rocm_build(g.compute_capability) and apu_target(g.compute_capability) for g in amd)
-        return ("cpu",) if nothing_else and igpus_only else ("rocm",)
+        if nothing_else and igpus_only or all(no_rocm_build(g.compute_capability) for g in amd):
+            return ("cpu",)  # a Radeon no ROCm build runs on is the machine's GPU, as on Windows (rocm_target says so)
+        return ("rocm",)
     if any(g.usable and intel_discrete_gpu(g.model) for g in facts.gpus_by_vendor("Intel")):
         return ("cpu",)  # like a named Radeon: a discrete Arc is the machine's GPU, and no recipe drives it
     if facts.platform == "win32" and any(g.usable for g in facts.gpus_by_vendor("AMD")):

@@ -25,7 +25,7 @@ from macml.probe.snapshot import FORMAT_VERSION
 # Most specific first: a later finder's part that overlaps lines already claimed is dropped
 # (the lscpu and pip lines inside collect_env belong to collect_env).
 FINDERS = (
-    collect_env.find, gpu.find_nvidia_table, gpu.find_rocm_smi, mac.find_system_profiler_json,
+    collect_env.find, gpu.find_nvidia_table, gpu.find_rocm_smi, gpu.find_rocm_product_rows, mac.find_system_profiler_json,
     mac.find_sw_vers, mac.find_system_overview, mac.find_sysctl, system.find_os_release, system.find_uname, cpu.find, cpu.find_proc_cpuinfo,
     general_rules.find_flag_lines,
     gpu.find_nvidia_csv, gpu.find_nvidia_list, gpu.find_rocm_csv, gpu.find_rocm_driver_csv, gpu.find_rocminfo, gpu.find_rocm_concise, mac.find_metal_banner,

@@ -71,6 +71,9 @@ _OLLAMA_CUDART = re.compile(r'msg="Nvidia GPU detected via cudart"|msg="\[cudart
 _OLLAMA_AVX = re.compile(r'source=cpu_common\.go:\d+ msg="CPU has AVX(?:2|512\w*)?"'
                          r"|\bCPU\.\d+\.(?:SSE3|SSSE3|AVX2?|AVX512\w*|F16C|BMI2)=1\b")  # ggml's 'msg=system CPU.0.AVX2=1'
 _VULKAN = re.compile(r"^\s*ggml_vulkan: (\d+) = (.+?) \((?:RADV|AMD|NVIDIA|Intel)[^)]*\)(.*)$")
+# RPCS3's log header: 'AMD Ryzen 5 PRO 4650G with Radeon Graphics | 12 Threads | 7.63 GiB RAM | TSC: ...'
+_RPCS3_SYSTEM = re.compile(r"\|\s*\d{1,3} Threads\s*\|\s*(\d{1,4}(?:\.\d{1,2})?) GiB RAM\s*\|")
+_RPCS3_MACOS = re.compile(r"\bOperating system: macOS, Version: (1[0-5]|2[6-9])\.(\d{1,2})\.(\d{1,2})\s*$")
 _BUILT_FOR = re.compile(r"(?:^\s*(?:\w+: )?built|\bbuild:? \d+ \([0-9a-f]+\)) with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
                         r"|(x86_64|aarch64|arm64|x64|ARM64)(?:-(?:pc-|unknown-)?(linux|apple-darwin|windows)\S*)?)\s*$")
 
@@ -80,6 +83,8 @@ def app_log_lines(line: str) -> Facts:
     ollama's 'amdgpu [0] gfx1103 is not supported' and 'detected GPUs count=1 library=.../tegra/libcuda.so' (L4T's
     driver: a Jetson), ollama 0.1's 'Nvidia GPU detected via cudart', 'CUDART CUDA Compute Capability detected: 8.6' and
     'CPU has AVX2', ggml's 'ggml_vulkan: 0 = AMD Radeon Graphics (RADV GFX1151) (radv) | uma: 1', llama.cpp's
+    RPCS3's '| 12 Threads | 7.63 GiB RAM |' (the memory the OS reports) and 'Operating system: macOS, Version:
+    15.2.0', llama.cpp's
     'built with GNU 11.4.0 for Linux x86_64' or 'build: 1239 (b8372ee) with clang ... for x86_64-pc-windows-msvc', and ROCm's errors (rocBLAS, hipError..., MIOpen: an AMD GPU)."""
     facts: Facts = []
     comfy = _COMFY_FIELD.match(_STAMP.sub("", line))
@@ -109,6 +114,13 @@ def app_log_lines(line: str) -> Facts:
     if named:  # 'AMD Radeon Graphics', as an APU's integrated GPU calls itself
         facts.append(("gpu", {"name": named[0], "vendor": None, "memory_mib": None, "index": int(vulkan.group(1))}))
         facts += [("gpu.gfx", g.lower()) for g in re.findall(r"\bGFX[0-9A-F]{3,4}\b", line)[:1]]
+    rpcs3 = _RPCS3_SYSTEM.search(line)
+    if rpcs3:
+        facts.append(("cpu.memory_bytes", int(float(rpcs3.group(1)) * 1024**3)))
+    rpcs3_macos = _RPCS3_MACOS.search(line)  # its Version is major.minor.patch: '15.2.0' is 15.2
+    if rpcs3_macos:
+        major, minor, patch = rpcs3_macos.groups()
+        facts += [("platform", "darwin"), ("os.version", f"{major}.{minor}" + (f".{patch}" if patch != "0" else ""))]
     built = _BUILT_FOR.search(line)
     system = (built.group(1) or built.group(4) or ("windows" if "MSVC" in line else "")).lower() if built else ""
     if system:  # a binary runs on its own arch, but under Rosetta or Windows' emulation

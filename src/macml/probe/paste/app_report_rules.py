@@ -8,7 +8,8 @@
   linux');
 - a Windows display driver under a 'GPU Driver' key: the third field of its version says whose it is
   (AMD '32.0.13031.3015', NVIDIA '32.0.15.6094' = 560.94, Intel '31.0.101.5333');
-- a driver version in brackets after a GPU's name ('GPU: AMD Radeon RX 6650 XT (Driver Version 23.10.2)').
+- a driver version in brackets after a GPU's name ('GPU: AMD Radeon RX 6650 XT (Driver Version 23.10.2)');
+- PrusaSlicer's system info 'Total RAM size [MB]: 17,180MB' (format_memsize_MB: millions of bytes, so 16 GiB).
 """
 from __future__ import annotations
 
@@ -112,8 +113,16 @@ def bracket_driver(line: str) -> Facts:
     return [("gpu.driver", found.group(1))]
 
 
+_PRUSA_RAM = re.compile(r"^\s*Total RAM size \[MB\]:\s*(\d{1,3}(?:,\d{3})+|\d{3,7})\s*MB\s*$")
+
+
+def prusa_ram(line: str) -> Facts:
+    found = _PRUSA_RAM.match(line)
+    return [("cpu.memory_bytes", int(found.group(1).replace(",", "")) * 1000**2)] if found else []
+
+
 def line_facts(line: str) -> Facts:
-    return runtime_platform(line) + bracket_driver(line)
+    return runtime_platform(line) + bracket_driver(line) + prusa_ram(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

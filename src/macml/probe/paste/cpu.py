@@ -78,6 +78,9 @@ def find(lines: Sequence[str]) -> List[Part]:
                 else:
                     break
             start = index - 1 if index and is_prompt_for(lines[index - 1], "lscpu") else index
+            if end == index and start == index:  # an app's lone 'Architecture: aarch64' (Zed's, on macOS too)
+                index += 1
+                continue
             table = normalise_lscpu(lines[index:end + 1])
             part = Part("lscpu", start + 1, end + 1, platform="linux", commands={"lscpu": "\n".join(table) + "\n"},
                         cpu_flags=lscpu_flags(table))

@@ -3,7 +3,8 @@
 - inxi's System line: '  v: 1.30.0 Distro: Linux Mint 22.1 Xia base: Ubuntu 24.04 noble' (the field sits mid-line,
   after other fields; 'base:' names the distribution it derives from, not the one installed);
 - a release line in lsb_release's words: 'Ubuntu Release:        20.04', 'Debian Version: 12';
-- a list item that is only a distribution: '- Ubuntu', '* Fedora 40';
+- a list item that is only a distribution: '- Ubuntu', '* Fedora 40'; a part of a machine's field that is one
+  ('Host: Ubuntu, driver 615.71.09, ...', 'Specs: Ubuntu 22.04, 2x RTX 3090');
 - prose in which the writer says their machine runs the distribution: 'The host machine runs CachyOS with ...',
   'I have a similar problem on Linux Mint 22' (a first-person subject earlier in the sentence; not 'CI runs on Ubuntu
   20.04', 'My friend using Manjaro', 'using the Ubuntu 22.04 docker image', 'Works on Ubuntu 22.04 but fails on my Mac');
@@ -100,11 +101,41 @@ def runs_distro(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return inxi_distro(line) or release_line(line) or bare_item(line) or runs_distro(line) or nix_info_host(line)
+    return (inxi_distro(line) or release_line(line) or bare_item(line) or runs_distro(line) or nix_info_host(line)
+            or field_in_sentence(line))
+
+
+# '... (tag ...). Host: Ubuntu, driver 615.71.09, 2x RTX PRO 6000 Blackwell (sm_120). Inside the image:'
+_FIELD_IN_SENTENCE = re.compile(r"[.;!]\s+(host|system|setup|machine|hardware)\s*:\s*([^.;]+)", re.IGNORECASE)
+
+
+def field_in_sentence(line: str) -> Facts:
+    """A machine's field that opens a sentence after another: its listed distribution."""
+    found = _FIELD_IN_SENTENCE.search(line)
+    return listed_distro(found.group(1).lower(), found.group(2)) if found else []
+
+
+_MACHINE_KEYS = ("host", "system", "specs", "setup", "environment", "machine", "hardware")
+_LISTED_DISTRO = re.compile(r"^\s*" + _DISTRO + r"(?:\s+" + _VERSION + r")?\s*$", re.IGNORECASE)
+
+
+def listed_distro(key: str, value: str) -> Facts:
+    """'Host: Ubuntu, driver 615.71.09, 2x RTX PRO 6000 Blackwell': a part of a machine's field that is only a
+    distribution -> Linux, that distribution."""
+    if key not in _MACHINE_KEYS or NEGATION.search(value):
+        return []
+    found = next((m for m in map(_LISTED_DISTRO.match, re.split(r"[,;]", value)) if m), None)
+    if not found:
+        return []
+    name = distro_spelling(found.group("name")) + (f" {found.group('version')}" if found.group("version") else "")
+    return [("platform", "linux"), ("os.name", name)]
 
 
 def keyed_facts(key: str, value: str) -> Facts:
     """'CPU: Xeon-6338*2', 'Processor: Ryzen 7 7800X3D': an x86 CPU family, so x86_64 hardware."""
+    listed = listed_distro(key, value)
+    if listed:
+        return listed
     if key in _CPU_KEYS and _BARE_MODEL_NUMBER.match(value.strip()):
         return [("cpu.hardware_arch", "x86_64")]  # '7402p' (EPYC 7402P), '5800X3D': Arm CPUs are named in words
     found = _X86_FAMILY.search(value) if key in _CPU_KEYS else None

@@ -93,6 +93,21 @@ def find_rocm_smi(lines: Sequence[str]) -> List[Part]:
     return parts
 
 
+_PRODUCT_ROW = re.compile(r"^\s*GPU\[\d+\]\s*:\s*[A-Za-z][^:]*?:\s*\S")
+
+
+def find_rocm_product_rows(lines: Sequence[str]) -> List[Part]:
+    """`rocm-smi --showproductname` rows pasted without the banner ('GPU[0]\t\t: Card Series: \t\tAMD Radeon
+    Graphics'): two or more such rows together (a bannered block claims its rows first)."""
+    parts = []
+    for first, last in runs(lines, lambda l: bool(_PRODUCT_ROW.match(l)), gap=0):
+        if last > first:
+            text = "\n".join(dedent(lines[first:last + 1])) + "\n"
+            parts.append(Part("rocm_smi", first + 1, last + 1, platform="linux",
+                              commands={"rocm-smi --showproductname": text}))
+    return parts
+
+
 _CONCISE_HEADER = re.compile(r"^\s*(?:Device|GPU)\s+(?:Node\s+)?(?:IDs\s+)?Temp\b|^\s*Device\s+Node\s+IDs\b")
 
 
@@ -175,6 +190,3 @@ def find_rocminfo(lines: Sequence[str]) -> List[Part]:
                           commands={"rocm-smi --showproductname": _product_lines(cards)}))
     return parts
 
-
-FINDERS = (find_nvidia_table, find_nvidia_csv, find_nvidia_list, find_rocm_smi, find_rocm_csv, find_rocm_driver_csv,
-           find_rocminfo)

@@ -4,7 +4,9 @@
   (one GPU per count, numbered, on the model's line).
 - xpu-smi's discovery table: '| 0         | Device Name: Intel(R) Arc(TM) A770 Graphics   |' (device 0).
 - A Jetson module named in a list or a sentence ('Jetson Orin AGX 64GB Developer Kit', 'on my agx orin'): an
-  aarch64 Linux board whose NVIDIA GPU is integrated, with the module's (unified) memory when it is given.
+  aarch64 Linux board whose NVIDIA GPU is integrated, with the module's (unified) memory when it is given;
+  and the board as OE4T's meta-tegra layer names its MACHINE, which its images also take as their hostname
+  ('jetson-nano-devkit-emmc', 'jetson-agx-orin-devkit'; github.com/OE4T/meta-tegra, conf/machine/*.conf).
 """
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ _XPU_SMI_ROW = re.compile(r"^\s*\|\s*(\d{1,2})\s*\|\s*Device Name:\s*(\S.*?)\s*\
 _JETSON = re.compile(r"\b((?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+(?:Orin|Xavier|Thor)|(?:Orin|Xavier)\s+(?:AGX|NX|Nano)"
                      r"|Jetson\s+(?:Orin|Xavier|Nano|TX[12]|Thor|NX)))(?:\s+(?:Developer Kit|Super))*(?:\s+(\d{1,2})\s?GB)?\b",
                      re.IGNORECASE)
+
+_META_TEGRA_MACHINE = re.compile(r"(?<![\w-])jetson-(nano|tx1|tx2|xavier-nx|agx-xavier|agx-orin|orin-nx|orin-nano|agx-thor)"
+                                 r"(?:-\w+)*?-devkit(?![\w])")
 
 
 def counted_models(lines: Sequence[str]) -> Dict[int, Facts]:
@@ -56,8 +61,18 @@ def jetson_module(line: str) -> Facts:
     return facts + ([("cpu.memory_bytes", int(found.group(2)) * 1024**3)] if found.group(2) else [])
 
 
+def meta_tegra_machine(line: str) -> Facts:
+    """'jetson-nano-devkit-emmc' -> a Jetson Nano (aarch64 Linux, its integrated NVIDIA GPU)."""
+    found = _META_TEGRA_MACHINE.search(line)
+    if not found or jetson_module(line):
+        return []
+    name = "Jetson " + " ".join(part.upper() if part in ("agx", "nx", "tx1", "tx2") else part.title()
+                                for part in found.group(1).split("-"))
+    return [("gpu.mention", name), ("platform", "linux"), ("cpu.hardware_arch", "aarch64")]
+
+
 def line_facts(line: str) -> Facts:
-    return xpu_smi_device(line) + jetson_module(line)
+    return xpu_smi_device(line) + jetson_module(line) + meta_tegra_machine(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

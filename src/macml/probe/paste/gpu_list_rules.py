@@ -83,16 +83,16 @@ def machine_field_gpus(key: str, value: str) -> Facts:
     return facts
 
 
-def keyed_facts(key: str, value: str) -> Facts:
-    return listed_gpus(key, value) + machine_field_gpus(key, value)
-
-
 _COUNTED_INSTINCT = re.compile(r"^(?:(\d{1,2})\s*[x×*]\s*)?(" + INSTINCT_MODEL + r")(?:\s*[x×*]\s*(\d{1,2}))?$", re.IGNORECASE)
+_COUNT_KEYS = ("gpu", "gpus", "gpu model", "accelerator", "accelerators", "devices", "gpu devices", "gpu and vram")
+# 'Devices: 2x AMD Instinct MI60 gfx906', 'GPUs: 4 x RTX 3090', 'Dual Radeon HD - Firepro D700 (6GB Each)': that many
+_COUNTED_NAME = re.compile(r"^(?:([2-9]|1[0-6])\s*[x×]|(dual|two|three|four))\s+(\S.*)$", re.IGNORECASE)
+_COUNT_WORDS = {"dual": 2, "two": 2, "three": 3, "four": 4}
 
 
 def counted_instinct(key: str, value: str) -> Facts:
     """'### GPU' answered 'MI50*8' or '8x MI300X': that many AMD Instinct accelerators, named as written."""
-    found = _COUNTED_INSTINCT.match(value.strip()) if key in ("gpu", "gpus", "gpu model", "accelerator") else None
+    found = _COUNTED_INSTINCT.match(value.strip()) if key in _COUNT_KEYS else None
     if not found:
         return []
     count = int(found.group(1) or found.group(3) or 1)
@@ -101,7 +101,24 @@ def counted_instinct(key: str, value: str) -> Facts:
         + ([("gpu.gfx", target)] if target else [])
 
 
+def counted_gpus(key: str, value: str) -> Facts:
+    """'Devices: 2x AMD Instinct MI60 gfx906' -> two 'AMD Instinct MI60' (one model, counted in the machine's GPU field)."""
+    found = _COUNTED_NAME.match(value.strip()) if key.strip().lower() in _COUNT_KEYS else None
+    if not found or _NEGATED.search(value) or hypothetical(value):
+        return []
+    named = gpu_names(found.group(3))
+    if len(named) != 1 or not gpu_value(named[0]):
+        return []
+    record = next(fact[1] for fact in gpu_value(named[0]) if fact[0] == "gpu")
+    count = int(found.group(1)) if found.group(1) else _COUNT_WORDS[found.group(2).lower()]
+    return [("gpu", dict(record, index=i)) for i in range(count)]
+
+
+def keyed_facts(key: str, value: str) -> Facts:
+    return listed_gpus(key, value) + machine_field_gpus(key, value) + counted_gpus(key, value)
+
+
 def form_keyed_facts(key: str, value: str) -> Facts:
     """An issue form's answer: a whole-machine field, and a count of Instinct accelerators (other '### GPU' answers
     are statement_rules' to read)."""
-    return machine_field_gpus(key, value) + counted_instinct(key, value)
+    return machine_field_gpus(key, value) + (counted_instinct(key, value) or counted_gpus(key, value))

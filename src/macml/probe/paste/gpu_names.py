@@ -45,7 +45,7 @@ _BARE_XT = r"(?<![\w.-])" + _XT_NUMBER + r"(?![\w.+-])"
 
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
-    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\b(?:tegra|orin|xavier|jetson)\b", name, re.I) else
+    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\bnvs\s?\d{3}|\b(?:tegra|orin|xavier|jetson)\b", name, re.I) else
             "AMD" if re.search(r"radeon|amd|firepro|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
                                + _BARE_XT, name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")

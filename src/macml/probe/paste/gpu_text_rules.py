@@ -78,7 +78,7 @@ def inxi_device(line: str) -> Facts:
 _RENDERER_SUFFIX = re.compile(r"/(?:PCIe?|AGP)/SSE2$")
 # where tools print OpenGL's renderer string ('GeForce GT 740/PCIe/SSE2'): KDE, Webots, Blender, glxinfo
 _RENDERER_KEYS = ("graphics processor", "opengl renderer", "renderer", "opengl renderer string")
-_GL_VERSION_KEYS = ("opengl version", "version", "opengl version string", "opengl core profile version string")
+_GL_VERSION_KEYS = ("opengl version", "version", "opengl version string", "opengl core profile version string", "gl version")
 # Mesa's OpenGL strings: renderer 'Mesa DRI Intel(R) Haswell Mobile', version '3.0 Mesa 17.0.5'
 _MESA_RENDERER = re.compile(r"^Mesa DRI (\S.*)$")
 # Intel GPUs built into 64-bit Core CPUs only (Sandy Bridge on); a GMA 950 sat beside 32-bit-only Atoms
@@ -155,8 +155,8 @@ def _cpu_maker(brand: str) -> str:
     return "AMD " if re.search(r"\b(?:Ryzen|EPYC|Threadripper|Athlon)\b", brand, re.IGNORECASE) else "Intel "
 
 
-_TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s+|GTX\s+|Tesla\s+)?[A-Z]{0,2}\d{1,4}[A-Z]?"
-                    r"(?:\s?(?:Ti|SUPER|PCIe|SXM\d?|NVL))*(?:\s\d{2,3}\s?GB)?)(?![\w.])", re.IGNORECASE)
+_TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s+(?:PRO\s+)?|GTX\s+|Tesla\s+)?[A-Z]{0,2}\d{1,4}[A-Z]?"
+                    r"(?:\s?(?:Ti|SUPER|PCIe|SXM\d?|NVL))*(?:\s(?:Blackwell|Ada))?(?:\s\d{2,3}\s?GB)?)(?![\w.])", re.IGNORECASE)
 
 
 def gpu_count(line: str) -> Facts:

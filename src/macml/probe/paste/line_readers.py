@@ -10,7 +10,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                arch_word_rules, asahi_rules, avx_prose_rules, board_rules, build_triple_rules,
                                code_comment_answer_rules, code_span_value_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
-                               fetch_tool_rules, form_answer_rules, form_question_rules, general_rules, gha_runner_rules,
+                               faceswap_info_rules, fetch_tool_rules, form_answer_rules, form_question_rules, general_rules, gha_runner_rules,
                                gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules,
                                hardware_prose_rules, host_clue_rules, host_os_words_rules, host_signs_rules,
                                kernel_log_rules, linux_amd_rules, linux_app_rules, linux_clues_rules,
@@ -58,7 +58,7 @@ KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     gpu_list_rules.keyed_facts, pc_parts_rules.keyed_facts, mac_model_name_rules.keyed_facts,
     os_build_rules.keyed_facts, code_span_value_rules.keyed_facts,
     build_triple_rules.keyed_facts, ram_beside_parts_rules.keyed_facts, windows_python_platform_rules.keyed_facts,
-    project_version_answer_rules.keyed_facts)
+    project_version_answer_rules.keyed_facts, faceswap_info_rules.keyed_facts)
 # The answers of an issue form's fields ('### OS' then 'macOS 14'), in the order their facts join.
 FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,

@@ -43,7 +43,7 @@ _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "2"
 _COUNTED_GPU = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|six|eight|[2348])\s+"
                           r"((?:NVIDIA\s+)?(?:Quadro|Tesla|GeForce\s+(?:RTX|GTX)|RTX|GTX)\s+[A-Za-z]{0,3}\s?\d{2,4}[a-z]?(?:\s?Ti)?"
                           r"|(?:Intel\s+)?Arc\s+[AB]\d{3}M?)s?\b")
-_PROSE_DRIVER = re.compile(r"\bdriver(?:\s+version)?\s+(\d{3}\.\d{2,3}(?:\.\d{2})?)\b", re.IGNORECASE)
+_PROSE_DRIVER = re.compile(r"\bdrivers?(?:\s+version)?\s+(\d{3}\.\d{2,3}(?:\.\d{1,2})?)\b", re.IGNORECASE)
 _BOARD_DISTRO = re.compile(r"\b(?:running|on|using|with|installed)\s+(DietPi|Raspbian|Armbian)\b", re.IGNORECASE)
 _UNAME_UBUNTU = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\.\d+\S*\s+#\d+-Ubuntu\b")
 _UNAME_NIXOS = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\.\d+\S*\s+#\d+-NixOS\b")  # nixpkgs stamps its kernel builds

@@ -1,8 +1,9 @@
 """Clues to a Mac's hardware that people write in words or that tools print in passing: a Homebrew or Python
 named after Rosetta ('my Rosetta brew', 'your Rosetta python env'), an x86_64 build of an app run on Apple silicon,
 Rosetta's own runtime error, what a Python reports for `platform.machine()` / `platform.processor()`, memory
-called "unified" (Apple silicon's), an AMD Radeon GPU named in prose, a macOS release named by its codename,
-sysctl's missing `hw.optional.arm64` (an Intel Mac's kernel), and MLX's library (arm64 only).
+called "unified" (Apple silicon's), an AMD Radeon GPU named in prose, a macOS release named by its codename or by
+its major number alone ('on a Mac 5,1 with macOS 12': the same test of whose release it is), sysctl's missing
+`hw.optional.arm64` (an Intel Mac's kernel), and MLX's library (arm64 only).
 
 Each rule is a pure function of one line returning (fact, value) pairs; `line_facts` applies them all.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
-from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, sole_release
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, MACOS_RELEASE_NAMES, sole_release
 from macml.probe.paste.gpu_names import gpu_record, with_partner
 from macml.probe.paste.mac_words_rules import PACKAGE_WORDS
 from macml.probe.paste.own_release import release_of_this_mac
@@ -142,6 +143,21 @@ def macos_codename(line: str) -> Facts:
     return [("platform", "darwin")] + release + ([("os.version", version.group(1))] if version else [])
 
 
+_MACOS_MAJOR = re.compile(r"\bmac\s?OS\s+(1[1-5]|2[6-9])(?!\.?\d|\s*\+|\s+(?:or|and)\s+(?:later|newer|above))", re.IGNORECASE)
+_NAME_OF_MAJOR = {version: name for name, version in MACOS_RELEASE_NAMES.items() if "." not in version}
+
+
+def macos_major(line: str) -> Facts:
+    """'AMD RX 6900 XT on a Mac 5,1 with macOS 12.' -> macOS 12 (os.release), where the line says it of the writer's
+    Mac as it would the release's name ('with macOS Monterey')."""
+    majors = {m.group(1): m for m in _MACOS_MAJOR.finditer(line)}
+    if len(majors) != 1 or sole_release(line):
+        return []
+    major, found = majors.popitem()
+    named = line[:found.start()] + "macOS " + _NAME_OF_MAJOR[major].title() + line[found.end():]
+    return [("platform", "darwin"), ("os.release", major)] if release_of_this_mac(named) else []
+
+
 def missing_arm64_sysctl(line: str) -> Facts:
     """"sysctl: unknown oid 'hw.optional.arm64'" (a Makefile probing it): the kernel lacks the key, which only an
     Intel Mac's does (on Apple silicon it exists even for translated processes)."""
@@ -233,7 +249,7 @@ def brew_reports_x86(line: str) -> Facts:
 
 
 LINE_RULES = (rosetta_tool, x86_build_on_apple_silicon, rosetta_runtime_error, python_reports_machine, unified_memory,
-              radeon_in_words, macos_codename, missing_arm64_sysctl, mlx_library, apple_chip_mac, intel_mac_product,
+              radeon_in_words, macos_codename, macos_major, missing_arm64_sysctl, mlx_library, apple_chip_mac, intel_mac_product,
               versions_in_parentheses, checkbox_answer, python_version_said, chip_memory, package_said, mps_question,
               brew_reports_x86)
 

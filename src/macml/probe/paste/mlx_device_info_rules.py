@@ -6,7 +6,8 @@ one line or spread over several, or its JSON.
 
 'memory_size' is the Mac's memory (a VM's own, in a macOS guest: 'Apple Paravirtual device' beside ~7 GB), in
 bytes. Its keys are MLX's own (ml-explore/mlx, mlx/backend/metal/device.cpp: device_info), so a text holding
-'max_recommended_working_set_size' is this dict; only then is a 'memory_size' read.
+'max_recommended_working_set_size' is this dict; only then is a 'memory_size' read. mlx-c's example prints the same
+keys unquoted, one per line ('  memory_size: 137438953472').
 
 The reader is a pure function of the lines.
 """
@@ -17,8 +18,8 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 Facts = List[Tuple[str, Any]]
 
-_MLX_KEY = re.compile(r"""['"]max_recommended_working_set_size['"]\s*:\s*\d""")
-_MEMORY_SIZE = re.compile(r"""['"]memory_size['"]\s*:\s*(\d{9,14})\b""")
+_MLX_KEY = re.compile(r"""(?:['"]|^\s*)max_recommended_working_set_size['"]?\s*:\s*\d""")
+_MEMORY_SIZE = re.compile(r"""(?:['"]|^\s*)memory_size['"]?\s*:\s*(\d{9,14})\b""")
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

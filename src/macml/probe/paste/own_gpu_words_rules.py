@@ -11,7 +11,8 @@
   support rx 7600xt'): that line's fuller name, as a mention, so the GPU carries it (stated_gpus prefers a
   mention that names an owned bare model whole);
 - a line that opens with a bare Radeon XT number as its subject, in a report about AMD's stack ('7800 XT, tried using
-  both stable and unstable versions of ROCm'): the writer's Radeon RX card.
+  both stable and unstable versions of ROCm'): the writer's Radeon RX card;
+- a GPU named as running in a Mac ('AMD RX 6900 XT on a Mac 5,1 with macOS 12', 'an RX 580 in my Mac Pro'): that GPU.
 """
 from __future__ import annotations
 
@@ -52,6 +53,25 @@ def machine_holds(line: str) -> Facts:
     names = list(dict.fromkeys(gpu_names(rest) + informal_gpu_names(rest) + [m.group(1) for m in _INSTINCT.finditer(rest)]))
     return [_owned(name, "AMD" if _INSTINCT.fullmatch(name) else "") for name in names
             if _INSTINCT.fullmatch(name) or gpu_vendor(name) != "unknown"]
+
+
+_IN_A_MAC = re.compile(r"\s+(?:on|in|inside)\s+(?:a|an|my|our|the)\s+(?:old\s+|classic\s+)?(?:Mac(?:\s?Pro)?|iMac(?:\s+Pro)?|"
+                       r"MacBook(?:\s+Pro)?|Hackintosh|cMP)\b")
+
+
+def gpu_in_a_mac(line: str) -> Facts:
+    """'AMD RX 6900 XT on a Mac 5,1 with macOS 12.' -> RX 6900 XT."""
+    facts: Facts = []
+    for sentence in re.split(r"(?<=[.!?;])\s+", line):
+        named = list(dict.fromkeys(gpu_names(sentence) + informal_gpu_names(sentence)))
+        named = [n for n in named if not any(n != other and n in other for other in named)]
+        place = _IN_A_MAC.search(sentence)
+        if len(named) != 1 or not place or negated(sentence) or hypothetical(sentence) or someone_elses(sentence):
+            continue
+        end = sentence.find(named[0]) + len(named[0])
+        if sentence.find(named[0]) >= 0 and not sentence[end:place.start()].strip():
+            facts.append(_owned(named[0]))
+    return facts
 
 
 def codename_gpu(line: str) -> Facts:
@@ -97,7 +117,7 @@ def opening_xt(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return machine_holds(line) + codename_gpu(line) + sentence_geforce(line) + opening_xt(line)
+    return machine_holds(line) + codename_gpu(line) + sentence_geforce(line) + opening_xt(line) + gpu_in_a_mac(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, List]:

@@ -11,8 +11,9 @@ from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record
 from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.system_rules import NO_SUCH_MACOS, Facts
 
-_SPEC = re.compile(r"^\s*[-*]?\s*(Chip|Memory|RAM|System RAM|Unified memory|MacOS|systemMemory)\s*:\s*(.+?)\s*$",
-                   re.IGNORECASE)
+# UTM's form asks 'Mac Chip (Intel, M1, ...):', its hint in brackets
+_SPEC = re.compile(r"^\s*(?:[-*]|\d{1,2}[.)])?\s*(?:Mac\s+)?(Chip|Mac|Memory|RAM|System RAM|Unified memory|MacOS|systemMemory)\s*(?:\([^()]{0,40}\))?\s*:"
+                   r"\s*(.+?)\s*$", re.IGNORECASE)
 _METAL_SYSTEM_MEMORY = re.compile(r"\]?\s*systemMemory:\s*(\d+(?:\.\d+)?\s*GB)\b")
 _CHIP_WORD = re.compile(r"^(?:Apple\s+)?(M\d{1,2})(?:\s+(Pro|Max|Ultra))?\b", re.IGNORECASE)
 _MAC_PROSE = re.compile(r"\b(?:mac ?book(?: ?pro| ?air)?|mac ?studio|mac ?mini|imac|mac pro)\b"
@@ -48,7 +49,7 @@ def _chip_name(generation: str, tier: Optional[str]) -> str:
 
 
 def spec_list_line(line: str) -> Facts:
-    """An issue form's list: 'Chip: M2' (an Apple chip), 'Memory: 16GB' / 'System RAM: 48.00 GB' (the
+    """An issue form's list: 'Chip: M2', '1. Mac: M2' (an Apple chip), 'Memory: 16GB' / 'System RAM: 48.00 GB' (the
     machine's RAM), 'MacOS: 14.4.1', and tensorflow-metal's 'systemMemory: 64.00 GB'."""
     metal = _METAL_SYSTEM_MEMORY.search(line)
     if metal:
@@ -57,7 +58,7 @@ def spec_list_line(line: str) -> Facts:
     if not found:
         return []
     key, value = found.group(1).lower(), found.group(2)
-    if key == "chip":
+    if key in ("chip", "mac"):  # '1. Mac: M2'
         chip = _CHIP_WORD.match(value)
         return [("platform", "darwin"), ("cpu.brand", _chip_name(chip.group(1), chip.group(2)))] if chip else []
     if key == "macos":

@@ -2,7 +2,11 @@
 
 - 'PyTorch 1.13 with CUDA 11.7' (the build), 'torch.cuda.is_available() I get False', and a shell one-liner printing
   is_available() with its answer on the next line.
-- 'I am running Python 3.8.10', IPython's 'In [4]: torchvision.__version__' / "Out[4]: '0.17.1'".
+- 'I am running Python 3.8.10'; torch's extension cache '.cache/torch_extensions/py310_cpu/' (torch.utils.cpp_extension
+  names it after the running Python's major and minor version), IPython's 'In [4]: torchvision.__version__' / "Out[4]: '0.17.1'".
+- the Python that macOS itself ships, by its banner ('This version is included in macOS for compatibility with legacy
+  software', /usr/bin/python 2.7 on macOS 10.15-12.2) or its paths in a traceback (the Command Line Tools' or Xcode's
+  Python3.framework, /System/Library/Frameworks/Python.framework): where that interpreter lives;
 - PyTorch's ROCm wheel index: ROCm wheels are built for Linux x86_64 only (https://pytorch.org/get-started/locally/
   offers ROCm on Linux alone, and download.pytorch.org/whl/rocm* and repo.radeon.com/rocm/manylinux list only
   linux_x86_64 files), so a pip command on it is a Linux x86_64 Python's.
@@ -76,6 +80,7 @@ def available_answered(lines: Sequence[str]) -> Dict[int, Facts]:
 
 
 _RUNNING_PYTHON = re.compile(r"\b(?:running|using|use|on|with|have|installed)\s+Python\s+(3\.\d{1,2}\.\d{1,2})(?![\d])", re.IGNORECASE)
+_EXTENSION_CACHE = re.compile(r"/torch_extensions/py(3)(\d{1,2})_(?:cpu|cu\d{2,3})/")
 _ROCM_WHEELS = re.compile(r"\bdownload\.pytorch\.org/whl/(?:nightly/)?rocm\d|\brepo\.radeon\.com/rocm/manylinux/")
 
 
@@ -85,9 +90,30 @@ def python_said(line: str) -> Facts:
     running = _RUNNING_PYTHON.search(line)
     if running:
         facts.append(("python.version", running.group(1)))
+    cache = _EXTENSION_CACHE.search(line)
+    if cache and not running:
+        facts.append(("python.version", f"{cache.group(1)}.{cache.group(2)}"))
     if _ROCM_WHEELS.search(line):
         facts += [("platform", "linux"), ("python.machine", "x86_64"), ("cpu.hardware_arch", "x86_64")]
     return facts
+
+
+_APPLE_PYTHON2_BANNER = re.compile(r"^\s*This version is included in macOS for compatibility with legacy software\.?\s*$")
+_OS_PYTHON_PATH = re.compile(r"(/Library/Developer/CommandLineTools/Library/Frameworks/Python3\.framework/Versions/3\.\d{1,2}"
+                             r"|/Applications/Xcode[\w.-]*\.app/Contents/Developer/Library/Frameworks/Python3\.framework/Versions/3\.\d{1,2}"
+                             r"|/System/Library/Frameworks/Python\.framework/Versions/2\.\d)/")
+
+
+def os_python(line: str) -> Facts:
+    """'This version is included in macOS ...' -> /usr/bin/python; a CLT Python3.framework path -> that prefix."""
+    if _APPLE_PYTHON2_BANNER.match(line):
+        return [("platform", "darwin"), ("python.prefix", "/System/Library/Frameworks/Python.framework/Versions/2.7"),
+                ("python.executable", "/usr/bin/python")]
+    found = _OS_PYTHON_PATH.search(line)
+    if not found:
+        return []
+    executable = "/usr/bin/python" if found.group(1).startswith("/System/") else "/usr/bin/python3"
+    return [("platform", "darwin"), ("python.prefix", found.group(1)), ("python.executable", executable)]
 
 
 def ipython_versions(lines: Sequence[str]) -> Dict[int, Facts]:
@@ -105,4 +131,4 @@ def ipython_versions(lines: Sequence[str]) -> Dict[int, Facts]:
 
 
 def line_facts(line: str) -> Facts:
-    return torch_said(line) + python_said(line)
+    return torch_said(line) + python_said(line) + os_python(line)

@@ -9,7 +9,10 @@
 - an app's verdict that the writer's hardware suits a ROCm runtime ('my hardware compatible with ROCm llama.cpp',
   'my GPU is supported by ROCm'): an AMD GPU is there (ROCm runs on AMD GPUs only). Not from a question, a
   negation, or someone else's hardware;
-- LM Studio's hardware survey '"vramCapacity": 17179869184': the GPU memory it found, in bytes (0 = none found).
+- LM Studio's hardware survey '"vramCapacity": 17179869184': the GPU memory it found, in bytes (0 = none found);
+- the writer's ROCm release on a line of its own ('ROCm version 5.6.0', '- ROCm: 6.0.2'): AMD builds ROCm releases up
+  to 6.x for x86-64 hosts only (rocm.docs.amd.com, 'System requirements (Linux)' and the HIP SDK's Windows
+  requirements list x86-64 CPUs alone), so the hardware is x86-64.
 """
 from __future__ import annotations
 
@@ -62,5 +65,15 @@ def vram_capacity(line: str) -> Facts:
     return [("gpu.memory_of", {"index": None, "memory_mib": mib})] if mib >= 256 else []
 
 
+# a later major release may add other CPUs, so only 1.x-6.x counts
+_ROCM_RELEASE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?ROCm(?:\s+version)?(?:\*\*)?\s*[:=]?\s*(?:\*\*)?v?[1-6]\.\d{1,2}(?:\.\d{1,2})?\s*$",
+                           re.IGNORECASE)
+
+
+def rocm_release(line: str) -> Facts:
+    """'ROCm version 5.6.0' -> x86-64 hardware."""
+    return [("cpu.hardware_arch", "x86_64")] if _ROCM_RELEASE.match(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return rocr_runtime(line) + rocm_fit(line) + vram_capacity(line)
+    return rocr_runtime(line) + rocm_fit(line) + vram_capacity(line) + rocm_release(line)

@@ -7,13 +7,21 @@
 - `pip list` before pip 10 ('legacy' format): 'tensorflow (1.1.0)' rows, read where two or more stand together;
 - macOS's `arch` command and its answer on the next line ('arch' then 'i386' or '> i386'): 'i386' is what `arch`
   prints in a shell translated by Rosetta 2 or on an Intel Mac (Linux's `arch` prints 'x86_64'), so the shell runs
-  x86_64 code, and so does a `python` it starts on the lines below.
+  x86_64 code, and so does a `python` it starts on the lines below;
+- systemd's `hostnamectl` ('Static hostname:' ... 'Operating System: OE4Tegra Demonstration Distro 4.0.12+snapshot-...
+  (kirkstone-l4t-r32.7)' ... 'Kernel: Linux 4.9.337-...'): a Linux machine, and its distribution as os-release's
+  PRETTY_NAME gives it, whatever the name (a build suffix after '+' and a parenthesised codename dropped);
+- installed wheels listed by their file names, '.whl' left off or not ('tensorflow-2.19.0-cp39-cp39-macosx_12_0_arm64',
+  'keras-3.9.2-py3-none-any'), with a plain 'name-version' among them ('tensorflow-metal-1.2.0'): each a package,
+  and a wheel's tags what report_rules.wheel_tag reads from them.
 """
 from __future__ import annotations
 
 import re
 from typing import Dict, List, Sequence
 
+from macml.probe.paste.base import runs
+from macml.probe.paste.report_rules import wheel_tag
 from macml.probe.paste.statement_rules import Facts, package_facts
 
 _FILE_PYTHON = re.compile(r"^\s*\S*/python(?:3(?:\.\d{1,2})?)?:\s+Mach-O 64-bit executable (x86_64|arm64)\s*$")
@@ -83,5 +91,43 @@ def legacy_pip_rows(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_STATIC_HOSTNAME = re.compile(r"^\s*Static hostname:\s*\S+\s*$")
+_HOSTNAMECTL_OS = re.compile(r"^\s*Operating System:\s*(\S.*?)\s*$")
+_HOSTNAMECTL_KERNEL = re.compile(r"^\s*Kernel:\s*Linux\s+\d")
+
+
+def hostnamectl_os(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the Linux distribution of `hostnamectl`'s 'Operating System:' row (a 'Static hostname:' row above
+    it and a 'Kernel: Linux' row below, within its 12 lines)."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        named = _HOSTNAMECTL_OS.match(line)
+        if not named or not any(_STATIC_HOSTNAME.match(above) for above in lines[max(0, index - 8):index]) \
+                or not any(_HOSTNAMECTL_KERNEL.match(below) for below in lines[index + 1:index + 4]):
+            continue
+        name = re.sub(r"\s*\([^)]*\)\s*$", "", named.group(1))
+        name = re.sub(r"(\d)\+[\w.-]+", r"\1", name).strip()
+        found[index] = [("platform", "linux")] + ([("os.name", name)] if name else [])
+    return found
+
+
+_WHEEL_NAME = re.compile(r"^\s*(?:[-*]\s+)?([A-Za-z][\w.]*?)-(\d[\w.+!]*)-(?:py2\.py3|py3|cp3\d{1,2})-[\w.]+-[\w.]+?(?:\.whl)?\s*$")
+_DIST_NAME = re.compile(r"^\s*(?:[-*]\s+)?([A-Za-z][\w.-]*?)-(\d+(?:\.\d+)+)\s*$")
+
+
+def listed_wheels(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the package (and wheel tags) of each line in a block that lists installed wheels."""
+    found: Dict[int, Facts] = {}
+    for first, last in runs(lines, lambda l: bool(_WHEEL_NAME.match(l) or _DIST_NAME.match(l))):
+        if not any(_WHEEL_NAME.match(line) for line in lines[first:last + 1]):
+            continue
+        for index in range(first, last + 1):
+            named = _WHEEL_NAME.match(lines[index]) or _DIST_NAME.match(lines[index])
+            tags = wheel_tag(lines[index].rstrip() + ("" if lines[index].rstrip().endswith(".whl") else ".whl"))
+            found[index] = package_facts(named.group(1).replace("_", "-").lower(), named.group(2)) + tags
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, List]:
-    return {**legacy_pip_rows(lines), **pip_rows(lines), **arch_answers(lines)}
+    return {**legacy_pip_rows(lines), **pip_rows(lines), **arch_answers(lines), **hostnamectl_os(lines),
+            **listed_wheels(lines)}

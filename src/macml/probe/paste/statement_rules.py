@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Optional, Tuple
 
+from macml.knowledge.macos_builds import macos_for_build
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record, gpu_value
 from macml.probe.paste.linux_clues_rules import wsl_distro
 from macml.probe.paste.packages import canonical
@@ -31,7 +32,7 @@ _NOT_PACKAGES = {"python", "version", "os", "cuda", "cudnn", "gcc", "clang", "cm
 _DIST_NAME = re.compile(r"^[a-z][a-z0-9._-]*$")
 _UNIT_AFTER = re.compile(r"\d(?:[KMGT]i?B?|[MG]Hz|W|C|%)$")  # 'Swap: 4.0Gi', 'totalMemory: 2.00GiB' are sizes, not versions
 _DARWIN_RELEASE = re.compile(r"(?:1\d|2\d)\.\d\.\d+")  # platform.release() on macOS; Ubuntu's 22.04.3 has two-digit minors
-_NOT_VERSIONED = {"bios", "vbios", "firmware", "kernel", "glibc", "libc", "app", "api", "sdk", "xcode", "metal", "opengl",
+_NOT_VERSIONED = {"py", "bios", "vbios", "firmware", "kernel", "glibc", "libc", "app", "api", "sdk", "xcode", "metal", "opengl",
                   "vulkan", "boot rom", "smc", "protocol", "model", "cpu", "gpu", "os", "system", "software",
                   "dxdiag", "directx", "ddi", "driver", "dwm", "wddm",  # DxDiag's rows are Windows', not packages
                   "tahoe", "sequoia", "sonoma", "ventura", "monterey", "catalina", "mojave", "sierra", "yosemite",
@@ -137,10 +138,13 @@ def package_facts(name: str, value: str) -> Facts:
 def _macos_value(value: str) -> Facts:
     """brew config's 'macOS: 11.1-arm64', an app's 'macOS: Version 26.4 (Build 25E246)'."""
     version = re.search(r"\b(1[0-9]|2[0-9])\.\d+(?:\.\d+)?\b", value)
+    build = re.search(r"\bBuild (\w+)\)?", value)
+    if version and build and version.group().startswith("10.16"):  # an old-SDK app's Big Sur or later: the build says
+        release = macos_for_build(build.group(1))[0]
+        return [("platform", "darwin"), ("os.version", release), ("os.build", build.group(1))] if release else []
     if not version or _NO_SUCH_MACOS.match(version.group()):
         return []
     facts: Facts = [("platform", "darwin"), ("os.version", re.sub(r"^(\d+\.\d+)\.0$", r"\1", version.group()))]
-    build = re.search(r"\bBuild (\w+)\)?", value)
     if build:
         facts.append(("os.build", build.group(1)))
     arch = re.search(r"-(arm64|x86_64)\b", value)
@@ -165,9 +169,11 @@ def _processor(value: str) -> Facts:
 
 
 def _model_line(value: str) -> Facts:
-    """A crash report's 'Model: iMac14,2, BootROM ..., 4 processors, Intel Core i5, 3.2 GHz, 8 GB, SMC ...'."""
+    """A crash report's 'Model: iMac14,2, BootROM ..., 4 processors, Intel Core i5, 3.2 GHz, 8 GB, SMC ...' (on Apple
+    silicon 'proc 11:5:6 processors': all cores, then performance and efficiency)."""
     facts: Facts = [("cpu.memory_bytes", b) for b in [gib(m.group()) for m in
                                                       re.finditer(r"(?<=, )\d+ GB(?=,)", value)] if b][:1]
+    facts += [("cpu.cores", int(m.group(1))) for m in [re.search(r"\bproc (\d{1,2}):\d{1,2}:\d{1,2} processors\b", value)] if m]
     intel = re.search(r"\b(Intel Core (?:i\d|2 Duo|m\d)|Intel Xeon \w*)", value)
     if intel:
         facts.append(("cpu.brand", intel.group(1)))
@@ -198,6 +204,7 @@ BY_KEY = {
     "chipset model": gpu_value, "graphics": gpu_value, "graphics adapter": gpu_value, "gpu type": gpu_value, "device name": gpu_value,
     "nvidia driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
+    "gpu driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "kmd version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "cuda umd version": lambda v: [("gpu.cuda_driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "machine": lambda v: [("process.arch", a) for a in [arch_word(v)] if a],
@@ -279,7 +286,9 @@ BY_KEY = {
 
 # keys a script words its own way: 'PyTorch build CUDA version: 10.2', 'PyTorch has active GPU: True'
 _KEY_PATTERNS = ((re.compile(r"(?:py)?torch (?:build )?cuda version"), _torch_cuda),
-                 (re.compile(r"(?:py)?torch has (?:an )?active gpu"), _available))
+                 (re.compile(r"(?:py)?torch has (?:an )?active gpu"), _available),
+                 (re.compile(r"(?:operating system|os) (?:and|&) (?:version|release)"), _os_line),
+                 (re.compile(r"nvidia (?:open gpu )?kernel modules? version"), BY_KEY["driver version"]))
 
 
 def by_key(key: str, value: str) -> Facts:

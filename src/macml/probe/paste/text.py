@@ -70,10 +70,14 @@ def _unquoted_lines(text: str) -> List[str]:
     return [_QUOTE.sub("", line, count=1) for line in lines] if _quoted(lines) else lines
 
 
+_SPACE_ENTITY = re.compile(r"&(?:ensp|emsp|nbsp|thinsp|#160|#8194|#8195);")
+
+
 def clean_lines(text: str) -> List[str]:
     """The text's lines without line-end, colour codes, Markdown quoting, fences and HTML wrappers
     (each such line becomes blank, so numbering is unchanged)."""
     text = text.replace("\uff1a", ":")  # a full-width colon from a CJK input method: 'GPU 0： Tesla P100'
+    text = _SPACE_ENTITY.sub(" ", text)  # GitHub's job summary indents with '&ensp;' as its raw Markdown keeps it
     # CJK prose glues Latin words to its characters ('本机是M1 8G Mac'), and CJK characters count as word
     # characters to every rule's \b: a space between them lets each rule see the Latin word.
     text = _CJK_THEN_LATIN.sub(r"\1 \2", text)

@@ -24,7 +24,7 @@ _WSL = r"\bWSL\s?2?(?:\s+v?\d+(?:\.\d+){1,3})?"  # 'WSL', 'WSL2', 'WSL 2', 'WSL 
 _WSL_THEN_DISTRO = re.compile(_WSL + r"\s*(?:[+/:,-]|\bwith\b|\brunning\b)?\s*\(?\s*" + _DISTRO, re.IGNORECASE)
 _DISTRO_THEN_WSL = re.compile(r"\b" + _DISTRO + r"\s*(?:\(|-|\b(?:on|in|under|via)\b)?\s*" + _WSL + r"\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|never|without|instead of|rather than|outside(?: of)?)\b|n't\b", re.IGNORECASE)
-_NOT_STATED = re.compile(r"\b(?:tried|tested|used\s+to|switched|went\s+back|moved\s+(?:away|off|from)|gave\s+up|abandoned|"
+_NOT_STATED = re.compile(r"\b(?:tried(?!\s+(?:to\s+run|running)\b)|tested|used\s+to|switched|went\s+back|moved\s+(?:away|off|from)|gave\s+up|abandoned|"
                          r"removed|uninstalled|if|whether|does|do|can|could|would|should|might|instead)\b", re.IGNORECASE)
 _UNTICKED = re.compile(r"^\s*[-*]\s*\[\s\]")
 _GUEST_KERNEL = re.compile(r"\bmisc dxg:|\bdxgkrnl\b|\bdxgkio_\w+|\bmicrosoft-standard-WSL2\b|(?<![\w.])/usr/lib/wsl/")
@@ -59,7 +59,9 @@ def wsl_signs(line: str) -> Facts:
         return [("platform", "linux"), ("os.wsl", True)]
     named = re.search(r"\bWSL\s?2?\b", line, re.IGNORECASE)
     if named and not _UNTICKED.match(line) and not _NEGATED.search(line[:named.end()]) and _stated(line, named):
-        return [("os.wsl", True)]
+        # run 'on' or 'in' WSL: the program ran in its Linux guest
+        ran_in = re.search(r"\b(?:on|in|inside|under)\s+(?:the\s+|my\s+)?WSL\s?2?\b", line, re.IGNORECASE)
+        return [("os.wsl", True)] + ([("platform", "linux")] if ran_in else [])
     return []
 
 
