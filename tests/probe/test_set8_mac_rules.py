@@ -173,15 +173,15 @@ def test_python_version_said(line, version):
     assert rules.python_version_said(line) == ([("python.version", version)] if version else [])
 
 
-@pytest.mark.parametrize("line, gb", [
-    ("I have had success getting this to work with my M1 Max 32GB.", 32),
-    ("M2 Pro with 16GB", 16),
-    ("MacBook M3, 24 GB", 24),
-    ("M1 with 512GB SSD", None),
-    ("M2 Max 30GB", None),
+@pytest.mark.parametrize("line, gb, chip", [
+    ("I have had success getting this to work with my M1 Max 32GB.", 32, ("cpu.brand", "Apple M1 Max")),
+    ("M2 Pro with 16GB", 16, ("cpu.brand", "Apple M2 Pro")),
+    ("MacBook M3, 24 GB", 24, ("cpu.apple_generation", 3)),  # a plain 'M3': stated.py reads the base chip
+    ("M1 with 512GB SSD", None, None),
+    ("M2 Max 30GB", None, None),
 ], ids=["m1-max-32gb", "with", "comma", "storage", "not-a-ram-size"])
-def test_chip_memory(line, gb):
-    expected = [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", gb * GIB)] if gb else []
+def test_chip_memory(line, gb, chip):
+    expected = [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", gb * GIB), chip] if gb else []
     assert rules.chip_memory(line) == expected
 
 

@@ -11,7 +11,11 @@ message, quoted in NVIDIA's README, "Common Problems"). 'NVRM: RmInitAdapter fai
 the kernel module failing to bring up the GPU it found (NVIDIA's README, "Common Problems" and the Xid catalogue; on
 GSP-firmware GPUs it follows 'Cannot initialize GSP firmware RM': NVIDIA/open-gpu-kernel-modules#876). 'NVRM: No
 NVIDIA GPU found.' is the module finding no GPU it supports, as after 'The 595.71.05 NVIDIA driver will ignore this
-GPU' for a GPU moved to a legacy branch (NixOS/nixos-hardware#1880).
+GPU' for a GPU moved to a legacy branch (NixOS/nixos-hardware#1880). 'Failed to initialize NVML: N/A' and '...: Unknown
+Error' are NVML failing to reach the driver at all: in WSL 2, whose NVML is the Windows driver's (/usr/lib/wsl/lib),
+when a Linux driver was installed inside the distribution or the Windows driver is too old (NVIDIA's CUDA on WSL User
+Guide: "do not install any Linux display driver in WSL"; microsoft/WSL#11755), and in a container that lost its device
+access (NVIDIA/nvidia-docker#1671).
 """
 from __future__ import annotations
 
@@ -50,6 +54,12 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "Install the driver branch the kernel log names for this GPU (e.g. the 580.xx legacy driver for "
                 "Maxwell, Pascal and Volta), or check that the GPU is enabled in the BIOS; `sudo dmesg | grep NVRM` "
                 "says which.", True),
+    DriverError(re.compile(r"Failed to initialize NVML:\s*(?:N/A|Unknown Error)", re.IGNORECASE),
+                "nvidia-smi could not reach the NVIDIA driver at all (NVML answered no version)",
+                "In WSL 2: remove any Linux NVIDIA driver installed inside the distribution (WSL uses the Windows "
+                "driver), update the Windows NVIDIA driver, then `wsl --update` and `wsl --shutdown`. In a container: "
+                "start it with `--gpus all` again (a `systemctl daemon-reload` on the host can drop its device access).",
+                False),
     DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
                 "the NVIDIA driver is not loaded",
                 "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "

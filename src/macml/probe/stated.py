@@ -196,6 +196,10 @@ def _add_torch_warnings(facts: MachineFacts, statements: Sequence[Statement]) ->
         available = first_stated(statements, fact)
         if available is not None and data.get(key) is None:
             data[key] = available["value"]
+    build = first_stated(statements, "torch.cuda_version")  # 'PyTorch CUDA: 11.7' beside a bare '1.13.0'
+    if build is not None and data.get("build_unknown") and not data.get("cuda_version") and build["value"]:
+        data["cuda_version"] = build["value"]
+        data.pop("build_unknown")
     if data == dict(probe.data):
         return facts
     return dataclasses.replace(facts, frameworks=dict(facts.frameworks, torch=dataclasses.replace(probe, data=data)))

@@ -9,7 +9,11 @@
 - a Windows display driver under a 'GPU Driver' key: the third field of its version says whose it is
   (AMD '32.0.13031.3015', NVIDIA '32.0.15.6094' = 560.94, Intel '31.0.101.5333');
 - a driver version in brackets after a GPU's name ('GPU: AMD Radeon RX 6650 XT (Driver Version 23.10.2)');
-- PrusaSlicer's system info 'Total RAM size [MB]: 17,180MB' (format_memsize_MB: millions of bytes, so 16 GiB).
+- PrusaSlicer's system info 'Total RAM size [MB]: 17,180MB' (format_memsize_MB: millions of bytes, so 16 GiB), and
+  macOS Installer's log 'Hardware: MacBookPro17,1 @ 2.40 GHz (x 8), 16384 MB RAM' (MiB);
+- numba's `cuda.detect()`: "id 0    b'NVIDIA Quadro RTX 8000'    [SUPPORTED]", each CUDA device by its number;
+- a numbered device list with each GPU's size after a middle dot, as ToshLLM's start banner prints it under 'GPUs
+  detected:' ('    [1] AMD Radeon PRO W6800X · 31 GB'): each GPU by its number.
 """
 from __future__ import annotations
 
@@ -116,13 +120,39 @@ def bracket_driver(line: str) -> Facts:
 _PRUSA_RAM = re.compile(r"^\s*Total RAM size \[MB\]:\s*(\d{1,3}(?:,\d{3})+|\d{3,7})\s*MB\s*$")
 
 
+_INSTALLER_HARDWARE = re.compile(r"^\s*Hardware:\s*[A-Za-z]+\d{1,2},\d\s*@.*?,\s*(\d{4,7}) MB RAM\s*$")
+
+
 def prusa_ram(line: str) -> Facts:
     found = _PRUSA_RAM.match(line)
-    return [("cpu.memory_bytes", int(found.group(1).replace(",", "")) * 1000**2)] if found else []
+    installer = _INSTALLER_HARDWARE.match(line)
+    return ([("cpu.memory_bytes", int(found.group(1).replace(",", "")) * 1000**2)] if found else []) + (
+        [("cpu.memory_bytes", int(installer.group(1)) * 1024**2)] if installer else [])
+
+
+_NUMBA_DEVICE = re.compile(r"^\s*id (\d{1,2})\s+b'([^']+)'\s+\[(?:SUPPORTED|UNSUPPORTED[^\]]*)\]\s*$")
+
+
+def numba_device(line: str) -> Facts:
+    found = _NUMBA_DEVICE.match(line)
+    if not found or gpu_vendor(found.group(2)) != "NVIDIA":
+        return []
+    return [("gpu", {"name": found.group(2).strip(), "vendor": "NVIDIA", "memory_mib": None, "index": int(found.group(1))})]
+
+
+_DOTTED_DEVICE = re.compile(r"^\s*\[(\d{1,2})\]\s+(\S.*?)\s+·\s+\d{1,3}(?:\.\d{1,2})?\s?GB\s*$")
+
+
+def dotted_device(line: str) -> Facts:
+    found = _DOTTED_DEVICE.match(line)
+    names = gpu_names(found.group(2)) if found else []
+    if len(names) != 1:
+        return []
+    return [("gpu", {"name": names[0], "vendor": gpu_vendor(names[0]), "memory_mib": None, "index": int(found.group(1))})]
 
 
 def line_facts(line: str) -> Facts:
-    return runtime_platform(line) + bracket_driver(line) + prusa_ram(line)
+    return runtime_platform(line) + bracket_driver(line) + prusa_ram(line) + numba_device(line) + dotted_device(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

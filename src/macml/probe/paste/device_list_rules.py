@@ -22,7 +22,9 @@ from macml.probe.paste.gpu_names import gpu_names, gpu_vendor
 
 Facts = List[Tuple[str, Any]]
 
-_APPLE_PLATFORM = re.compile(r"^\s*(?:OpenCL\s+)?Platform(?:\s+name)?\s*(?::|\s{2,})\s*Apple\s*$", re.IGNORECASE)
+# darktable's '[opencl_init]' device block names the platform after the device: 'PLATFORM, VENDOR & ID:    Apple, Apple, ID=...'
+_APPLE_PLATFORM = re.compile(r"^\s*(?:OpenCL\s+)?Platform(?:\s+name)?\s*(?::|\s{2,})\s*Apple\s*$"
+                             r"|^\s*PLATFORM, VENDOR & ID:\s*Apple,", re.IGNORECASE)
 _METAL_ONLY = re.compile(r"^\s*(?:Feature\.Set\.*\s*:\s*macOS GPU Family\b|Metal\.Version\.*\s*:\s*\d)")
 _DEVICE_HEAD = re.compile(r"^\s*(?:Backend Device ID #\d+|Device\s*#\d+(?:/\d+)?\s*:?)\s*$", re.IGNORECASE)
 _DEVICE_NAME = re.compile(r"^\s*(?:Name\.{3,}|Device(?:\s+name|\s*#\d+(?:/\d+)?)?|Device Name)\s*(?::|\s{2,})\s*(\S.*?)\s*$",
@@ -41,7 +43,7 @@ def _device_name(line: str) -> Optional[str]:
     found = _DEVICE_NAME.match(line)
     if not found:
         return None
-    value = found.group(1)
+    value = re.sub(r"^\d{1,2}:\s*'([^']+)'$", r"\1", found.group(1))  # darktable's "DEVICE: 0: 'Apple M1 Max'"
     if _APPLE_CHIP.match(value):
         return value
     names = gpu_names(value)
@@ -90,7 +92,8 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     for number in mac:
         found.setdefault(number, []).append(("platform", "darwin"))
     index = 0
-    for number, line in enumerate(lines[mac[0]:], start=mac[0]):
+    first = max(0, mac[0] - 3)  # darktable names the device on the lines just above its platform
+    for number, line in enumerate(lines[first:], start=first):
         if index and _SECTION.match(line):
             break
         name = _device_name(line)

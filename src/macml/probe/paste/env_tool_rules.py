@@ -8,6 +8,8 @@
 - An NGC container's banner: 'built for NVIDIA Driver Release 450.51 or later, but / version 440.64.00 was detected';
   a glog line's 'GPU 0: TITAN Xp' (Triton's NVML metrics).
 - MXNet's diagnose.py sections ('Version : 3.5.2' under '----------Python Info----------').
+- SD.Next's 'Version Platform Description' block: 'arch: arm64', 'cpu: arm', 'system: Darwin', 'python: 3.10.9', each
+  a line (platform.machine() of the Python it runs: that Python's arch).
 - `pipx list`'s 'package ctranslate2 4.4.0, installed using Python 3.12.3'; Lightning's 'GPU available: True (cuda)'.
 - lspci's 'NVIDIA Corporation Device 2684' (a pci.ids without the board's name; knowledge/pci_ids.py).
 - The Linux loader's 'libcudnn_ops_infer.so.8: cannot open shared object file'; '(bare metal server, not virtualised)'.
@@ -214,10 +216,27 @@ def line_facts(line: str, following: str = "") -> Facts:
             + pci_device(line) + loader_and_machine(line) + sdnext_python(line) + onnxruntime_installed(line))
 
 
+_BLOCK_ARCH = re.compile(r"^\s*arch:\s*(arm64|x86_64|aarch64|AMD64)\s*$")
+_BLOCK_SYSTEM = re.compile(r"^\s*system:\s*(Darwin|Linux|Windows)\s*$")
+_BLOCK_PYTHON = re.compile(r"^\s*python:\s*3\.\d{1,2}\.\d{1,2}\s*$")
+
+
+def platform_block(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'arch: arm64' with 'system: Darwin' and 'python: 3.10.9' within four lines of it: that Python's arch."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        arch = _BLOCK_ARCH.match(line)
+        near = lines[max(0, index - 4):index + 5]
+        if arch and any(_BLOCK_SYSTEM.match(other) for other in near) and any(_BLOCK_PYTHON.match(other) for other in near):
+            machine = {"aarch64": "aarch64", "AMD64": "x86_64"}.get(arch.group(1), arch.group(1))
+            found[index] = [("python.machine", machine)]
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """Line index -> the facts the multi-line readers here find there."""
     found: Dict[int, Facts] = {}
-    for reader in (trtexec_devices, ngc_banner, diagnose_sections):
+    for reader in (trtexec_devices, ngc_banner, diagnose_sections, platform_block):
         for index, facts in reader(lines).items():
             found[index] = found.get(index, []) + facts
     return found

@@ -15,7 +15,10 @@ ubuntu-22.04, windows-2022) names a GitHub-hosted runner image, and GitHub-hoste
 new virtual machine"); an '-arm64' macOS image runs on Apple silicon. A self-hosted runner prints no 'Runner Image'.
 
 A writer saying their code runs on such a runner ('running ... inside GitHub-hosted macOS runners (macos-15, Apple
-Silicon)') names the same VM: a macOS one, on Apple silicon where the line says so.
+Silicon)', 'only happens on macOS 14 in the hosted runner of GitHub Actions') names the same VM: a macOS one, on Apple
+silicon where the line says so. So does a path in the hosted runners' tool cache, '/Users/runner/hostedtoolcache/...'
+(the macOS images' RUNNER_TOOL_CACHE; a self-hosted runner keeps its tools under its own _work/_tool), on arm64 where
+the path is an arm64 tool's ('/node/22.10.0/arm64/bin/node').
 
 The readers are pure functions of the lines.
 """
@@ -36,6 +39,8 @@ _HOSTED = "GitHub-hosted runner"
 
 _HOSTED_IN_WORDS = re.compile(r"\b(?:on|in|inside|using)\s+(?:the\s+|a\s+)?GitHub[- ]hosted\s+(macOS|Ubuntu|Linux|Windows)\s+runners?\b",
                               re.IGNORECASE)
+_HOSTED_OF_ACTIONS = re.compile(r"\b(?:in|on)\s+(?:the\s+)?hosted\s+runners?\s+of\s+GitHub\s+Actions\b", re.IGNORECASE)
+_MAC_TOOL_CACHE = re.compile(r"/Users/runner/hostedtoolcache/\S*")
 _APPLE_SILICON_WORDS = re.compile(r"\bApple Silicon\b|\barm64\b|\bM[1-4]\b")
 
 
@@ -51,8 +56,20 @@ def hosted_in_words(line: str) -> Facts:
     return facts
 
 
+def hosted_runner_clues(line: str) -> Facts:
+    """'... on macOS 14 in the hosted runner of GitHub Actions', '/Users/runner/hostedtoolcache/node/22.10.0/arm64/...'."""
+    actions = _HOSTED_OF_ACTIONS.search(line)
+    if actions and re.search(r"\bmacOS\b", line[:actions.start()]) and not re.search(r"\bnot\b|n't\b", line[:actions.start()]):
+        return [("platform", "darwin"), ("hypervisor", _HOSTED)]
+    cache = _MAC_TOOL_CACHE.search(line)
+    if not cache:
+        return []
+    return [("platform", "darwin"), ("hypervisor", _HOSTED)] + (
+        [("cpu.hardware_arch", "arm64")] if re.search(r"/arm64/", cache.group()) else [])
+
+
 def line_facts(line: str) -> Facts:
-    return hosted_in_words(line)
+    return hosted_in_words(line) + hosted_runner_clues(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -24,7 +24,7 @@ Facts = List[Tuple[str, Any]]
 _GPU_KEY = re.compile(r"^(?:(?:system|installed|my|internal|built-in)\s+)?(?:gpu(?:\(s\)|s)?|graphics(?:\s+cards?)?|video\s+cards?"
                       r"|display\s+adapters?|graphics\s+processors?)$")
 # ... and About This Mac's 'Graphics: Radeon Pro 555X 4 GB Intel UHD Graphics 630 1536 MB' (a size, then the next GPU)
-_SPLIT = re.compile(r"\s*(?:&|\+|;|,|/|\band\b|\bplus\b|\bwith\b)\s*|(?<=[GM]B)\s+(?=(?:Intel|AMD|ATI|Radeon|NVIDIA|GeForce)\b)",
+_SPLIT = re.compile(r"\s*(?:&|\+|;|,|/|\band\b|\bplus\b(?!\s+Graphics)|\bwith\b)\s*|(?<=[GM]B)\s+(?=(?:Intel|AMD|ATI|Radeon|NVIDIA|GeForce)\b)",
                     re.IGNORECASE)
 _NEGATED = re.compile(r"(?:\b(?:no|not|without|never)\b|n't)", re.IGNORECASE)
 # 'NVIDIA T4 (Colab) and RTX 3060 locally': each GPU on its own runtime, not two GPUs of one machine
@@ -111,6 +111,8 @@ def counted_gpus(key: str, value: str) -> Facts:
         return []
     record = next(fact[1] for fact in gpu_value(named[0]) if fact[0] == "gpu")
     count = int(found.group(1)) if found.group(1) else _COUNT_WORDS[found.group(2).lower()]
+    each = re.search(r"\((\d{1,3})\s?GB\s+each\)", value, re.IGNORECASE)  # 'Firepro D700 (6GB Each)'
+    record = dict(record, memory_mib=int(each.group(1)) * 1024) if each and record.get("memory_mib") is None else record
     return [("gpu", dict(record, index=i)) for i in range(count)]
 
 

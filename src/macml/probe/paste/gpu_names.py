@@ -99,13 +99,20 @@ def radeon_name(found: str) -> Optional[str]:
     return " ".join(kept) if any(w.lower() in {"vega", "vii", "duo", "ssg", "fury", "nano"} for w in kept) else None
 
 
+_BRANDS = {"tesla": "Tesla", "quadro": "Quadro", "geforce": "GeForce", "firepro": "FirePro", "radeon": "Radeon"}
+# a brand word in capitals or with a small letter inside, before a model number
+_BRAND_CASE = re.compile(r"\b(TESLA|QUADRO|GEFORCE|FIREPRO|RADEON|Firepro|Geforce)(?=\s+[A-Z]{0,3}\d)")
+
+
 def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
     names = []
     text = text.replace("NoGCNArchNameOnOldPyTorch", " ")  # collect_env's marker glued to an AMD name (old torch)
+    text = _BRAND_CASE.sub(lambda m: _BRANDS[m.group(1).lower()], text)  # 'TESLA M40', 'Firepro D700' as written
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
         found = [m.group(1).strip() for m in pattern.finditer(text)]
         names += [n for n in map(radeon_name, found) if n] if pattern is _RADEON else found
+    names = [re.sub(r"(?<=\d)s$", "", name) for name in names]  # a plural: '2x Tesla K80s', 'two RTX 3090s'
     chip = CHIP.search(text)
     if chip and not names:
         names.append(" ".join(g for g in ("Apple", *chip.groups()) if g))
@@ -149,6 +156,8 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
     memory = next((p for p in parts[1:] if re.search(r"\d\s*(?:GB|MB|GiB|MiB)\b", p)), None)
     vram = re.search(r"\b(\d{1,3})\s*gb\s*(?:(?:of\s+)?(?:vram|memory)\b|\))", value, re.IGNORECASE)
     memory = memory or (vram.group(1) + " GB" if vram else None)
+    bracketed = re.search(r"\(\s*(\d{3,6})\s?(MB|MiB)(?:\s+(?:VRAM|memory))?\s*\)", value, re.IGNORECASE)  # '(8176 MB VRAM)'
+    memory = memory or (f"{bracketed.group(1)} {bracketed.group(2)}" if bracketed else None)
     trailing = re.search(r"\s(\d{3,5})\s?MB\s*$|\s(\d{1,2})\s?GB\s*$", parts[0]) \
         if len(gpu_names(parts[0])) == 1 else None  # 'Radeon Pro 560x 4096MB' (not the last of two GPUs' sizes)
     memory = memory or (f"{trailing.group(1)} MB" if trailing and trailing.group(1) else f"{trailing.group(2)} GB" if trailing else None)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
-from macml.knowledge.amd_gfx import codename_target, instinct_target
+from macml.knowledge.amd_gfx import INSTINCT_MODEL, codename_target, instinct_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.paste import stack_text_rules
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor, informal_gpu_names
@@ -42,6 +42,26 @@ def _device_name(text: str) -> str:
     return re.sub(r"\s*\[[0-9a-f]{4}:[0-9a-f]{4}\]", "", text).strip()
 
 
+def _nvidia_board(device: str) -> str:
+    """'NVIDIA Corporation GH100 [H200 SXM 141GB] [10de:2335]' -> 'H200 SXM 141GB': a data-center board's name in
+    the bracket after its chip's (the capability table knows it), '' otherwise."""
+    boards = [b for b in re.findall(r"\[([^\]]+)\]", device) if device.startswith("NVIDIA") and nvidia_compute_capability(b)]
+    return boards[-1] if boards else ""
+
+
+def lspci_boards(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> each NVIDIA board lspci lists by its bracketed name, numbered in list order (eight identical
+    'GH100 [H200 SXM 141GB]' lines are eight GPUs)."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        device = _LSPCI.match(line)
+        board = _nvidia_board(device.group(1)) if device else ""
+        if board:
+            found[index] = [("gpu", {"name": board, "vendor": "NVIDIA", "memory_mib": None, "index": len(found)}),
+                            ("platform", "linux")]
+    return found
+
+
 def lspci_device(line: str) -> Facts:
     """An lspci display controller the marketing-name reader leaves out (no known name in its brackets): the
     device as lspci names it, 'Intel Corporation DG2 [Arc A770]'."""
@@ -51,6 +71,8 @@ def lspci_device(line: str) -> Facts:
     brackets = re.findall(r"\[([^\]]+)\]", found.group(1))
     if any(gpu_names(bracket) for bracket in brackets):
         return []  # log_rules reads it
+    if _nvidia_board(found.group(1)):
+        return []  # lspci_boards reads it, each device by its place in the list
     intel = [f"Intel {b}" for b in brackets if found.group(1).startswith("Intel") and gpu_names(f"Intel {b}")]
     if intel:  # 'Intel Corporation DG2 [Arc A380]': the bracket is the marketing name, as for AMD's, less the maker
         return [gpu_record(intel[-1]), ("platform", "linux")]
@@ -160,14 +182,18 @@ _TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?((?:NVIDIA\s+)?(?:GeForce\s+
 
 
 def gpu_count(line: str) -> Facts:
-    """'4xH100', '8 x A100 80GB', '2× RTX 4090': that many NVIDIA GPUs of a model the capability table knows."""
+    """'4xH100', '8 x A100 80GB', '2× RTX 4090': that many NVIDIA GPUs of a model the capability table knows;
+    'a 8 x MI300X system': that many AMD Instinct accelerators."""
     found = _TIMES.search(line)
     if not found or NEGATION.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
         return []
     name = " ".join(found.group(2).split())
-    if not nvidia_compute_capability(name):
+    vendor = "NVIDIA" if nvidia_compute_capability(name) else "AMD" if re.fullmatch(INSTINCT_MODEL, name, re.IGNORECASE) else ""
+    if not vendor:
         return []
-    return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": i}) for i in range(int(found.group(1)))]
+    target = instinct_target(name) if vendor == "AMD" else None
+    return [("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": i}) for i in range(int(found.group(1)))] \
+        + ([("gpu.gfx", target)] if target else [])
 
 
 _TIMES_AFTER = re.compile(r"(?:\s[x×*]\s?|\s?[×*]\s?)(\d{1,2})(?![\w.])")
@@ -194,7 +220,8 @@ _NODE = re.compile(r"(?<![\w./-])((?:NVIDIA\s+)?G?[AHBL]\d{2,3}[A-Z]?)\s+(?:node
 def node_gpu(line: str) -> Facts:
     """'(GH200 node, image ...)', 'on our H100 server': a machine named for its NVIDIA data-center GPU."""
     found = _NODE.search(line)
-    if not found or NEGATION.search(line[:found.start()]) or not nvidia_compute_capability(found.group(1)):
+    asked = "?" in re.split(r"[.!](?:\s|$)", line[found.end():])[0] if found else False  # 'support for DGX H200 servers?'
+    if not found or asked or NEGATION.search(line[:found.start()]) or not nvidia_compute_capability(found.group(1)):
         return []
     return [("gpu", {"name": found.group(1), "vendor": "NVIDIA", "memory_mib": None, "index": None})]
 
@@ -253,5 +280,5 @@ def keyed_facts(key: str, value: str) -> Facts:
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
-    """line index -> what the lines around it decide (stack_text_rules.answers)."""
-    return stack_text_rules.answers(lines)
+    """line index -> what the lines around it decide (stack_text_rules.answers, lspci_boards)."""
+    return {**stack_text_rules.answers(lines), **lspci_boards(lines)}

@@ -129,6 +129,9 @@ def cpu_and_os(line: str) -> Facts:
     if ultra:
         facts += [("cpu.brand", f"Intel Core Ultra {ultra.group(1)} {ultra.group(2).upper()}"), ("cpu.hardware_arch", "x86_64")]
     conda = _CONDA_PLATFORM.search(line)
+    # a project's target list ('platforms = ["osx-64", "osx-arm64"]', '"linux-64", "linux-aarch64",'): not this machine
+    if conda and (len(set(_CONDA_PLATFORM.findall(line))) > 1 or re.search(r"[\"']" + conda.group(1) + r"[\"']", line)):
+        conda = None
     if conda:
         word = conda.group(1)
         facts.append(("platform", "darwin" if word.startswith("osx") else "linux" if word.startswith("linux") else "win32"))

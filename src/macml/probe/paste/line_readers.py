@@ -24,7 +24,8 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                project_version_answer_rules, python_build_rules, quadro_model_rules,
                                ram_beside_parts_rules, rocm_runtime_rules, rocm_wheel_rules, role_key_rules,
                                rosetta_env_rules, shell_output_rules, smi_fragment_rules, spec_prose_rules,
-                               stack_prose_rules, tf_device_answer_rules, tool_check_json_rules, typed_specs_rules,
+                               stack_prose_rules, tf_device_answer_rules, tool_check_json_rules, torch_info_rules,
+                               typed_specs_rules,
                                ubuntu_codename_rules, uv_tag_rules, windows_python_platform_rules,
                                windows_shell_rules, windows_spec_rules, windows_tool_rules, wsl_rules,
                                statement_rules as rules)
@@ -58,7 +59,7 @@ KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     gpu_list_rules.keyed_facts, pc_parts_rules.keyed_facts, mac_model_name_rules.keyed_facts,
     os_build_rules.keyed_facts, code_span_value_rules.keyed_facts,
     build_triple_rules.keyed_facts, ram_beside_parts_rules.keyed_facts, windows_python_platform_rules.keyed_facts,
-    project_version_answer_rules.keyed_facts, faceswap_info_rules.keyed_facts)
+    project_version_answer_rules.keyed_facts, faceswap_info_rules.keyed_facts, torch_info_rules.keyed_facts)
 # The answers of an issue form's fields ('### OS' then 'macOS 14'), in the order their facts join.
 FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,

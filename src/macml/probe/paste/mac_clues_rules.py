@@ -50,7 +50,7 @@ _CHECKBOX = re.compile(r"^\s*[-*]\s*\[[xX ]\]\s*([A-Za-z][\w .()/-]{0,40}?)\s*:\
 _PYTHON_VERSION_SAID = re.compile(r"\bpython version\s*(?:=|:|is)\s*`?(?:python\s*)?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])`?",
                                   re.IGNORECASE)
 _LISTED_PYTHON = re.compile(r",\s*python\s?v?(3\.\d{1,2}\.\d{1,2})(?![\d.])", re.IGNORECASE)
-_CHIP_MEMORY = re.compile(r"(?<![\w-])M[1-5](?:\s+(?:Pro|Max|Ultra))?(?:\s+(?:mini|Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Studio|iMac|Air))?"
+_CHIP_MEMORY = re.compile(r"(?<![\w-])M([1-5])(?:\s+(Pro|Max|Ultra))?(?:\s+(?:mini|Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Studio|iMac|Air))?"
                           r"\s*(?:chip\s*)?(?:with\s+|[,\u2013\u2014-]\s*|w/\s*)?(\d{1,3})\s?(?:GB|GiB)\b"
                           r"(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|HDD))", re.IGNORECASE)
 _PACKAGE_SAID = re.compile(r"(?<![\w./-])([A-Za-z][\w-]*)(?:\s+version\s+is|\s*=(?!=))\s*`?v?(\d+\.\d+(?:\.\d+)*)\b`?(?![\w.])",
@@ -210,11 +210,13 @@ def python_version_said(line: str) -> Facts:
 
 def chip_memory(line: str) -> Facts:
     """'my M1 Max 32GB', 'M2 Pro with 16GB', 'Mac M2 mini, 24GB', '(Apple M1 Pro - 16 GB)': an Apple chip written with
-    its memory (not its storage)."""
+    its memory (not its storage): the memory, and the chip (a plain 'M2' as its generation, which stated.py reads)."""
     found = _CHIP_MEMORY.search(line)
-    if not found or int(found.group(1)) not in APPLE_SILICON_MEMORY_GB:
+    if not found or int(found.group(3)) not in APPLE_SILICON_MEMORY_GB:
         return []
-    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
+    tier = found.group(2)
+    chip = [("cpu.brand", f"Apple M{found.group(1)} {tier.title()}")] if tier else [("cpu.apple_generation", int(found.group(1)))]
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", int(found.group(3)) * 1024**3)] + chip
 
 
 def package_said(line: str) -> Facts:

@@ -52,9 +52,13 @@ _RUNNING = re.compile(r"\b" + _FAMILY + r"\b[^.;?!]{0,30}?\brunning\s+(?:(?:mac 
                       re.IGNORECASE)
 
 
+# a line that is only a Mac and an OS X / macOS 10 version: 'Mac Pro 10.13.6' (10.x is no Mac's size or model number)
+_MAC_AND_VERSION = re.compile(r"^\s*(?:[-*]\s+)?" + _FAMILY + r"\s+(10\.(?:[4-9]|1[0-5])(?:\.\d{1,2})?)\s*$", re.IGNORECASE)
+
+
 def mac_running_version(line: str) -> Facts:
-    """'a 2009/2010 Mac Pro running 10.14.6': that Mac's macOS version."""
-    found = _RUNNING.search(line)
+    """'a 2009/2010 Mac Pro running 10.14.6', 'Mac Pro 10.13.6': that Mac's macOS version."""
+    found = _RUNNING.search(line) or _MAC_AND_VERSION.match(line)
     if not found or _NOT_THIS.search(line[:found.start()]) or re.search(r"\b(?:not|no longer)\b|n't\b", found.group(0)):
         return []
     return [("platform", "darwin"), ("os.version", found.group(1))]

@@ -8,7 +8,8 @@ size Apple sells that either share gives; where two sizes fit (24 GiB is 3/4 of 
 torch's 'MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 0 bytes, max allowed: 7.93 GB). Tried
 to allocate 256 bytes': nothing allocated and a request under the limit refused is the paravirtual Metal device of a
 macOS virtual machine (GitHub's Apple-silicon runners: actions/runner-images#9918, kitzeslab/opensoundscape#850), which has no
-memory for MPS. A Mac that is out of memory has allocated something.
+memory for MPS. A Mac that is out of memory has allocated something. Any such error is torch at work on a Mac: the
+writer's Python runs torch, with its MPS backend.
 
 MLX's Metal backend at work ('mlx/backend/metal/kernels/utils.h:470:10: fatal error: ...', a kernel it compiles at run
 time): MLX runs in this Python, and MLX publishes arm64 macOS wheels only (pypi.org/project/mlx), so the Python is a
@@ -42,6 +43,14 @@ _EMPTY_MPS_OOM = re.compile(r"\bMPS backend out of memory \(MPS allocated: 0 byt
 _UNIT = {"bytes": 1, "KB": 1e3, "KiB": 1024, "MB": 1e6, "MiB": 1024**2, "GB": 1e9, "GiB": 1024**3}
 
 
+_MPS_OOM = re.compile(r"\bMPS backend out of memory \(MPS allocated:")
+
+
+def mps_out_of_memory(line: str) -> Facts:
+    """'RuntimeError: MPS backend out of memory (MPS allocated: 6.38 GB, ...)': torch runs MPS on this Mac."""
+    return [("platform", "darwin"), ("framework.used", "torch")] if _MPS_OOM.search(line) else []
+
+
 def empty_mps_out_of_memory(line: str) -> Facts:
     """MPS refusing a request smaller than its limit with nothing allocated: a macOS guest's paravirtual GPU."""
     found = _EMPTY_MPS_OOM.search(line)
@@ -64,4 +73,4 @@ def mlx_metal_backend(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return working_set_memory(line) + empty_mps_out_of_memory(line) + mlx_metal_backend(line)
+    return working_set_memory(line) + empty_mps_out_of_memory(line) + mlx_metal_backend(line) + mps_out_of_memory(line)

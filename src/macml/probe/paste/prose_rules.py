@@ -18,7 +18,7 @@ _METAL_SYSTEM_MEMORY = re.compile(r"\]?\s*systemMemory:\s*(\d+(?:\.\d+)?\s*GB)\b
 _CHIP_WORD = re.compile(r"^(?:Apple\s+)?(M\d{1,2})(?:\s+(Pro|Max|Ultra))?\b", re.IGNORECASE)
 _MAC_PROSE = re.compile(r"\b(?:mac ?book(?: ?pro| ?air)?|mac ?studio|mac ?mini|imac|mac pro)\b"
                         r"(?:\s+\d{2}(?:[- ]?inch|\"|”|'')?)?[\s*,]+(m\d{1,2})(?:\s+(pro|max|ultra))?\b", re.IGNORECASE)
-_MEMORY_WORDS = re.compile(r"\b(\d{1,3})\s*G(?:B|iB)?\s+(?:of\s+)?(?:unified\s+)?(?:memory|RAM)\b", re.IGNORECASE)
+_MEMORY_WORDS = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,2})?)\s*G(?:B|iB)?\s+(?:of\s+)?(?:unified\s+)?(?:memory|RAM)\b", re.IGNORECASE)
 _MEMORY_DDR = re.compile(r"^\s*(\d{1,3})\s*GB\s+\d{4}\s*MHz\s+(?:LP)?DDR\d")  # 'About This Mac': '32 GB 2667 MHz DDR4'
 _MACOS_ALONE = re.compile(r"^\s*mac ?OS\s+(\d{2}(?:\.\d+){1,2})\s*(?:\(\w+\))?\s*$", re.IGNORECASE)
 _MEMORY_AFTER_CHIP = re.compile(r"\bm\d{1,2}(?:\s+(?:pro|max|ultra))?[\s,*]+(\d{1,3})\s*G(?:B|iB)?\b(?!\s*(?:SSD|storage|disk))",

@@ -6,6 +6,10 @@ parentheses are printed only by the interpreter about itself, so the line states
 A conda distribution named with its architecture ('conda (Miniforge 3 ARM64)', 'Miniforge3-MacOSX-arm64.sh') installs
 a Python of that architecture.
 
+The compiler tag that closes it says the OS where it is plain GCC ('[GCC 11.2.0]', '[GCC 8.5.0 20210514 (Red Hat
+8.5.0-4)]'), on the build string's line or alone on the next: CPython on Linux is built with GCC; macOS's builds say
+Clang or 'GCC 4.2.1 Compatible Apple LLVM', Windows' MSC, MSYS2's 'GCC 13.2.0 64 bit (AMD64)'.
+
 A version typed without that build part ('works on 3.9.12') is not read here; nor a line that denies it or puts
 it as a question or condition (said_of_this_machine).
 """
@@ -29,6 +33,17 @@ def build_string_version(line: str) -> Facts:
     return [("python.version", found.group(1))]
 
 
+_LINUX_GCC = re.compile(r"(?:^|\)\s*)\[GCC \d{1,2}\.\d{1,2}\.\d{1,2}(?: \d{8}(?: \((?:Red Hat|Debian|Ubuntu|Alpine)[^)]*\))?)?\]\s*$")
+
+
+def gcc_build(line: str) -> Facts:
+    """'3.8.18 (default, Sep 11 2023, 13:40:15) [GCC 11.2.0]' or '[GCC 11.2.0]' alone -> Linux."""
+    found = _LINUX_GCC.search(line)
+    if not found or (found.start() and not _BUILD_STRING.search(line)):
+        return []
+    return [("platform", "linux")]
+
+
 _CONDA_ARCH = re.compile(r"\b(?:Mini(?:forge|conda|mamba)|Mambaforge|Anaconda)\s?3?(?:[\s-]+(?:latest|MacOSX|Linux))*[\s-]+"
                          r"(arm64|aarch64|x86_64)\b", re.IGNORECASE)
 
@@ -41,4 +56,4 @@ def conda_distribution_arch(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return build_string_version(line) + conda_distribution_arch(line)
+    return build_string_version(line) + conda_distribution_arch(line) + gcc_build(line)

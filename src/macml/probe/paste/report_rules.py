@@ -9,7 +9,7 @@ import re
 from typing import Any, List, Tuple
 
 from macml.knowledge.release_versions import pinned_release
-from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
+from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record, gpu_vendor
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.prose_rules import prose_line_facts
 
@@ -17,7 +17,7 @@ Facts = List[Tuple[str, Any]]
 
 _WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+t?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
                     r"|(?:many|musl)linux[\w.]*_(x86_64|aarch64)|win_amd64)\.whl\b")
-_SITE_PACKAGES = re.compile(r"/lib/python(3)\.(\d{1,2})/(?:site|dist)-packages/")
+_SITE_PACKAGES = re.compile(r"/lib/python([23])\.(\d{1,2})/(?:site|dist)-packages/")
 _PYENV_VERSION = re.compile(r"/\.?pyenv/versions/(3\.\d{1,2}\.\d{1,2})/(?:bin|lib)/")  # pyenv's own directory for it
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
 _LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/(?:home|mnt)/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b")
@@ -40,7 +40,7 @@ _USED = re.compile(r"^\s*(?:>>>\s*)?(?:import|from) (torch|tensorflow|mlx|jax|pl
                    r"|\b(plaidml)\.keras\.backend|INFO:(plaidml):")
 _INLINE_PIN = re.compile(r"(?:^|[\s(`'\"])([a-z][a-z0-9_.-]*[a-z0-9])==(\d+(?:\.\d+)+[\w.+]*)(?=[\s)`'\",]|$)")
 _BACKTICK_PACKAGE = re.compile(r"`([a-z][a-z0-9_.-]*[a-z0-9]) v?(\d+(?:\.\d+)+[\w.+]*)`")
-_PLAIDML_ID = re.compile(r"\b(metal|opencl)_((?:amd|nvidia|intel|apple)(?:\(r\))?_[a-z0-9_()]+?)(?:\.\d+)?(?=[\"'\s,.]|$)")
+_PLAIDML_ID = re.compile(r"\b(metal|opencl)_((?:amd|nvidia|intel|apple)(?:\(r\))?_[a-z0-9_()-]+?)(?:\.\d+)?(?=[\"'\s,.]|$)")
 _DIST_ALIASES = {"pytorch": "torch"}  # conda's name of torch ('pytorch==1.7.1+cu110')
 _NOT_DISTRIBUTIONS = {"python", "python3", "macos", "cuda", "ubuntu", "darwin", "xcode", "metal", "version"}
 
@@ -181,6 +181,12 @@ def plaidml_device_id(line: str) -> Facts:
     name = re.sub(r"\((r|tm)\)", lambda m: f"({m.group(1).upper()})", name, flags=re.IGNORECASE)
     names = gpu_names(name)
     facts: Facts = [("gpu.mention", names[0])] if names else []
+    opened = re.search(r'Opening device "[^"]*\.(\d)"', line)  # the device PlaidML runs on: '.1' is the second of that name
+    if names and opened and found.group(1) == "metal":
+        record = {"name": names[0], "vendor": gpu_vendor(names[0]), "memory_mib": None}
+        facts += [("gpu", dict(record, index=i)) for i in range(int(opened.group(1)) + 1)]
+        # the FirePro D300/D500/D700 exist only as the pair in the Mac Pro (Late 2013) (Apple's tech specs, MacPro6,1)
+        facts += [("cpu.model", "MacPro6,1")] if re.fullmatch(r"(?:AMD )?FirePro D[357]00", names[0]) else []
     return facts + ([("platform", "darwin")] if found.group(1) == "metal" else [])
 
 

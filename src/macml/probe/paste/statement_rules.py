@@ -42,7 +42,10 @@ _ALIASES = {"pytorch": "torch", "pytorch.version": "torch", "torch version": "to
 
 
 def _ram_size(value: str) -> Optional[int]:
-    """'32 GB', and a kit of modules: '2 x 16GB DDR5 6000' -> 32 GiB."""
+    """'32 GB', a kit of modules: '2 x 16GB DDR5 6000' -> 32 GiB, and 'used / total': '5.23 GB / 8 GB (65%)' -> 8 GiB."""
+    used_of = re.match(r"^\s*\d+(?:\.\d+)?\s?G(?:B|iB)\s*/\s*(\d+(?:\.\d+)?\s?G(?:B|iB))\b", value)
+    if used_of:
+        return gib(used_of.group(1))
     kit = re.match(r"^\s*([1-8])\s?[x×]\s?(\d{1,3})\s?G(?:B|b|iB)?\b", value)
     return int(kit.group(1)) * int(kit.group(2)) * 1024**3 if kit else gib(value)
 
@@ -288,7 +291,8 @@ BY_KEY = {
 _KEY_PATTERNS = ((re.compile(r"(?:py)?torch (?:build )?cuda version"), _torch_cuda),
                  (re.compile(r"(?:py)?torch has (?:an )?active gpu"), _available),
                  (re.compile(r"(?:operating system|os) (?:and|&) (?:version|release)"), _os_line),
-                 (re.compile(r"nvidia (?:open gpu )?kernel modules? version"), BY_KEY["driver version"]))
+                 (re.compile(r"nvidia (?:open gpu )?kernel modules? version|(?:amd )?adrenalin(?: driver)?(?: version)?"),
+                  BY_KEY["driver version"]))
 
 
 def by_key(key: str, value: str) -> Facts:
