@@ -65,11 +65,25 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
     return dataclasses.replace(facts, os=dataclasses.replace(os, **found)) if found else facts
 
 
+def _tiered_chip(statements: Sequence[Statement]) -> Optional[Statement]:
+    """'Apple Silicon (M1)' in a title, then 'CPU: Apple M1 Max' twice: the chip named with its tier, where every Apple
+    chip the text names is of one generation and one tier, named so more often than plain (a plain 'M1' is then the
+    same chip, said short)."""
+    chips = [s for s in statements if s.get("fact") == "cpu.brand" and re.match(r"Apple M\d", str(s["value"]))]
+    tiered = {s["value"] for s in chips if re.match(r"Apple M\d+ (?:Pro|Max|Ultra)$", s["value"])}
+    generations = {re.match(r"Apple (M\d+)", s["value"]).group(1) for s in chips}
+    said_tiered = [s for s in chips if s["value"] in tiered]
+    if len(tiered) != 1 or len(generations) != 1 or len(said_tiered) <= len(chips) - len(said_tiered):
+        return None  # the tier must be what the text says most ('M2 max capability' once beside 'Apple M2' twice is not)
+    return said_tiered[0]
+
+
 def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     cpu, found = facts.cpu, {}
     for fact, field, empty in (("cpu.brand", "brand", ""), ("cpu.model", "model", None), ("cpu.model_name", "model_name", None),
                                ("cpu.memory_bytes", "memory_bytes", None), ("cpu.cores", "cores", None)):
-        stated = first_stated(statements, fact)
+        stated = _tiered_chip(statements) if fact == "cpu.brand" else None
+        stated = stated or first_stated(statements, fact)
         if stated and getattr(cpu, field) in (empty, None, ""):
             found[field] = stated["value"]
             sources[f"cpu.{field}"] = where(stated)

@@ -92,13 +92,28 @@ _DRIVER_KEYS = ("gpu driver", "graphics driver", "display driver", "gpu driver v
 
 
 def windows_driver_vendor(version: str) -> str:
-    """A Windows display driver version's third field: 5 digits AMD, 15-16 NVIDIA, 100+ Intel."""
+    """A Windows display driver version's third field: 5 digits AMD, 13-16 NVIDIA (13-14 before the 460s), 100+ Intel."""
     third = version.strip().split(".")[2] if version.count(".") == 3 else ""
-    return ("AMD" if len(third) == 5 else "NVIDIA" if third in ("15", "16") else
+    return ("AMD" if len(third) == 5 else "NVIDIA" if third in ("13", "14", "15", "16") else
             "Intel" if third.isdigit() and len(third) == 3 else "unknown")
 
 
+def video_row(key: str, value: str) -> Facts:
+    """d912pxy's summary 'Video: NVIDIA GeForce GTX 1050 Ti / 27.21.14.5671 / 20200930': a GPU, its Windows driver
+    and the driver's date."""
+    parts = [part.strip() for part in value.split(" / ")]
+    names = gpu_names(parts[0]) if key == "video" and len(parts) == 3 and re.fullmatch(r"\d{8}", parts[2]) else []
+    if len(names) != 1:
+        return []
+    vendor = gpu_vendor(names[0])
+    driver = windows_driver(parts[1], vendor) if vendor in ("AMD", "NVIDIA") and windows_driver_vendor(parts[1]) == vendor else None
+    return [("platform", "win32"), ("gpu", {"name": names[0], "vendor": vendor, "memory_mib": None, "index": None})] + (
+        [("gpu.driver_of", {"name": names[0], "driver": driver})] if driver else [])
+
+
 def keyed_facts(key: str, value: str) -> Facts:
+    if key == "video":
+        return video_row(key, value)
     if key not in _DRIVER_KEYS:
         return []
     vendor = windows_driver_vendor(value.split()[0] if value.split() else "")

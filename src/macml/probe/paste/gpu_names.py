@@ -11,6 +11,7 @@ Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
+                     r"|(?<=\d )Blackwell(?: (?:Max-Q )?(?:Workstation|Server) Edition)?|(?<=\d )Ada Generation"
                      r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
                      r"|(?=\s*(?:$|[,(:|\]\"'+]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
@@ -109,6 +110,7 @@ def gpu_names(text: str) -> List[str]:
     names = []
     text = text.replace("NoGCNArchNameOnOldPyTorch", " ")  # collect_env's marker glued to an AMD name (old torch)
     text = _BRAND_CASE.sub(lambda m: _BRANDS[m.group(1).lower()], text)  # 'TESLA M40', 'Firepro D700' as written
+    text = re.sub(r"\b(Intel|Iris|Core) \((R|TM)\)", r"\1(\2)", text)  # 'Intel (R) UHD Graphics 630' (a summary's spacing)
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
         found = [m.group(1).strip() for m in pattern.finditer(text)]
         names += [n for n in map(radeon_name, found) if n] if pattern is _RADEON else found

@@ -89,4 +89,4 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     python_build_rules.line_facts, uv_tag_rules.line_facts, ram_beside_parts_rules.line_facts,
     windows_python_platform_rules.line_facts, fetch_tool_rules.line_facts, nvidia_driver_error_rules.line_facts,
     windows_shell_rules.line_facts, asahi_rules.line_facts, code_comment_answer_rules.line_facts, os_build_rules.line_facts,
-    gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts)
+    gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts, mlx_device_info_rules.line_facts)

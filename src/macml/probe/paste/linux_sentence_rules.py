@@ -43,7 +43,9 @@ _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "2"
 _COUNTED_GPU = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|six|eight|[2348])\s+"
                           r"((?:NVIDIA\s+)?(?:Quadro|Tesla|GeForce\s+(?:RTX|GTX)|RTX|GTX)\s+[A-Za-z]{0,3}\s?\d{2,4}[a-z]?(?:\s?Ti)?"
                           r"|(?:Intel\s+)?Arc\s+[AB]\d{3}M?)s?\b")
-_PROSE_DRIVER = re.compile(r"\bdrivers?(?:\s+version)?\s+(\d{3}\.\d{2,3}(?:\.\d{1,2})?)\b", re.IGNORECASE)
+# 'driver 535.54.03', 'drivers 535.104.5', and the number first: 'with 352.63 Nvidia drivers running'
+_PROSE_DRIVER = re.compile(r"\bdrivers?(?:\s+version)?\s+(\d{3}\.\d{2,3}(?:\.\d{1,2})?)\b"
+                           r"|(?<![\w.])(\d{3}\.\d{2,3}(?:\.\d{1,2})?)\s+nvidia\s+drivers?\b", re.IGNORECASE)
 _BOARD_DISTRO = re.compile(r"\b(?:running|on|using|with|installed)\s+(DietPi|Raspbian|Armbian)\b", re.IGNORECASE)
 _UNAME_UBUNTU = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\.\d+\S*\s+#\d+-Ubuntu\b")
 _UNAME_NIXOS = re.compile(r"^\s*Linux\s+\S+\s+\d+\.\d+\.\d+\S*\s+#\d+-NixOS\b")  # nixpkgs stamps its kernel builds
@@ -89,7 +91,7 @@ def _gpu_prose(line: str) -> Facts:
             facts.append(("gpu.mention", named.group(1)))
     driver = _PROSE_DRIVER.search(line)
     if driver and re.search(r"\b(?:nvidia|quadro|geforce|tesla|proprietary)\b", line, re.IGNORECASE):
-        facts.append(("gpu.driver", driver.group(1)))
+        facts.append(("gpu.driver", driver.group(1) or driver.group(2)))
     rocm = _OLLAMA_ROCM.search(line)
     if rocm:
         facts.append(("gpu", {"name": f"AMD GPU ({rocm.group(1)}, device {rocm.group(2)})", "vendor": "AMD",

@@ -158,6 +158,31 @@ def macos_major(line: str) -> Facts:
     return [("platform", "darwin"), ("os.release", major)] if release_of_this_mac(named) else []
 
 
+# 'Tested on mac 13.2.1 (intel chip)': the writer's Mac, its macOS version, and which kind of chip
+_ON_MAC_VERSION = re.compile(r"\b(?:tested|testing|running|run|ran|on)\s+(?:on\s+)?(?:a\s+|my\s+)?mac(?:OS| OS)?\s+"
+                             r"((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])(?:\s*\((intel|apple silicon|M[1-5])(?: chip)?\))?",
+                             re.IGNORECASE)
+
+
+def mac_with_version(line: str) -> Facts:
+    found = _ON_MAC_VERSION.search(line)
+    if not found or NEGATION.search(line[:found.start()]):
+        return []
+    arch = {"intel": "x86_64"}.get((found.group(2) or "").lower(), "arm64" if found.group(2) else "")
+    return [("platform", "darwin"), ("os.version", found.group(1))] + ([("cpu.hardware_arch", arch)] if arch else [])
+
+
+_PERF_EFFICIENCY_CORES = re.compile(r"\b(\d{1,2})[- ]core\s*\((\d{1,2}) performance and (\d{1,2}) efficiency\)", re.IGNORECASE)
+
+
+def split_cpu_cores(line: str) -> Facts:
+    """'M1 8 core (6 performance and 2 efficiency)': an Apple chip's CPU cores (which, with its tier, name its GPU bin)."""
+    found = _PERF_EFFICIENCY_CORES.search(line)
+    if not found or int(found.group(1)) != int(found.group(2)) + int(found.group(3)):
+        return []
+    return [("platform", "darwin"), ("cpu.cores", int(found.group(1)))]
+
+
 def missing_arm64_sysctl(line: str) -> Facts:
     """"sysctl: unknown oid 'hw.optional.arm64'" (a Makefile probing it): the kernel lacks the key, which only an
     Intel Mac's does (on Apple silicon it exists even for translated processes)."""
@@ -251,7 +276,7 @@ def brew_reports_x86(line: str) -> Facts:
 
 
 LINE_RULES = (rosetta_tool, x86_build_on_apple_silicon, rosetta_runtime_error, python_reports_machine, unified_memory,
-              radeon_in_words, macos_codename, macos_major, missing_arm64_sysctl, mlx_library, apple_chip_mac, intel_mac_product,
+              radeon_in_words, macos_codename, macos_major, mac_with_version, split_cpu_cores, missing_arm64_sysctl, mlx_library, apple_chip_mac, intel_mac_product,
               versions_in_parentheses, checkbox_answer, python_version_said, chip_memory, package_said, mps_question,
               brew_reports_x86)
 

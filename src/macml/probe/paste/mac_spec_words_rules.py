@@ -110,11 +110,27 @@ def inside_named_vm(line: str) -> Facts:
     return [("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")]
 
 
+# 'Testing with https://github.com/insidegui/VirtualBuddy.', 'running it in VirtualBuddy': the writer's test is that
+# tool's macOS guest (VirtualBuddy runs macOS guests on Apple silicon through Virtualization.framework)
+_WITH_VIRTUALBUDDY = re.compile(r"\b(?:testing|tested|test|running|ran|run|using|inside|in|with)\b[^.?!]{0,12}?"
+                                r"(?:https?://github\.com/insidegui/)?VirtualBuddy\b", re.IGNORECASE)
+
+
+def with_virtualbuddy(line: str) -> Facts:
+    found = _WITH_VIRTUALBUDDY.search(line)
+    if not found or NEGATION.search(line[:found.start()]) or "?" in line[found.end():found.end() + 40]:
+        return []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")]
+
+
 def line_facts(line: str) -> Facts:
-    return decimal_comma_terabytes(line) + counted_amd_gpus(line) + untiered_chip(line) + inside_named_vm(line)
+    return (decimal_comma_terabytes(line) + counted_amd_gpus(line) + untiered_chip(line) + inside_named_vm(line)
+            + with_virtualbuddy(line))
 
 
-_GPU_CORE_TOTAL = re.compile(r"^(?:Total Number of Cores:\s*(\d{1,2})|(\d{1,2})[- ]core(?: GPU)?)$", re.IGNORECASE)
+# neofetch's 'GPU: Apple M1 Max (24)': the Apple GPU's cores in brackets
+_GPU_CORE_TOTAL = re.compile(r"^(?:Total Number of Cores:\s*(\d{1,2})|(\d{1,2})[- ]core(?: GPU)?|Apple M[1-5](?: Pro| Max| Ultra)? \((\d{1,2})\))$",
+                             re.IGNORECASE)
 
 
 def gpu_core_total(key: str, value: str) -> Facts:
@@ -123,7 +139,8 @@ def gpu_core_total(key: str, value: str) -> Facts:
     found = _GPU_CORE_TOTAL.match(value.strip()) if key in ("gpu", "graphics") else None
     if not found:
         return []  # system_profiler's words are macOS's; a bare 'N-core' only counts for an Apple GPU
-    return ([("platform", "darwin")] if found.group(1) else []) + [("gpu.cores", int(found.group(1) or found.group(2)))]
+    return ([("platform", "darwin")] if found.group(1) or found.group(3) else []) + [
+        ("gpu.cores", int(found.group(1) or found.group(2) or found.group(3)))]
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -66,6 +66,13 @@ def platform_word(value: str) -> Optional[str]:
 
 
 def _os_line(value: str) -> Facts:
+    # OBS's 'OS Version: Version 10.16 (Build 20B29)'; Minecraft's 'Mac OS X (x86_64) version 15.0.1' (Java's os.arch)
+    if re.match(r"Version 1\d\.\d+.*\(Build \w+\)", value.strip()):
+        return _macos_value(value)
+    java = re.match(r"Mac OS X \((x86_64|aarch64)\) version (1[0-5]|2[6-9])\.(\d{1,2})(?:\.(\d{1,2}))?\s*$", value.strip())
+    if java:
+        version = ".".join(part for part in java.groups()[1:] if part)
+        return [("platform", "darwin"), ("os.version", version), ("process.arch", "arm64" if java.group(1) == "aarch64" else "x86_64")]
     facts, value = [], wsl_distro(value) or value  # 'Windows 10 ... WSL2 Ubuntu 24.04': Python runs in the Ubuntu
     platform = platform_word(value)
     if platform:
