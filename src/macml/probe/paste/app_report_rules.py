@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Sequence
 
-from macml.probe.paste.gpu_names import gpu_names, gpu_vendor
+from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor
 from macml.probe.paste.statement_rules import Facts
 from macml.probe.paste.windows_tool_rules import windows_driver
 
@@ -98,22 +98,22 @@ def windows_driver_vendor(version: str) -> str:
             "Intel" if third.isdigit() and len(third) == 3 else "unknown")
 
 
-def video_row(key: str, value: str) -> Facts:
+def video_row(value: str) -> Facts:
     """d912pxy's summary 'Video: NVIDIA GeForce GTX 1050 Ti / 27.21.14.5671 / 20200930': a GPU, its Windows driver
     and the driver's date."""
     parts = [part.strip() for part in value.split(" / ")]
-    names = gpu_names(parts[0]) if key == "video" and len(parts) == 3 and re.fullmatch(r"\d{8}", parts[2]) else []
+    names = gpu_names(parts[0]) if len(parts) == 3 and re.fullmatch(r"\d{8}", parts[2]) else []
     if len(names) != 1:
         return []
     vendor = gpu_vendor(names[0])
     driver = windows_driver(parts[1], vendor) if vendor in ("AMD", "NVIDIA") and windows_driver_vendor(parts[1]) == vendor else None
-    return [("platform", "win32"), ("gpu", {"name": names[0], "vendor": vendor, "memory_mib": None, "index": None})] + (
+    return [("platform", "win32"), gpu_record(names[0])] + (
         [("gpu.driver_of", {"name": names[0], "driver": driver})] if driver else [])
 
 
 def keyed_facts(key: str, value: str) -> Facts:
     if key == "video":
-        return video_row(key, value)
+        return video_row(value)
     if key not in _DRIVER_KEYS:
         return []
     vendor = windows_driver_vendor(value.split()[0] if value.split() else "")
@@ -138,7 +138,8 @@ _PRUSA_RAM = re.compile(r"^\s*Total RAM size \[MB\]:\s*(\d{1,3}(?:,\d{3})+|\d{3,
 _INSTALLER_HARDWARE = re.compile(r"^\s*Hardware:\s*[A-Za-z]+\d{1,2},\d\s*@.*?,\s*(\d{4,7}) MB RAM\s*$")
 
 
-def prusa_ram(line: str) -> Facts:
+def app_memory(line: str) -> Facts:
+    """The machine's memory as PrusaSlicer (millions of bytes) or macOS Installer's log (MiB) print it."""
     found = _PRUSA_RAM.match(line)
     installer = _INSTALLER_HARDWARE.match(line)
     return ([("cpu.memory_bytes", int(found.group(1).replace(",", "")) * 1000**2)] if found else []) + (
@@ -152,7 +153,7 @@ def numba_device(line: str) -> Facts:
     found = _NUMBA_DEVICE.match(line)
     if not found or gpu_vendor(found.group(2)) != "NVIDIA":
         return []
-    return [("gpu", {"name": found.group(2).strip(), "vendor": "NVIDIA", "memory_mib": None, "index": int(found.group(1))})]
+    return [gpu_record(found.group(2), index=int(found.group(1)))]
 
 
 _DOTTED_DEVICE = re.compile(r"^\s*\[(\d{1,2})\]\s+(\S.*?)\s+·\s+\d{1,3}(?:\.\d{1,2})?\s?GB\s*$")
@@ -163,11 +164,11 @@ def dotted_device(line: str) -> Facts:
     names = gpu_names(found.group(2)) if found else []
     if len(names) != 1:
         return []
-    return [("gpu", {"name": names[0], "vendor": gpu_vendor(names[0]), "memory_mib": None, "index": int(found.group(1))})]
+    return [gpu_record(names[0], index=int(found.group(1)))]
 
 
 def line_facts(line: str) -> Facts:
-    return runtime_platform(line) + bracket_driver(line) + prusa_ram(line) + numba_device(line) + dotted_device(line)
+    return runtime_platform(line) + bracket_driver(line) + app_memory(line) + numba_device(line) + dotted_device(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -107,9 +107,10 @@ def counted_gpus(key: str, value: str) -> Facts:
     if not found or _NEGATED.search(value) or hypothetical(value):
         return []
     named = gpu_names(found.group(3))
-    if len(named) != 1 or not gpu_value(named[0]):
+    records = [fact[1] for fact in gpu_value(named[0]) if fact[0] == "gpu"] if len(named) == 1 else []
+    if not records:
         return []
-    record = next(fact[1] for fact in gpu_value(named[0]) if fact[0] == "gpu")
+    record = records[0]
     count = int(found.group(1)) if found.group(1) else _COUNT_WORDS[found.group(2).lower()]
     each = re.search(r"\((\d{1,3})\s?GB\s+each\)", value, re.IGNORECASE)  # 'Firepro D700 (6GB Each)'
     record = dict(record, memory_mib=int(each.group(1)) * 1024) if each and record.get("memory_mib") is None else record

@@ -9,7 +9,7 @@ import re
 from typing import Any, List, Tuple
 
 from macml.knowledge.release_versions import pinned_release
-from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record, gpu_vendor
+from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.prose_rules import prose_line_facts
 
@@ -183,8 +183,7 @@ def plaidml_device_id(line: str) -> Facts:
     facts: Facts = [("gpu.mention", names[0])] if names else []
     opened = re.search(r'Opening device "[^"]*\.(\d)"', line)  # the device PlaidML runs on: '.1' is the second of that name
     if names and opened and found.group(1) == "metal":
-        record = {"name": names[0], "vendor": gpu_vendor(names[0]), "memory_mib": None}
-        facts += [("gpu", dict(record, index=i)) for i in range(int(opened.group(1)) + 1)]
+        facts += [gpu_record(names[0], index=i) for i in range(int(opened.group(1)) + 1)]
         # the FirePro D300/D500/D700 exist only as the pair in the Mac Pro (Late 2013) (Apple's tech specs, MacPro6,1)
         facts += [("cpu.model", "MacPro6,1")] if re.fullmatch(r"(?:AMD )?FirePro D[357]00", names[0]) else []
     return facts + ([("platform", "darwin")] if found.group(1) == "metal" else [])
