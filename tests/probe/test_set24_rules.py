@@ -74,5 +74,5 @@ def test_cuda_jl_driver_cuda_version_is_major_minor():
 def test_neofetchs_gpu_line_from_a_bash_trace():
     facts = facts_of("+ string='GPU: NVIDIA NVIDIA Corporation Device 1ba1'\n+ [[ -z 33 ]]\n")
     assert facts.platform == "linux" and [(g.model, g.compute_capability) for g in facts.gpus] == [
-        ("NVIDIA Corporation Device 1ba1", "6.1")]  # pci.ids: 10de:1ba1 is the GP104M GTX 1070 Mobile
+        ("NVIDIA GeForce GTX 1070 Mobile", "6.1")]  # pci.ids: 10de:1ba1 is the GP104M GTX 1070 Mobile, named so
     assert facts_of("+ string='Memory: 12 / 32 GiB'\n").gpus == ()

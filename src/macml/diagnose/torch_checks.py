@@ -64,7 +64,7 @@ def check_torch_build(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
         gpu = facts.gpus_by_vendor("NVIDIA")[0].model
         return fail("PyTorch", f"torch {ver} is a CPU-only build on a machine with an {gpu}",
                     Fix("Replace it with a CUDA build that fits the driver:", install_recipe(facts, recipes, "torch", "cuda")))
-    if kind == "rocm" and not rocm_runs_here(facts):  # check_rocm_target says why
+    if kind == "rocm" and not rocm_runs_here(facts) and data.get("cuda_available") is not True:  # check_rocm_target says why
         return ok("PyTorch", f"torch {ver} imports; no ROCm build runs on this AMD GPU, so it runs on the CPU")
     if kind == "rocm" and not data.get("hip_version") and data.get("cuda_available") is not True \
             and not data.get("build_unknown"):  # torch.cuda answering on an AMD GPU is a ROCm build

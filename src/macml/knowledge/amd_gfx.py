@@ -2,7 +2,8 @@
 
 Source: LLVM's AMDGPU processor table (llvm.org/docs/AMDGPUUsage.html, "Processors": gfx900 Vega 10,
 gfx906 Vega 20 / Radeon VII / MI50 / MI60, gfx908 MI100, gfx90a MI210 / MI250, gfx942 MI300, gfx950 MI350;
-gfx1010 Navi 10, gfx1012 Navi 14, gfx1030-1034 Navi 21-24, gfx1100-1102 Navi 31-33, gfx1200/1201 Navi 44/48)
+gfx1010 Navi 10, gfx1012 Navi 14, gfx1030-1034 Navi 21-24, gfx1100-1102 Navi 31-33, gfx1200/1201 Navi 44/48;
+gfx803 Fiji and Polaris 10/11/12 (pci.ids calls them Ellesmere, Baffin, Lexa), gfx802 Tonga and Iceland, gfx701 Hawaii)
 and ROCm's GPU support tables (rocm.docs.amd.com, "System requirements (Linux)").
 """
 from __future__ import annotations
@@ -16,6 +17,9 @@ CODENAME_GFX = {
     "navi 10": "gfx1010", "navi 14": "gfx1012", "navi 21": "gfx1030", "navi 22": "gfx1031", "navi 23": "gfx1032",
     "navi 24": "gfx1034", "navi 31": "gfx1100", "navi 32": "gfx1101", "navi 33": "gfx1102", "navi 44": "gfx1200",
     "navi 48": "gfx1201", "vega 10": "gfx900", "vega 20": "gfx906",
+    "polaris 10": "gfx803", "polaris 11": "gfx803", "polaris 12": "gfx803", "polaris 20": "gfx803", "polaris 21": "gfx803",
+    "ellesmere": "gfx803", "baffin": "gfx803", "lexa": "gfx803", "fiji": "gfx803",
+    "tonga": "gfx802", "iceland": "gfx802", "hawaii": "gfx701",
 }
 INSTINCT_GFX = {
     "mi25": "gfx900", "mi50": "gfx906", "mi60": "gfx906", "mi100": "gfx908", "mi210": "gfx90a", "mi250": "gfx90a",
@@ -26,7 +30,7 @@ INSTINCT_GFX = {
 
 def codename_target(name: str) -> Optional[str]:
     """'Navi 22' -> 'gfx1031', 'Vega20' -> 'gfx906'; None for a name the table does not hold."""
-    key = re.sub(r"^(navi|vega)\s*(\d+)$", r"\1 \2", name.strip().lower())
+    key = re.sub(r"^(navi|vega|polaris)\s*(\d+)$", r"\1 \2", name.strip().lower())
     return CODENAME_GFX.get(key)
 
 
@@ -62,8 +66,12 @@ _RDNA = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?(" + "|".join(f"(?:{p})" for
 
 def radeon_target(name: str) -> Optional[str]:
     """'AMD RX 580' / 'Radeon RX 470' / 'AMD Radeon (TM) Pro WX 5100 Graphics' -> 'gfx803'; 'Radeon Pro WX 9100' ->
-    'gfx900'; 'RX 6600' -> 'gfx1032'; None for any other name (Polaris, the Pro WX cards and the RDNA RX cards)."""
+    'gfx900'; 'RX 6600' -> 'gfx1032'; lspci's 'Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]' -> its chip's 'gfx1030';
+    None for any other name (Polaris, the Pro WX cards, the RDNA RX cards and lspci's chip names)."""
     name = re.sub(r"\s*\((?:TM|R)\)", "", name.strip(), flags=re.IGNORECASE)
+    chip = re.match(r"^(?:Advanced Micro Devices, Inc\. \[AMD/ATI\]\s*)?(\w+(?: \d+)?)(?: (?:XT|PRO|XL|GL))*\s*\[", name)
+    if chip and codename_target(chip.group(1)):  # lspci's 'Ellesmere [Radeon RX 470/480/570/570X/580/580X]': the chip's
+        return codename_target(chip.group(1))
     workstation = _PRO_WX.match(name)
     if workstation:
         return "gfx803" if workstation.group("polaris") else "gfx900"

@@ -63,3 +63,23 @@ def chip_by_memory(generation: int, memory_gb: int) -> Optional[str]:
 # June 2022 (the M2 Pro and M2 Max followed in January 2023: apple.com/newsroom/2023/01/apple-unveils-m2-pro-and-m2-max).
 # The M3 and M4 tiers reached Macs together (apple.com/newsroom/2023/10, 2024/10), so no year settles them.
 PLAIN_ONLY_YEARS = {1: frozenset({2020}), 2: frozenset({2022})}
+
+
+# Metal's GPU architecture name (MTLDevice.architecture.name, which MLX's device_info prints as 'architecture'):
+# 'applegpu_g' + a generation number + a tier letter. Read from pasted device_info dicts that also name the chip:
+# g13g 'Apple M1', g16g 'Apple M4', g16s 'Apple M4 Pro', g13s 'Apple M1 Max', g17s 'Apple M5 Max', g15d
+# 'Apple M3 Ultra' (ml-explore/mlx issues and READMEs). So g13 is the M1 generation and each step one more; 'g' is the
+# plain chip and 'd' the Ultra, while 's' is a Pro or a Max (which one the name does not say). 'p' is an iPhone or
+# iPad chip (an A-series GPU), not a Mac.
+_METAL_ARCHITECTURE = re.compile(r"\bapplegpu_g(1[3-9]|[2-9]\d)([a-z])\b")
+_METAL_TIERS = {"g": "", "d": "Ultra"}
+
+
+def metal_architecture_chip(text: str) -> Optional[Tuple[int, Optional[str]]]:
+    """'applegpu_g14d' -> (2, 'Apple M2 Ultra'); 'applegpu_g16s' -> (4, None): an M4 Pro or Max; a phone's -> None."""
+    found = _METAL_ARCHITECTURE.search(text)
+    if not found or found.group(2) == "p":
+        return None
+    generation = int(found.group(1)) - 12
+    tier = _METAL_TIERS.get(found.group(2))
+    return generation, (None if tier is None else f"Apple M{generation} {tier}".strip())

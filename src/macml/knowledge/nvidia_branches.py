@@ -49,7 +49,13 @@ def driver_cuda_version(driver: str) -> Optional[str]:
 _WINDOWS_VERSION = re.compile(r"^\d{2}\.\d{1,2}\.1(\d)\.(\d{2})(\d{2})$")
 
 
+# Vulkan's driverVersion of NVIDIA's Windows driver 551.92, unpacked as major.minor.patch, reads '551.92.0'; NVIDIA's
+# own three-part Linux numbers pad the third ('535.104.05', '470.42.01'), so a lone '.0' is only ever that padding.
+_VULKAN_WINDOWS = re.compile(r"^(\d{3}\.\d{2})\.0$")
+
+
 def nvidia_version(driver: str) -> str:
-    """'32.0.15.8180' -> '581.80'; any other spelling unchanged."""
+    """'32.0.15.8180' -> '581.80'; '551.92.0' (Vulkan's) -> '551.92'; any other spelling unchanged."""
     found = _WINDOWS_VERSION.match(driver.strip())
-    return f"{found.group(1)}{found.group(2)}.{found.group(3)}" if found else driver
+    vulkan = _VULKAN_WINDOWS.match(driver.strip())
+    return f"{found.group(1)}{found.group(2)}.{found.group(3)}" if found else vulkan.group(1) if vulkan else driver

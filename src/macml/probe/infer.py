@@ -24,6 +24,7 @@ from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
 from macml.probe.infer_silicon import apple_chip_on_linux, gpus_not_apple_silicon, x86_is_not_apple_silicon
+from macml.probe.stated_gpus import ruled_out_vendors
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
                                    infer_native_python, infer_translation, intel_mac_python, is_apple_gpu, mps_gpu_on_intel,
                                    stdout as _stdout)
@@ -138,7 +139,7 @@ def _apple_gpu(cpu: CPUFacts, snapshot: Mapping[str, Any]) -> GPU:
 def _model_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     """An Apple GPU's core count from a Mac model sold with one GPU configuration only (Mac14,15: 10 cores), or
     with that chip (the 16-inch MacBookPro18,1's M1 Pro: 16), or a Mac mini by its chip (the M2 Mac mini: 10)."""
-    model, chip = cpu.model or "", cpu.brand or ""
+    model, chip = cpu.model or "", cpu.brand or (cpu.chip.name if cpu.chip else "")  # the chip the identifier names
     cores = MAC_MODEL_GPU_CORES.get(model) or MAC_MODEL_CHIP_GPU_CORES.get((model, chip))
     size = re.search(r"\bMacBook Pro (1[36])-inch\b|\bMacBook Pro \((1[36])-inch,", cpu.model_name or "")
     if cores is None and size:
@@ -245,7 +246,7 @@ def _named_gfx(gpu: GPU, index: int, sources: Dict[str, str]) -> GPU:
     """An AMD GPU whose name alone gives its gfx target ('AMD RX 580' is Polaris, gfx803)."""
     target = radeon_target(gpu.model) if gpu.vendor == "AMD" and not gpu.compute_capability else None
     if target:
-        sources[f"gpus.{index}.compute_capability"] = f"GPU-name table: {gpu.model} is a Polaris card ({target})"
+        sources[f"gpus.{index}.compute_capability"] = f"GPU-name table: {gpu.model} compiles for {target}"
         return dataclasses.replace(gpu, compute_capability=target)
     return gpu
 
@@ -300,11 +301,7 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     egpu = True if any(g.external for g in gpus) else (False if known else None)
     if egpu and "egpu" not in sources:
         sources["egpu"] = "system_profiler marks " + ", ".join(g.model for g in gpus if g.external) + " external"
-    absent = {s["value"]: s.get("text") for s in snapshot.get("statements") or () if s.get("fact") == "gpu.absent"}
-    ruled_out = tuple(sorted(set(absent) - {g.vendor for g in gpus}))  # collect_env's 'No CUDA', ollama's library search
-    if ruled_out:
-        sources["gpus_ruled_out"] = "; ".join(f"no {v} driver answered" + (f" ('{absent[v]}')" if absent[v] else "")
-                                              for v in ruled_out)
+    ruled_out = ruled_out_vendors(snapshot.get("statements") or (), gpus, sources)
     facts = dataclasses.replace(facts, gpus=gpus, gpu_list_known=known, gpus_ruled_out=ruled_out, vm=vm,
                                 hypervisor=hypervisor, egpu=egpu, gpu_driver_errors=driver_errors(snapshot, sources),
                                 sources=sources)

@@ -14,7 +14,7 @@ from macml.knowledge.nvidia_branches import nvidia_version
 from macml.probe.paste.gpu_names import gpu_vendor
 from macml.probe.paste.gpu_name_keys import family_keys, model_key, same_model
 from macml.probe.statement_source import Statement, first_stated, where
-from macml.probe.tool_gpu_names import name_unnamed_amd, name_vendor_only
+from macml.probe.tool_gpu_names import name_by_pci_id, name_unnamed_amd, name_vendor_only
 
 MIB = 1024**2
 
@@ -212,7 +212,7 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
     if not gpus:
         gpus = _gpu_torch_runs_on(facts, sources)
     gpus = _apu_name([dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus], statements)
-    gpus = name_unnamed_amd(name_vendor_only(gpus, statements, sources), statements, sources)
+    gpus = name_by_pci_id(name_unnamed_amd(name_vendor_only(gpus, statements, sources), statements, sources), sources)
     single = [s["value"]["memory_mib"] for s in statements
               if s.get("fact") == "gpu.memory_of" and s["value"].get("index") is None]
     if single and len(gpus) == 1 and gpus[0].memory_bytes is None and not gpus[0].unified_memory:
@@ -239,3 +239,16 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
                     for g in gpus]
             sources[f"gpus.{field}"] = where(stated)
     return dataclasses.replace(facts, gpus=tuple(gpus)) if gpus != list(facts.gpus) else facts
+
+
+def ruled_out_vendors(statements: Sequence[Statement], gpus: Sequence[GPU], sources: Dict[str, str]) -> Tuple[str, ...]:
+    """The vendors whose GPU the evidence rules out: collect_env's 'No CUDA' and ollama's library search (no driver
+    answered), the writer's 'a computer without an nvidia graphics card'; never a vendor of a GPU that is listed."""
+    absent = {s["value"]: s.get("text") for s in statements if s.get("fact") == "gpu.absent"}
+    said = {s["value"]: s.get("text") for s in statements if s.get("fact") == "gpu.absent_said"}
+    ruled_out = tuple(sorted((set(absent) | set(said)) - {g.vendor for g in gpus}))
+    if ruled_out:
+        sources["gpus_ruled_out"] = "; ".join(
+            f"no {v} driver answered" + (f" ('{absent[v]}')" if absent[v] else "") if v in absent
+            else f"the text says this machine has no {v} GPU ('{str(said[v])[:120]}')" for v in ruled_out)
+    return ruled_out

@@ -15,6 +15,7 @@ import re
 from typing import Dict, List, Sequence
 
 from macml.facts import GPU
+from macml.knowledge.pci_ids import nvidia_device_capability, nvidia_device_name
 from macml.probe.paste.gpu_names import gpu_vendor
 from macml.probe.statement_source import Statement, where
 
@@ -66,3 +67,21 @@ def _the_one_named(gpus: List[GPU], vendor: str, unnamed: "re.Pattern[str]", nam
     name, stated = next(iter(named.items()))
     sources[f"gpus.{listed[0]}.model"] = where(stated)
     return [dataclasses.replace(g, model=name) if i == listed[0] else g for i, g in enumerate(gpus)]
+
+
+_PCI_PLACEHOLDER = re.compile(r"^NVIDIA Corporation Device ([0-9a-f]{4})$")
+
+
+def name_by_pci_id(gpus: List[GPU], sources: Dict[str, str]) -> List[GPU]:
+    """[GPU('NVIDIA Corporation Device 1db6')] (lspci with a pci.ids older than the board) -> [GPU('Tesla V100 PCIe
+    32GB')], with its chip's capability: the PCI ID names the board (knowledge/pci_ids.py)."""
+    named: List[GPU] = []
+    for index, gpu in enumerate(gpus):
+        found = _PCI_PLACEHOLDER.match(gpu.model or "")
+        board = nvidia_device_name(found.group(1)) if found else None
+        if board:
+            sources[f"gpus.{index}.model"] = f"PCI ID 10de:{found.group(1)} in the PCI ID Repository, for lspci's '{gpu.model}'"
+            gpu = dataclasses.replace(gpu, model=board, compute_capability=gpu.compute_capability
+                                      or nvidia_device_capability(found.group(1)))
+        named.append(gpu)
+    return named

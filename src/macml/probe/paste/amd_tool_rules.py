@@ -2,7 +2,10 @@
 
 - rocm-smi --json's per-card keys ('"Temperature (Sensor edge) (C)": "46.0"', '"Average Graphics Package Power (W)"'):
   rocm-smi is a Linux tool (https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/), so the machine runs Linux;
-- amd-smi static's DRIVER section ('NAME: amdgpu'): the amdgpu kernel driver, Linux's own;
+- amd-smi static's DRIVER section ('NAME: amdgpu'): the amdgpu kernel driver, Linux's own; and its whole per-GPU
+  block ('GPU: 0', then 'ASIC:' ... 'MARKET_NAME: AMD Instinct MI350X', 'TARGET_GRAPHICS_VERSION: gfx950', 'DRIVER:'
+  ... 'VERSION: 6.18.3'): each GPU by its market name (BOARD's PRODUCT_NAME, 'AMD Instinct MI350 OAM', names the
+  module it sits on), its gfx target and the driver's version;
 - a Proxmox VE kernel release ('VERSION: 7.0.14-17-pve'): Linux;
 - an integrated Radeon the writer says is theirs ('From my Radeon 780M'), a GPU/CPU answer naming it ('GPU: Radeon 890M'),
   or a CPU brand string ('AMD Ryzen 7 8845HS w/ Radeon 780M Graphics'): its APU's gfx target (knowledge/amd_apus.py).
@@ -11,8 +14,10 @@
 from __future__ import annotations
 
 import re
+from typing import Dict, List, Sequence
 
 from macml.knowledge.amd_apus import igpu_gfx, vbios_gfx
+from macml.probe.paste.gpu_names import gpu_names
 from macml.probe.paste.statement_rules import Facts
 
 # Keys only rocm-smi prints (its sensor and power readings as `rocm-smi --json` and `rocm-smi -a` name them)
@@ -75,3 +80,37 @@ def apu_vbios(line: str) -> Facts:
 
 def keyed_facts(key: str, value: str) -> Facts:
     return rocm_smi_key(key, value) + driver_name(key, value)
+
+
+_SMI_GPU = re.compile(r"^GPU: (\d+)\s*$")
+_SMI_SECTION = re.compile(r"^(\s+)([A-Z][A-Z_]+):\s*$")
+_SMI_FIELD = re.compile(r"^\s+([A-Z][A-Z_]+):\s*(\S.*?)\s*$")
+
+
+def amd_smi_static(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the GPU, gfx target and driver version an `amd-smi static` block states on that line."""
+    found: Dict[int, Facts] = {}
+    gpu, section = None, ""
+    for index, line in enumerate(lines):
+        header, opened, field = _SMI_GPU.match(line), _SMI_SECTION.match(line), _SMI_FIELD.match(line)
+        if header:
+            gpu, section = int(header.group(1)), ""
+        elif opened and gpu is not None:
+            section = opened.group(2)
+        elif field and gpu is not None:
+            facts = _smi_field(section, field.group(1), field.group(2), gpu)
+            if facts:
+                found[index] = facts
+        elif line.strip() and not line.startswith((" ", "\t")):
+            gpu = None
+    return found
+
+
+def _smi_field(section: str, key: str, value: str, gpu: int) -> List:
+    if section == "ASIC" and key == "MARKET_NAME" and gpu_names(value):  # an APU's is a code name ('Phoenix3')
+        return [("platform", "linux"), ("gpu", {"name": value, "vendor": "AMD", "memory_mib": None, "index": gpu})]
+    if section == "ASIC" and key == "TARGET_GRAPHICS_VERSION" and re.fullmatch(r"gfx[0-9a-f]{3,4}", value):
+        return [("gpu.gfx", value)]
+    if section == "DRIVER" and key == "VERSION" and re.fullmatch(r"\d+\.\d+(?:\.\d+)*", value):
+        return [("gpu.driver", value)]
+    return []

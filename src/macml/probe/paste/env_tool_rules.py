@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from macml.knowledge.hardware import nvidia_compute_capability
-from macml.knowledge.pci_ids import nvidia_device_name
+from macml.knowledge.nvidia_chips import chip_capability
+from macml.knowledge.pci_ids import nvidia_device_capability
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
 from macml.probe.paste.statement_rules import platform_word
 
@@ -178,22 +178,31 @@ _PCI_DEVICE = re.compile(r"\b(?:VGA compatible controller|3D controller)(?: \[\w
 
 # neofetch's GPU line shows lspci's name for it: 'GPU: NVIDIA NVIDIA Corporation Device 1ba1'
 _NEOFETCH_DEVICE = re.compile(r"^\s*GPU: (?:NVIDIA )?(NVIDIA Corporation Device ([0-9a-f]{4}))\W*$")
+# lspci and inxi name the chip before the board: 'NVIDIA Corporation GF108 [GeForce GT 730]', 'NVIDIA GK208B [GeForce GT 730]'
+_CHIP_AND_BOARD = re.compile(r"\bNVIDIA(?: Corporation)? ([A-Z]{1,3}\d{2,3}[A-Z0-9]{0,3}) \[([^\]]+)\]")
 
 
 def pci_device(line: str) -> Facts:
     """lspci without a name for the board: 'VGA compatible controller: NVIDIA Corporation Device 2684' is an RTX 4090,
-    so the GPU lspci names that way has compute capability 8.9; neofetch's 'GPU: NVIDIA NVIDIA Corporation Device 1ba1'
-    (Linux: the name is lspci's) is that board."""
+    so the GPU lspci names that way has compute capability 8.9 (its chip's); neofetch's 'GPU: NVIDIA NVIDIA
+    Corporation Device 1ba1' (Linux: the name is lspci's) is that board. The board's name comes later
+    (tool_gpu_names.name_by_pci_id)."""
     neofetch = _NEOFETCH_DEVICE.match(line)
-    board = nvidia_device_name(neofetch.group(2)) if neofetch else None
-    if board:  # the name as printed, the capability of the board it is
-        capability = nvidia_compute_capability(board)
-        return [gpu_record(neofetch.group(1)), ("platform", "linux")] + (
-            [("gpu.capability", {"name": neofetch.group(1), "capability": capability})] if capability else [])
+    if neofetch and nvidia_device_capability(neofetch.group(2)):
+        return [gpu_record(neofetch.group(1)), ("platform", "linux"), ("gpu.capability", {
+            "name": neofetch.group(1), "capability": nvidia_device_capability(neofetch.group(2))})]
     found = _PCI_DEVICE.search(line)
-    name = nvidia_device_name(found.group(2)) if found else None
-    capability = nvidia_compute_capability(name) if name else None
+    capability = nvidia_device_capability(found.group(2)) if found else None
     return [("gpu.capability", {"name": found.group(1), "capability": capability})] if capability else []
+
+
+def chip_and_board(line: str) -> Facts:
+    """'NVIDIA Corporation GF108 [GeForce GT 730]': that GT 730 is the Fermi one (2.1), not the GK208 (3.5); the
+    chip gives the capability the board's name leaves open."""
+    found = _CHIP_AND_BOARD.search(line)
+    capability = chip_capability(found.group(1)) if found else None
+    names = gpu_names(found.group(2)) if capability else []
+    return [("gpu.capability", {"name": names[-1], "capability": capability})] if names else []
 
 
 _SHARED_OBJECT = re.compile(r"\blib[\w+-]+\.so(?:\.\d+)*: cannot open shared object file")
@@ -213,7 +222,7 @@ def loader_and_machine(line: str) -> Facts:
 def line_facts(line: str, following: str = "") -> Facts:
     """Every one-line rule here (`following`: the next line, where a log wraps)."""
     return (kohya_log(line, following) + paddle_device(line) + pipx_package(line) + lightning_gpu(line)
-            + pci_device(line) + loader_and_machine(line) + sdnext_python(line) + onnxruntime_installed(line))
+            + pci_device(line) + chip_and_board(line) + loader_and_machine(line) + sdnext_python(line) + onnxruntime_installed(line))
 
 
 _BLOCK_ARCH = re.compile(r"^\s*arch:\s*(arm64|x86_64|aarch64|AMD64)\s*$")

@@ -20,6 +20,10 @@ silicon where the line says so. So does a path in the hosted runners' tool cache
 (the macOS images' RUNNER_TOOL_CACHE; a self-hosted runner keeps its tools under its own _work/_tool), on arm64 where
 the path is an arm64 tool's ('/node/22.10.0/arm64/bin/node').
 
+A runner label named as the place a job ran ('fails on our `macos-14` CI', 'the macos-13-large runner') is a hosted
+runner too: GitHub's runner table (docs.github.com, "GitHub-hosted runners reference") gives macos-14, macos-15,
+macos-26 and the -xlarge labels arm64 (Apple silicon) images, macos-13 and the -large labels Intel ones.
+
 The readers are pure functions of the lines.
 """
 from __future__ import annotations
@@ -68,8 +72,28 @@ def hosted_runner_clues(line: str) -> Facts:
         [("cpu.hardware_arch", "arm64")] if re.search(r"/arm64/", cache.group()) else [])
 
 
+_RUNNER_LABEL = re.compile(r"(?<![\w-])`?(macos-(?:1[3-5]|26)(?:-large|-xlarge)?|ubuntu-2[024]\.04(?:-arm)?|windows-202[25](?:-arm)?)`?"
+                           r"\s+(?:CI|runners?|jobs?|builds?|workflows?|GitHub Actions)\b", re.IGNORECASE)
+
+
+def runner_label(line: str) -> Facts:
+    """'Test `test_mps_batched_mask_to_box` fails on our `macos-14` CI.' -> a GitHub-hosted macOS VM on Apple silicon."""
+    found = _RUNNER_LABEL.search(line)
+    if not found or re.search(r"\b(?:not|never|instead of|rather than)\b|n't\b", line[max(0, found.start() - 30):found.start()], re.IGNORECASE):
+        return []
+    label = found.group(1).lower()
+    system = label.split("-")[0]
+    facts: Facts = [("platform", {"macos": "darwin", "windows": "win32"}.get(system, "linux")), ("hypervisor", _HOSTED)]
+    if system == "macos":
+        intel = label == "macos-13" or label.endswith("-large")
+        facts.append(("cpu.hardware_arch", "x86_64" if intel else "arm64"))
+    elif label.endswith("-arm"):
+        facts.append(("cpu.hardware_arch", "aarch64" if system == "ubuntu" else "arm64"))
+    return facts
+
+
 def line_facts(line: str) -> Facts:
-    return hosted_in_words(line) + hosted_runner_clues(line)
+    return hosted_in_words(line) + hosted_runner_clues(line) + runner_label(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

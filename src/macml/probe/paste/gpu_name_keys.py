@@ -38,7 +38,18 @@ def same_model(first: str, second: str) -> bool:
     if one == other:
         return True
     bare_one, bare_other = _FORM.sub("", one), _FORM.sub("", other)
-    return bare_one == bare_other and (bare_one == one or bare_other == other)
+    return bare_one == bare_other and (bare_one == one or bare_other == other) or _one_instinct_module(one, other)
+
+
+def _one_instinct_module(one: str, other: str) -> bool:
+    """amd-smi's BOARD 'AMD Instinct MI350 OAM' is the module its ASIC's 'AMD Instinct MI350X' sits on: an Instinct
+    OAM name is the card of its number, with or without the X."""
+    modules = [key for key in (one, other) if re.fullmatch(r"(?:instinct)?mi\d{3}oam", key)]
+    if len(modules) != 1:
+        return False
+    card = other if modules[0] == one else one
+    number = modules[0][:-3].removeprefix("instinct")
+    return card.removeprefix("instinct") in (number, number + "x")
 
 
 def family_keys(text: str) -> FrozenSet[str]:

@@ -15,7 +15,7 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS
                      r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
                      r"|(?=\s*(?:$|[,(:|\]\"'+]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
-_RADEON = re.compile(r"\b((?:AMD )?Ra(?:deo|dio|edo)n(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
+_RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
 # a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
@@ -87,7 +87,7 @@ def radeon_name(found: str) -> Optional[str]:
     'AMD RADEON 6750M', 'Radeon Pro 5700 XT on Big Sur via' -> 'Radeon Pro 5700 XT' (a board partner's capitalised
     word stays: 'RX 6600 XT Fighter'); 'Radion Pro 5500M' (a typo) ->
     'Radeon Pro 5500M'; 'Radeon Pro activity' (no model) -> None."""
-    words = re.sub(r"\bRa(?:dio|edo)n\b", "Radeon", found, flags=re.IGNORECASE).split()
+    words = re.sub(r"\bRa(?:dio|edo)n\b|\bRadeo\b", "Radeon", found, flags=re.IGNORECASE).split()
     numbered = [i for i, word in enumerate(words) if re.search(r"\d", word)]
     if numbered:
         end = numbered[0] + 1

@@ -9,6 +9,8 @@
   '"total": 33247907840' bytes.
 - Godot's start line 'OpenGL API 3.3.0 NVIDIA 390.157 - Compatibility - Using Device: NVIDIA - GeForce GT 650M': the
   NVIDIA driver's version, as the GL version string carries it (glxinfo's key form is gpu_text_rules').
+- OpenCL users' device lines: GDAL's "OpenCL: Connected to vendor='Intel Inc.' / device='Intel(R) UHD Graphics 630'
+  (GPU implementation)": the GPU the program opened.
 - rocm-smi --showhw's table ('GPU NODE DID GUID GFX VER ...'): one AMD GPU per row, on Linux (rocm-smi is a Linux
   tool: https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/).
 """
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Dict, List, Sequence, Tuple
+
+from macml.probe.paste.gpu_names import gpu_names, gpu_record
 
 Facts = List[Tuple[str, Any]]
 
@@ -91,8 +95,17 @@ def rocm_smi_showhw(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_OPENCL_CONNECTED = re.compile(r"\bOpenCL: Connected to vendor='[^']*' / device='([^']+)' \(GPU implementation\)")
+
+
+def opencl_connected(line: str) -> Facts:
+    found = _OPENCL_CONNECTED.search(line)
+    names = gpu_names(found.group(1)) if found else []
+    return [gpu_record(names[0])] if names else []
+
+
 def line_facts(line: str) -> Facts:
-    return mesa_linux(line) + godot_gl_driver(line)
+    return mesa_linux(line) + godot_gl_driver(line) + opencl_connected(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -4,6 +4,8 @@
 - a board partner's AMD card ('Sapphire Vega 56', 'XFX RX 580'), named as written; on the line after an eGPU
   enclosure ('Razer Core X eGPU') it is that external GPU;
 - a GPU's memory written after its name, in GB or in French 'Go' ('Radeon Pro Vega 64X 16 Go');
+- an Intel CPU's own graphics named by its model in brackets ('only Intel core graphics (UHD 630)'): that GPU,
+  the Intel UHD Graphics 630;
 - 'N-core graphics processor' / 'N-core GPU' on its own line, for the one Apple chip the text names, when the
   chip comes with that many GPU cores.
 """
@@ -13,8 +15,9 @@ import re
 from typing import Dict, List, Optional, Sequence
 
 from macml.knowledge.hardware import apple_core_options
-from macml.probe.paste.gpu_names import gpu_names
+from macml.probe.paste.gpu_names import gpu_names, gpu_record
 from macml.probe.paste.mac_issue_rules import _EGPU
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
 _INTEL_CORE_PROSE = re.compile(r"\b(?:processor|cpu)\s+(?:is\s+)?(?:an?\s+)?intel\s+(?:core\s+)?(i[3579])\b(?![-\w])",
@@ -50,8 +53,21 @@ def memory_after_gpu(line: str) -> Facts:
     return [("gpu.memory_of", {"index": None, "memory_mib": int(sizes[0].group(1)) * 1024})] if len(sizes) == 1 else []
 
 
+_INTEL_GRAPHICS_BRACKET = re.compile(r"\bIntel\s+(?:core\s+|integrated\s+|on-?board\s+|CPU\s+)?graphics\s*\(\s*"
+                                     r"(UHD|HD|Iris(?: Xe| Plus| Pro)?)\s*(\d{3,4})?\s*\)", re.IGNORECASE)
+
+
+def intel_graphics_bracket(line: str) -> Facts:
+    """'only Intel core graphics (UHD 630)' -> the Intel UHD Graphics 630."""
+    found = _INTEL_GRAPHICS_BRACKET.search(line)
+    if not found or NEGATION.search(line[max(0, found.start() - 30):found.start()]):
+        return []
+    family = {"uhd": "UHD", "hd": "HD"}.get(found.group(1).lower(), found.group(1))
+    return [gpu_record(" ".join(p for p in ("Intel", family, "Graphics", found.group(2)) if p))]
+
+
 def line_facts(line: str) -> Facts:
-    return intel_core_prose(line) + partner_card_facts(line) + memory_after_gpu(line)
+    return intel_core_prose(line) + partner_card_facts(line) + memory_after_gpu(line) + intel_graphics_bracket(line)
 
 
 def _one_chip(lines: Sequence[str]) -> Optional[str]:

@@ -9,7 +9,9 @@
   `dkms status`'s 'amdgpu/6.3.6-1697589.22.04, 5.15.0-88-generic, x86_64: installed'): Linux (DKMS builds Linux
   kernel modules), the amdgpu driver's version, and with `dkms status` the kernel's arch;
 - the NVIDIA kernel modules' lines about one GPU ('[drm:nv_drm_load [nvidia_drm]] *ERROR* [nvidia-drm] [GPU ID
-  0x00000100] ...', 'NVRM: GPU at PCI:0000:01:00: GPU-...', 'NVRM: GPU 0000:01:00.0: ...'): Linux with an NVIDIA GPU.
+  0x00000100] ...', 'NVRM: GPU at PCI:0000:01:00: GPU-...', 'NVRM: GPU 0000:01:00.0: ...'): Linux with an NVIDIA GPU;
+- lsmod's row of a loaded Hyper-V guest driver ('hv_vmbus  176128  10 hv_balloon,...', hv_storvsc, hyperv_drm): those
+  modules bind only to a Hyper-V host's VMBus devices (drivers/hv in the kernel), so the machine is a Hyper-V guest.
 """
 from __future__ import annotations
 
@@ -55,5 +57,15 @@ def nvidia_module_gpu(line: str) -> Facts:
     return [("platform", "linux"), ("gpu.present", "NVIDIA")] if _NVIDIA_GPU_LINE.search(line) else []
 
 
+# lsmod: name, size, then a use count; a guest driver in use (count > 0) is bound to a VMBus device
+_HYPERV_MODULE = re.compile(r"^\s*(?:hv_vmbus|hv_storvsc|hv_netvsc|hv_utils|hv_balloon|hyperv_drm|hyperv_fb|hyperv_keyboard"
+                            r"|hid_hyperv|pci_hyperv)\s+\d+\s+[1-9]\d*\b")
+
+
+def hyperv_modules(line: str) -> Facts:
+    """'hv_vmbus   176128  10 hv_balloon,hv_utils,...' (lsmod) -> a Linux guest of Microsoft Hyper-V."""
+    return [("platform", "linux"), ("hypervisor", "Microsoft Hyper-V")] if _HYPERV_MODULE.match(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line)
+    return ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + hyperv_modules(line)

@@ -10,7 +10,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                arch_word_rules, asahi_rules, avx_prose_rules, board_rules, build_triple_rules,
                                code_comment_answer_rules, code_span_value_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
-                               faceswap_info_rules, fetch_tool_rules, form_answer_rules, form_question_rules, general_rules, gha_runner_rules,
+                               faceswap_info_rules, fetch_tool_rules, form_answer_rules, framework_stem_rules, form_question_rules, general_rules, gha_runner_rules,
                                gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules,
                                hardware_prose_rules, host_clue_rules, host_os_words_rules, host_signs_rules,
                                kernel_log_rules, linux_amd_rules, linux_app_rules, linux_clues_rules,
@@ -46,7 +46,8 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     pc_parts_rules.answers, own_gpu_words_rules.answers, host_os_words_rules.answers,
     about_this_mac_rules.answers, tf_device_answer_rules.answers, ram_beside_parts_rules.answers,
     device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers,
-    gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers)
+    gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers,
+    amd_tool_rules.amd_smi_static)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
@@ -89,4 +90,5 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     python_build_rules.line_facts, uv_tag_rules.line_facts, ram_beside_parts_rules.line_facts,
     windows_python_platform_rules.line_facts, fetch_tool_rules.line_facts, nvidia_driver_error_rules.line_facts,
     windows_shell_rules.line_facts, asahi_rules.line_facts, code_comment_answer_rules.line_facts, os_build_rules.line_facts,
-    gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts, mlx_device_info_rules.line_facts)
+    gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts, mlx_device_info_rules.line_facts,
+    framework_stem_rules.line_facts)

@@ -17,8 +17,9 @@ from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
 Facts = List[Tuple[str, Any]]
 
 _REPL_BANNER = re.compile(r"^\s*\[(?:Clang|GCC|MSC)\b[^\]]*\](?:\s*::[^\]]*?)?\s+on (darwin|linux|win32)\s*$")
-_REPL_INPUT = re.compile(r"^\s*(?:>>>\s*)?((?:platform\.)?machine\(\)|os\.uname\(\)\.machine|sys\.platform)\s*$")
-_REPL_STRING = re.compile(r"""^\s*['"]([^'"]+)['"]\s*$""")
+_REPL_INPUT = re.compile(r"^\s*(?:>{2,3}\s*)?((?:platform\.)?machine\(\)|os\.uname\(\)\.machine|sys\.platform)\s*$")
+# the answer as the REPL prints it ('arm64' quoted), or as print() or a hand-copied session leaves it (bare)
+_REPL_STRING = re.compile(r"""^\s*['"]([^'"]+)['"]\s*$|^\s*(arm64|x86_64|aarch64|AMD64|darwin|linux|win32)\s*$""")
 _MACHINES = {"arm64": "arm64", "aarch64": "aarch64", "x86_64": "x86_64", "amd64": "x86_64"}
 _LSPCI = re.compile(r"^\s*(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d\s+(?:VGA compatible controller|3D controller|"
                     r"Display controller)(?: \[\w+\])?:\s*(.+)$", re.IGNORECASE)
@@ -36,14 +37,15 @@ _CHIP_MEMORY = re.compile(r"\b(\d+(?:\.\d+)?\s*(?:GiB|GB))\s+(?:of\s+)?(?:unifie
 
 def repl_facts(lines: Sequence[str]) -> Dict[int, Facts]:
     """line index -> what a Python REPL's answer states: '>>> platform.machine()' then "'arm64'" is the
-    interpreter's own arch, '>>> sys.platform' then "'darwin'" its OS (the '>>>' may be lost to quoting)."""
+    interpreter's own arch, '>>> sys.platform' then "'darwin'" its OS (the '>>>' may be lost to quoting or cut to
+    '>>', the quotes to print())."""
     found: Dict[int, Facts] = {}
     for index, line in enumerate(lines[:-1]):
         asked = _REPL_INPUT.match(line)
         answer = _REPL_STRING.match(lines[index + 1])
         if not asked or not answer:
             continue
-        expression, value = asked.group(1), answer.group(1)
+        expression, value = asked.group(1), answer.group(1) or answer.group(2)
         if expression != "sys.platform" and value.lower() in _MACHINES:
             found[index + 1] = [("python.machine", _MACHINES[value.lower()])]
         elif expression == "sys.platform" and value in ("darwin", "linux", "win32"):

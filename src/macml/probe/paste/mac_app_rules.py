@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record
 from macml.probe.paste.packages import canonical
+from macml.probe.paste.said_of_this_machine import negated
 
 Facts = List[Tuple[str, Any]]
 
@@ -139,7 +140,8 @@ def mps_tensor(line: str) -> Facts:
 
 def x86_mac_in_words(line: str) -> Facts:
     """'I use an x86 Mac', '我是用X86的mac', 'on my Intel-based MacBook Pro': the writer's Mac is an Intel one."""
-    if not _X86_MAC.search(line) or not _FIRST_PERSON.search(line):
+    found = _X86_MAC.search(line)
+    if not found or not _FIRST_PERSON.search(line) or negated(line[:found.start()]):  # 'not able to test this on an Intel Mac'
         return []
     return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
 

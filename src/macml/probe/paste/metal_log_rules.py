@@ -9,7 +9,9 @@ torch's 'MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 0
 to allocate 256 bytes': nothing allocated and a request under the limit refused is the paravirtual Metal device of a
 macOS virtual machine (GitHub's Apple-silicon runners: actions/runner-images#9918, kitzeslab/opensoundscape#850), which has no
 memory for MPS. A Mac that is out of memory has allocated something. Any such error is torch at work on a Mac: the
-writer's Python runs torch, with its MPS backend.
+writer's Python runs torch, with its MPS backend. Its 'max allowed' is PYTORCH_MPS_HIGH_WATERMARK_RATIO (1.7 unless
+set) times the recommended working set, in GiB (torch's MPSAllocator: format_size prints GB of 2^30 bytes), so
+'max allowed: 18.13 GB' is 1.7 x 2/3 of 16 GiB: the memory, as from the working set above.
 
 MLX's Metal backend at work ('mlx/backend/metal/kernels/utils.h:470:10: fatal error: ...', a kernel it compiles at run
 time): MLX runs in this Python, and MLX publishes arm64 macOS wheels only (pypi.org/project/mlx), so the Python is a
@@ -33,7 +35,21 @@ def working_set_memory(line: str) -> Facts:
     found = _WORKING_SET.search(line)
     if not found:
         return []
-    size = float(found.group(1)) * (1e6 if found.group(2) == "MB" else 1024**2) / 1024**3  # GiB
+    return _memory_of_working_set(float(found.group(1)) * (1e6 if found.group(2) == "MB" else 1024**2) / 1024**3)
+
+
+_MAX_ALLOWED = re.compile(r"\bMPS backend out of memory \(MPS allocated: [^)]*\bmax allowed: (\d+\.\d+) GB\)")
+_DEFAULT_WATERMARK = 1.7  # torch/csrc: MPSAllocator's default high watermark ratio
+
+
+def max_allowed_memory(line: str) -> Facts:
+    """'MPS backend out of memory (..., max allowed: 9.07 GB)' -> an 8 GB Mac (9.07 / 1.7 = 2/3 of 8 GiB)."""
+    found = _MAX_ALLOWED.search(line)
+    return _memory_of_working_set(float(found.group(1)) / _DEFAULT_WATERMARK) if found else []
+
+
+def _memory_of_working_set(size: float) -> Facts:
+    """A recommended working set in GiB -> the one memory size whose 2/3 or 3/4 it is."""
     fits = {gb for gb in APPLE_SILICON_MEMORY_GB for share in _SHARES if abs(gb * share - size) <= 0.01 * size}
     return [("platform", "darwin"), ("memory.unified", fits.pop() * 1024**3)] if len(fits) == 1 else []
 
@@ -73,4 +89,5 @@ def mlx_metal_backend(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return working_set_memory(line) + empty_mps_out_of_memory(line) + mlx_metal_backend(line) + mps_out_of_memory(line)
+    return (working_set_memory(line) + empty_mps_out_of_memory(line) + mlx_metal_backend(line) + mps_out_of_memory(line)
+            + max_allowed_memory(line))

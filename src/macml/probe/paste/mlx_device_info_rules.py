@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
+from macml.knowledge.mac_families import metal_architecture_chip
+
 Facts = List[Tuple[str, Any]]
 
 _MLX_KEY = re.compile(r"""(?:['"]|^\s*)max_recommended_working_set_size['"]?\s*:\s*\d""")
@@ -44,8 +46,18 @@ def benchmark_config(line: str) -> Facts:
     return facts + packages + machine
 
 
+def metal_architecture(line: str) -> Facts:
+    """'architecture': 'applegpu_g14d' -> an Apple silicon Mac, the Apple M2 Ultra (the tier only where the letter
+    gives it)."""
+    found = metal_architecture_chip(line)
+    if found is None:
+        return []
+    _, chip = found
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64")] + ([("cpu.brand", chip)] if chip else [])
+
+
 def line_facts(line: str) -> Facts:
-    return benchmark_config(line)
+    return benchmark_config(line) + metal_architecture(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -7,7 +7,8 @@ makes the pair a macOS one; iOS and iPadOS versions carry builds of other Darwin
 21D is macOS 12, not 17), so they never agree.
 
 A line that is only such a pair ('15.7.9 (24G830)', as About This Mac's macOS line is copied without its label) is
-read the same way: the build must be that release's.
+read the same way: the build must be that release's. So is such a pair in prose ('In Macbook Pro M2 chip, OS 14.5
+(23F79), python3.9'), after a word that names an OS or a version.
 
 Each rule is a pure function of one `key: value` pair, or of one line.
 """
@@ -39,9 +40,14 @@ def version_with_build(key: str, value: str) -> Facts:
     return _pair(value)
 
 
+_PROSE_PAIR = re.compile(r"\b(?:macOS|OS ?X|OS|Version|Sonoma|Ventura|Sequoia|Tahoe|Monterey|Big Sur)\s+(\d{2}\.\d{1,2}(?:\.\d{1,2})?)"
+                         r"\s*\((\d{2}[A-Z]\d{1,5}[a-z]?)\)")
+
+
 def line_facts(line: str) -> Facts:
-    """'15.7.9 (24G830)' alone on its line."""
-    return _pair(line)
+    """'15.7.9 (24G830)' alone on its line; 'OS 14.5 (23F79)' in a sentence."""
+    prose = _PROSE_PAIR.search(line)
+    return _pair(line) or (_pair(f"{prose.group(1)} ({prose.group(2)})") if prose else [])
 
 
 def _pair(value: str) -> Facts:

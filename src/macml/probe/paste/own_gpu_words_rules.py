@@ -12,7 +12,12 @@
   mention that names an owned bare model whole);
 - a line that opens with a bare Radeon XT number as its subject, in a report about AMD's stack ('7800 XT, tried using
   both stable and unstable versions of ROCm'): the writer's Radeon RX card;
-- a GPU named as running in a Mac ('AMD RX 6900 XT on a Mac 5,1 with macOS 12', 'an RX 580 in my Mac Pro'): that GPU.
+- a GPU named as running in a Mac ('AMD RX 6900 XT on a Mac 5,1 with macOS 12', 'an RX 580 in my Mac Pro'): that GPU;
+- a laptop named by its GeForce RTX number ('on a 5060 laptop', 'my 4070 Ti laptop'): NVIDIA's laptop part of that
+  number, the GeForce RTX 5060 Laptop GPU (RTX 2050 to 5090 are the numbers sold in laptops; other numbers, a year
+  among them, are not read);
+- a machine said to lack one ('on a computer without an nvidia graphics card', 'an office computer with no discrete
+  graphics'): no NVIDIA GPU there (NVIDIA's PC GPUs are all discrete), a vendor the evidence rules out.
 """
 from __future__ import annotations
 
@@ -116,8 +121,36 @@ def opening_xt(line: str) -> Facts:
     return [_owned(f"AMD Radeon RX {found.group(1)} {found.group(2)}", "AMD")]
 
 
+_NUMBERED_LAPTOP = re.compile(r"\b(?:on|with|using|have|own)\s+(?:a|an|my|our)\s+((?:20[5-8]|30[5-8]|40[5-9]|50[5-9])0)"
+                              r"\s+(?:laptop|notebook)\b", re.IGNORECASE)
+
+
+def numbered_laptop(line: str) -> Facts:
+    """'on Fedora 43 on a 5060 laptop (with an AMD cpu)' -> the NVIDIA GeForce RTX 5060 Laptop GPU."""
+    found = _NUMBERED_LAPTOP.search(line)
+    clause = re.split(r"[,;:.!?\"()]", line[:found.start()])[-1] if found else ""  # the words that lead to it
+    if not found or negated(clause) or hypothetical(clause):
+        return []
+    number = re.sub(r"\s*ti$", " Ti", found.group(1), flags=re.IGNORECASE)
+    return [_owned(f"NVIDIA GeForce RTX {number} Laptop GPU", "NVIDIA")]
+
+
+_LACKS_GPU = re.compile(r"\b(?:computer|PC|laptop|machine|desktop|notebook|system|server)\s+(?:with\s+no|without\s+(?:an?\s+|any\s+)?)"
+                        r"(?:nvidia|discrete|dedicated)\s+(?:graphics(?:\s+card)?|GPU|video\s+card|card)\b", re.IGNORECASE)
+
+
+def lacks_gpu(line: str) -> Facts:
+    """'I ran torch.cuda.is_available() on a computer without an nvidia graphics card' -> no NVIDIA GPU."""
+    found = _LACKS_GPU.search(line)
+    clause = re.split(r"[.;!?]\s", line[:found.start()])[-1] if found else ""
+    if not found or hypothetical(clause + found.group()) or re.search(r"\b(?:if|other|another|their|your)\b", clause, re.IGNORECASE):
+        return []
+    return [("gpu.absent_said", "NVIDIA")]
+
+
 def line_facts(line: str) -> Facts:
-    return machine_holds(line) + codename_gpu(line) + sentence_geforce(line) + opening_xt(line) + gpu_in_a_mac(line)
+    return (lacks_gpu(line) + machine_holds(line) + codename_gpu(line) + sentence_geforce(line) + opening_xt(line) + gpu_in_a_mac(line)
+            + numbered_laptop(line))
 
 
 def answers(lines: Sequence[str]) -> Dict[int, List]:

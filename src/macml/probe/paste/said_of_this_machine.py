@@ -112,3 +112,14 @@ def writers_os(text: str) -> Optional[str]:
     if not found:
         return None
     return "darwin" if found.group("mac") else "win32" if found.group("win") else "linux"
+
+
+_ADVICE = re.compile(r"\b(?:if|unless|recommend(?:s|ed)?|suggest(?:s|ed)?|instead|should)\b", re.IGNORECASE)
+
+
+def only_advised(line: str, version: str) -> bool:
+    """Every sentence of the line that gives this version is a condition or advice, not what is installed: 'if use
+    `conda install tensorflow=2.9.1`, the specified TensorFlow version 2.9.1 may be too old ... Instead we recommend
+    `pip install tensorflow==2.15.0`'."""
+    sentences = [s for s in re.split(r"(?<=[.;!?])\s+", line) if re.search(r"(?<![\w.])" + re.escape(version) + r"(?![\w])", s)]
+    return bool(sentences) and all(_ADVICE.search(s) for s in sentences)

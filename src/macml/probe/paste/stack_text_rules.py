@@ -28,7 +28,8 @@ _PADDLE = re.compile(r"GPU Compute Capability:\s*(\d{1,2}\.\d),\s*Driver API Ver
 _TRT_LLM = re.compile(r"\[TensorRT-LLM\]\s*TensorRT-LLM version:\s*(\d+\.\d+\.\d+\w*)")
 _NO_GPU = re.compile(r"\b(?:RuntimeError|AssertionError):\s*(?:No (?:HIP|CUDA) GPUs are available|Torch not compiled with CUDA enabled)"
                      r"|^\W*Torch not compiled with CUDA enabled\s*$"
-                     r"|\bcaught exception 'Torch not compiled with CUDA enabled'")  # webui's memory monitor
+                     r"|\bcaught exception 'Torch not compiled with CUDA enabled'"  # webui's memory monitor
+                     r"|^\W*Found no NVIDIA driver on your system\b")  # torch.cuda's _check_driver, a CUDA build
 
 
 def stack_line(line: str) -> Facts:

@@ -298,7 +298,8 @@ BY_KEY = {
 _KEY_PATTERNS = ((re.compile(r"(?:py)?torch (?:build )?cuda version"), _torch_cuda),
                  (re.compile(r"(?:py)?torch has (?:an )?active gpu"), _available),
                  (re.compile(r"(?:operating system|os) (?:and|&) (?:version|release)"), _os_line),
-                 (re.compile(r"nvidia (?:open gpu )?kernel modules? version|(?:amd )?adrenalin(?: driver)?(?: version)?"),
+                 (re.compile(r"nvidia (?:open gpu )?kernel modules? version|(?:amd )?adrenalin(?: driver)?(?: version)?"
+                             r"|nvidia driver \((?:kernel )?module(?: version)?\)"),
                   BY_KEY["driver version"]))
 
 

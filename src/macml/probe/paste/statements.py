@@ -22,6 +22,7 @@ from macml.probe.paste import (host_signs_rules, inline_rules, line_readers as r
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.log_rules import journal_line_facts
 from macml.probe.paste.requirement_sections import requirement_lines
+from macml.probe.paste.said_of_this_machine import only_advised
 
 
 @dataclass(frozen=True)
@@ -37,16 +38,24 @@ class Statement:
 
 
 # "key: value", "- key: value", "* **Key:** value", '"key" : "value"', "key    value" (two spaces or a tab),
-# "- 🤗 Diffusers version: 0.33.0" (diffusers-cli env puts an emoji before its own name)
-_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s*(?=[A-Za-z]))?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)["']?(?:\*\*)?\s*"""
-                        r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
+# "- 🤗 Diffusers version: 0.33.0" (diffusers-cli env puts an emoji before its own name); PyTorch's old issue
+# template's "- PyTorch Version (e.g., 1.0): 1.6.0" keeps its example out of the key
+_KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s*(?=[A-Za-z]))?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)(?:\s*\((?:e\.g\.|i\.e\.)[^)]{0,40}\))?["']?(?:\*\*)?\s*"""
+                        r"""(?::|\uff1a|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")  # \uff1a: the full-width colon
 _SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")  # λ, ❯: custom zsh prompts
+
+
+# a key a word describes ('relevant environment', 'my OS', 'current system'): the key itself
+_DESCRIBED_KEY = re.compile(r"^(?:my|our|relevant|current|local|running|runtime|working|test(?:ing)?|dev(?:elopment)?)\s+"
+                            r"(environment|env|os|system|operating system|platform)$")
 
 
 def _key(raw: str) -> str:
     key = re.sub(r"\.+$", "", raw.replace("`", "").strip().strip("*").strip())  # hashcat's 'Name...........:'
     key = re.sub(r"^([A-Za-z]+)\.([A-Z][a-z]+)$", r"\1 \2", key)  # hashcat's 'Metal.Version.:' is 'Metal Version'
-    return re.sub(r"[\s_]+", " ", key.lower())
+    key = re.sub(r"[\s_]+", " ", key.lower())
+    described = _DESCRIBED_KEY.match(key)
+    return described.group(1) if described else key
 
 
 _TABLE_ROW = re.compile(r"^\s*\|([^|]+)\|([^|]+)\|?\s*$")  # a Markdown table row: |Memory (System)|16.00GB|
@@ -65,6 +74,24 @@ def key_value(line: str) -> Optional[Tuple[str, str]]:
     value = re.sub(r"\s*<-{2,}.*$", "", match.group(2))  # the writer's arrow note after it: '770 <------ onboard'
     value = value.strip().strip('"').strip("'").strip("*").strip("`").strip()
     return (_key(match.group(1)), value) if value else None
+
+
+# mmengine's collect_env printed whole: "OrderedDict([('sys.platform', 'linux'), ('PyTorch', '2.3.0+cu121'), ...])"
+_REPR_PAIR = re.compile(r"""\(\s*'([A-Za-z][\w .-]{0,48})'\s*,\s*(?:'((?:[^'\\]|\\.)*)'|(True|False|-?\d[\d.]*))\s*\)""")
+
+
+def repr_pairs(line: str) -> List[Tuple[str, str]]:
+    """The (key, value) tuples of a printed OrderedDict or list of pairs, each value up to its first escaped newline:
+    "OrderedDict([('CUDA available', True), ('GPU 0', 'NVIDIA GeForce RTX 4060 Ti')])" -> [('cuda available', 'True'),
+    ('gpu 0', 'NVIDIA GeForce RTX 4060 Ti')]."""
+    if not re.search(r"(?:OrderedDict\(|^\s*)\[\s*\(\s*'", line):
+        return []
+    pairs = []
+    for key, quoted, bare in _REPR_PAIR.findall(line):
+        value = (quoted.split("\\n")[0] if quoted else bare).strip()
+        if value:
+            pairs.append((_key(key), value))
+    return pairs
 
 
 def _sysctl_answers(lines: Sequence[str]) -> Dict[int, str]:
@@ -171,6 +198,17 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
 
 
 
+_LATIN_THEN_CJK = re.compile(r"(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+                             r"|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9])")
+
+
+def apart_from_cjk(text: str) -> str:
+    """'MAC MINI M4运行comfyUI' -> 'MAC MINI M4 运行 comfyUI': Chinese, Japanese and Korean text runs into Latin words
+    without a space, and a CJK character is a word character, so the one-line readers' word boundaries would not see
+    the 'M4' end; they read the line with a space put there."""
+    return _LATIN_THEN_CJK.sub(" ", text) if re.search(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text) else text
+
+
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
@@ -193,27 +231,29 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
-        if pair:
-            facts.extend(rules.by_key(*pair))
+        for each in ([pair] if pair else []) + repr_pairs(text):
+            facts.extend(rules.by_key(*each))
             for keyed in readers.KEYED:
-                facts.extend(keyed(*pair))
+                facts.extend(keyed(*each))
             if index in python_header or python_process:
-                facts.extend(system_rules.crashed_python(*pair))
+                facts.extend(system_rules.crashed_python(*each))
             if index in mps_memory:
-                facts.extend(rules.by_key("memory", pair[1]))
+                facts.extend(rules.by_key("memory", each[1]))
         if index in form:
             for keyed in readers.FORM_KEYED:
                 facts.extend(keyed(form[index], re.sub(r"^[-*]\s+", "", text.strip())))
+        spaced = apart_from_cjk(text)
         for line_rule in readers.BEFORE_ANYWHERE:
-            facts.extend(line_rule(text))
-        facts.extend(inline_rules.anywhere(text.replace("**", "")))
+            facts.extend(line_rule(spaced))
+        facts.extend(inline_rules.anywhere(spaced.replace("**", "")))
         for line_rule in readers.LINE_RULES:
-            facts.extend(line_rule(text))
+            facts.extend(line_rule(spaced))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
         if mac_hint_rules.other_machine(text):  # a machine named to compare with: not this one's hardware
             facts = [(f, v) for f, v in facts if not f.startswith(("cpu.", "gpu", "platform"))]
+        facts = [(f, v) for f, v in facts if f != "package" or not only_advised(text, str(v.get("version")))]
         seen = set()
         for fact, value in facts:
             marker = (fact, repr(value))

@@ -4,6 +4,9 @@ so only the Windows-named one counts). A question, advice ('run it in Command Pr
 
 WMI's video controller, as Get-WmiObject / Get-CimInstance or a tool reading WMI prints it ('__CLASS :
 Win32_VideoController', 'Device ID = VideoController1', 'DeviceID : VideoController4'): WMI is Windows'.
+
+A Vulkan program's instance extension VK_KHR_win32_surface (the Windows window-system surface; the Vulkan loader
+offers it on Windows only), and MSYS2's own tree under a drive letter ('C:/msys64/home/user/...'): Windows.
 """
 from __future__ import annotations
 
@@ -31,5 +34,12 @@ def wmi_video_controller(line: str) -> Facts:
     return [("platform", "win32")] if _WMI_VIDEO.search(line) else []
 
 
+_WINDOWS_ONLY = re.compile(r"\bVK_KHR_win32_surface\b|(?<![\w/])[A-Za-z]:/msys(?:64|32|2)/")
+
+
+def windows_only_names(line: str) -> Facts:
+    return [("platform", "win32")] if _WINDOWS_ONLY.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return ran_in_windows_shell(line) + wmi_video_controller(line)
+    return ran_in_windows_shell(line) + wmi_video_controller(line) + windows_only_names(line)

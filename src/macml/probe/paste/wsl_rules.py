@@ -5,7 +5,8 @@
   ('ubuntu2204', as NVIDIA's repository paths write it) is YYMM; one that is no release ('Ubuntu2202') gives the name only.
 - WSL's own marks ("os.wsl"): WSL named (not in an unticked '- [ ] WSL 1' box), the dxgkrnl driver's kernel lines
   ('misc dxg: dxgk: ...', 'hv_vmbus: registering driver dxgkrnl'), a 'microsoft-standard-WSL2' kernel, /usr/lib/wsl/.
-  The kernel lines and paths are the Linux guest's own. A WSL guest's GPU is the Windows host's (knowledge/wsl.py).
+  The kernel lines and paths are the Linux guest's own (not lsmod's row of a dxgkrnl module: WSL's kernel builds it
+  in, and a loaded module is a Hyper-V VM's GPU-PV driver, the dxgkrnl-dkms package). A WSL guest's GPU is the Windows host's (knowledge/wsl.py).
   WSL only named must be stated as this machine's: not in a question ('Does this work in WSL?'), advice ('If you use
   WSL2 ...') or a setup left behind ('I tried WSL2 but went back to native Ubuntu 22.04', 'Removed WSL Ollama').
 """
@@ -28,6 +29,7 @@ _NOT_STATED = re.compile(r"\b(?:tried(?!\s+(?:to\s+run|running)\b)|tested|used\s
                          r"removed|uninstalled|if|whether|does|do|can|could|would|should|might|instead)\b", re.IGNORECASE)
 _UNTICKED = re.compile(r"^\s*[-*]\s*\[\s\]")
 _GUEST_KERNEL = re.compile(r"\bmisc dxg:|\bdxgkrnl\b|\bdxgkio_\w+|\bmicrosoft-standard-WSL2\b|(?<![\w.])/usr/lib/wsl/")
+_LSMOD_ROW = re.compile(r"^\s*\w+\s+\d+\s+\d+(?:\s+[\w,]+)?\s*$")
 
 
 def _distro_name(found: "re.Match[str]") -> str:
@@ -55,7 +57,7 @@ def _stated(line: str, named: "re.Match[str]") -> bool:
 
 def wsl_signs(line: str) -> Facts:
     """The WSL guest's kernel lines and paths (a Linux) and WSL named: a Linux guest of a Windows host."""
-    if _GUEST_KERNEL.search(line):
+    if _GUEST_KERNEL.search(line) and not _LSMOD_ROW.match(line):
         return [("platform", "linux"), ("os.wsl", True)]
     named = re.search(r"\bWSL\s?2?\b", line, re.IGNORECASE)
     if named and not _UNTICKED.match(line) and not _NEGATED.search(line[:named.end()]) and _stated(line, named):
