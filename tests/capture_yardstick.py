@@ -71,7 +71,9 @@ def read_capture(path: Path, recipes: Sequence[Any]) -> Reading:
 _GPU_BRAND_WORDS = frozenset({"nvidia", "geforce", "amd", "ati", "radeon", "intel", "apple", "graphics", "gpu",
                               # board partners, whose name a spec list writes before the GPU's ('EVGA GeForce ...')
                               "evga", "msi", "asus", "gigabyte", "asrock", "sapphire", "powercolor", "xfx", "zotac", "pny",
-                              "palit", "gainward", "inno3d", "galax", "kfa2", "colorful", "yeston", "maxsun"})
+                              "palit", "gainward", "inno3d", "galax", "kfa2", "colorful", "yeston", "maxsun",
+                              # brand words as people misspell them ('internal Nividia GT750M', 'Nvidia GeFroce RTX 3070')
+                              "nividia", "gefroce"})
 _GPU_MEMORY_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:gb|gib|g|mb|mib)\b")
 
 
@@ -79,6 +81,7 @@ def gpu_model_key(model: str) -> str:
     """A GPU model name set apart from case, spacing, punctuation, brand words and a memory size."""
     text = _GPU_MEMORY_SIZE.sub(" ", model.casefold().replace("(r)", " ").replace("(tm)", " "))
     text = re.sub(r"\(radv [\w ]+\)", " ", text)  # Mesa's driver and codename ('(RADV RENOIR)'), not the model's name
+    text = re.sub(r"\(g1\d[a-z] [a-z]\d\)", " ", text)  # Asahi Mesa's GPU generation and revision ('Apple M1 Pro (G13S C0)')
     text = re.sub(r"\brx\s*(?=\d)", " ", text)  # AMD's 'RX' series word: 'RX 7900 XTX' is the '7900XTX'
     words = re.findall(r"[a-z0-9]+", text)
     # A name made only of brand words ("AMD Radeon Graphics") is its own model.

@@ -50,8 +50,8 @@ def test_release_name_in_words():
 
 @pytest.mark.parametrize("releases, version, intel", [
     (["10.14"], "10.14", True), (["11"], "11", False), (["12"], None, False), (["14"], None, False),
-    (["10.15", "10.14"], None, False), ([], None, False),
-], ids=["mojave", "big-sur", "monterey-open", "sonoma-open", "disagree", "none"])
+    (["26"], "26", False), (["10.15", "10.14"], None, False), ([], None, False),
+], ids=["mojave", "big-sur", "monterey-open", "sonoma-open", "tahoe", "disagree", "none"])
 def test_named_release(releases, version, intel):
     snapshot = {"statements": [{"fact": "os.release", "value": v, "line": 1, "text": "x"} for v in releases]}
     assert named_release(snapshot)[0] == version

@@ -79,11 +79,12 @@ def test_keys_with_a_describing_word_an_example_or_a_full_width_colon():
     assert not any(f == "os.name" for f, _ in said_by("host OS: Windows 11"))  # the host of a guest is another machine
 
 
-def test_a_framework_written_alone_as_its_wheel_stem():
-    assert ("package", {"name": "tensorflow-gpu", "version": "2.4.0"}) in said_by("      tensorflow-gpu-2.4.0")
-    assert ("package", {"name": "torch", "version": "1.13.1"}) in said_by("- torch 1.13.1")
-    assert not any(f == "package" for f, _ in said_by("Ubuntu 20.04"))
-    assert not any(f == "package" for f, _ in said_by("torch-2.1"))  # two parts: not how these projects number
+def test_a_framework_written_alone_in_an_environment_list():
+    facts = facts_of("relevant environment: ubuntu 20.04\n      GPU:NVIDIA RTX3060 12G\n      tensorflow-gpu-2.4.0\n      cuda:11.0\n")
+    assert facts.interpreter.packages["tensorflow-gpu"] == "2.4.0"
+    assert facts_of("OS: Ubuntu 22.04\n- torch 1.13.1\n").interpreter.packages["torch"] == "1.13.1"
+    assert not facts_of("tensorflow-gpu-2.4.0\n").interpreter  # alone, no list beside it: maybe a file's name
+    assert not facts_of("OS: Ubuntu 22.04\ntorch-2.1\n").interpreter or "torch" not in facts_of("OS: Ubuntu 22.04\ntorch-2.1\n").interpreter.packages
 
 
 def test_a_printed_ordered_dict_of_pairs():

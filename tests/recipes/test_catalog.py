@@ -244,3 +244,11 @@ def test_recommend_on_linux(gpus, best):
 def test_linux_aarch64_interpreter_counts_as_arm64():
     found = recipes.match(recipes.find_recipe("pytorch-cpu", recipes.load_all()), _linux(machine="aarch64"))
     assert found.ok and found.requirements == ("torch==2.15.0",)
+
+
+def test_a_macos_release_name_alone_is_read_as_a_version_only_where_no_recipe_bound_falls_inside_it():
+    from macml.probe.named_release import FLOORED_MAJORS
+    bounds = {cond.min_os for recipe in recipes.load_all() for cond in [recipe.requires] + [p.when for p in recipe.pins]}
+    bounds |= {cond.below_os for recipe in recipes.load_all() for cond in [recipe.requires] + [p.when for p in recipe.pins]}
+    inside = {int(b.split(".")[0]) for b in bounds if b and b.split(".")[1:] not in ([], ["0"])}
+    assert inside and inside <= set(FLOORED_MAJORS)

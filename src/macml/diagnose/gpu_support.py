@@ -10,7 +10,7 @@ from macml.diagnose.common import install_recipe, pip_cmd
 from macml.diagnose.findings import Finding, Fix, fail, warn
 from macml.facts import GPU, MachineFacts
 from macml.knowledge.cuda_capabilities import SOURCE, cuda_too_old
-from macml.knowledge.compat import cuda_arch_supported, last_torch_for_gpu, torch_cuda_arches
+from macml.knowledge.compat import cuda_arch_supported, last_torch_for_gpu, newest_cuda_build, torch_cuda_arches
 from macml.knowledge.rocm import ROCM_GFX, no_rocm_build, rocm_gfx_verdict
 from macml.knowledge.torch_family import mismatched_companion
 from macml.recipes.catalog import Recipe
@@ -49,13 +49,19 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
     probe = facts.frameworks.get("torch")
     nvidia = facts.gpus_by_vendor("NVIDIA")
     cuda_build = probe is not None and (probe.data.get("cuda_version")
-                                         or any(str(a).startswith("sm_") for a in probe.data.get("arch_list") or ()))
+                                         or any(str(a).startswith("sm_") for a in probe.data.get("arch_list") or ())
+                                         or probe.data.get("cuda_available") is True and facts.gpus_by_vendor("NVIDIA")
+                                         and not re.search(r"\+(?:rocm|cpu)", str(probe.data.get("version") or "")))
     said = set(probe.data.get("incompatible_capabilities") or ()) if probe is not None else set()  # torch's own warning
     if probe is None or not probe.ok or not nvidia or not (cuda_build or said):
         return [], (), ""
     arch_list, source = torch_arch_list(facts)
     if not arch_list and not said:
-        return _older_cuda_than_gpu(nvidia, str(probe.data.get("cuda_version") or ""))
+        build = str(probe.data.get("cuda_version") or "")
+        if not build and newest_cuda_build(str(probe.data.get("version") or "")):  # a CUDA build of unknown CUDA
+            return _older_cuda_than_gpu(nvidia, newest_cuda_build(str(probe.data["version"])) or "",
+                                        f"every build of torch {probe.data['version']}")
+        return _older_cuda_than_gpu(nvidia, build)
     source = source or "torch's own warning"  # it named the GPU's capability, whatever the list it printed next
     probed = [c if _CAPABILITY.match(str(c or "")) else None for c in probe.data.get("capabilities") or []]
     caps = probed or [g.compute_capability for g in nvidia]
@@ -63,14 +69,16 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
     return missing, arch_list, source
 
 
-def _older_cuda_than_gpu(nvidia: Sequence[GPU], build: str) -> Tuple[List[Tuple[GPU, str]], Tuple[str, ...], str]:
+def _older_cuda_than_gpu(nvidia: Sequence[GPU], build: str,
+                         which: str = "torch's") -> Tuple[List[Tuple[GPU, str]], Tuple[str, ...], str]:
     """Without an arch list: the GPUs whose compute capability is newer than the build's CUDA (a cu121 build and
-    an sm_120 RTX 5090: CUDA 12.1 cannot compile for it)."""
+    an sm_120 RTX 5090: CUDA 12.1 cannot compile for it), or than the newest CUDA of every build of the release."""
     missing = [(g, g.compute_capability) for g in nvidia if g.compute_capability and cuda_too_old(g.compute_capability, build)]
     if not missing:
         return [], (), ""
     first = cuda_too_old(missing[0][1], build)
-    return missing, (), f"torch's CUDA {build} predates compute capability {missing[0][1]} (first in CUDA {first}; {SOURCE})"
+    said = f"{which} CUDA {build}" if which == "torch's" else f"{which} has CUDA {build} at most, which"
+    return missing, (), f"{said} predates compute capability {missing[0][1]} (first in CUDA {first}; {SOURCE})"
 
 
 def oldest_supported(recipes: Sequence[Recipe]) -> Optional[str]:
@@ -120,6 +128,15 @@ def check_rocm_target(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optiona
         return _target_beside_others(amd)
     gpu = amd[0]
     why = rocm_gfx_verdict(gpu.compute_capability, ROCM_GFX[-1].rocm)[1]
+    torch = facts.frameworks.get("torch")
+    data = torch.data if torch is not None and torch.ok else {}
+    if data.get("cuda_available") is True and "+rocm" in str(data.get("version") or ""):  # an older build that runs here
+        pin = f"torch=={data['version']}"
+        return warn("GPU", f"{gpu.display_name} ({gpu.compute_capability}) is not a target of current PyTorch ROCm builds: "
+                           f"{why}; the installed torch {data['version']} runs on it",
+                    Fix("Keep this torch: an upgrade to a newer ROCm wheel would leave the GPU. Pin it for pip:",
+                        ("mkdir -p ~/.config/pip", f'echo "{pin}" >> ~/.config/pip/constraints.txt',
+                         "export PIP_CONSTRAINT=~/.config/pip/constraints.txt")))
     return warn("GPU", f"{gpu.display_name} ({gpu.compute_capability}) is not a target of PyTorch's ROCm builds: {why}",
                 Fix("Frameworks run on the CPU here (HSA_OVERRIDE_GFX_VERSION makes some of these GPUs load the ROCm "
                     "wheels, with wrong results or crashes on some):",

@@ -66,12 +66,14 @@ _RDNA = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?(" + "|".join(f"(?:{p})" for
 
 def radeon_target(name: str) -> Optional[str]:
     """'AMD RX 580' / 'Radeon RX 470' / 'AMD Radeon (TM) Pro WX 5100 Graphics' -> 'gfx803'; 'Radeon Pro WX 9100' ->
-    'gfx900'; 'RX 6600' -> 'gfx1032'; lspci's 'Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]' -> its chip's 'gfx1030';
+    'gfx900'; 'AMD Radeon VII' -> 'gfx906'; 'RX 6600' -> 'gfx1032'; lspci's 'Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]' -> its chip's 'gfx1030';
     None for any other name (Polaris, the Pro WX cards, the RDNA RX cards and lspci's chip names)."""
     name = re.sub(r"\s*\((?:TM|R)\)", "", name.strip(), flags=re.IGNORECASE)
     chip = re.match(r"^(?:Advanced Micro Devices, Inc\. \[AMD/ATI\]\s*)?(\w+(?: \d+)?)(?: (?:XT|PRO|XL|GL))*\s*\[", name)
     if chip and codename_target(chip.group(1)):  # lspci's 'Ellesmere [Radeon RX 470/480/570/570X/580/580X]': the chip's
         return codename_target(chip.group(1))
+    if re.fullmatch(r"(?:amd\s+)?radeon\s+vii", name, re.IGNORECASE):  # Vega 20, like the MI50
+        return "gfx906"
     workstation = _PRO_WX.match(name)
     if workstation:
         return "gfx803" if workstation.group("polaris") else "gfx900"

@@ -108,6 +108,23 @@ PYPI_TORCH_CUDA = (
     (">=2.6,<2.7", "12.4", "torch-2.6.0 metadata: nvidia-cuda-runtime-cu12==12.4.127; x86_64 only"),
 )
 
+# The newest CUDA any build of a torch release was made with (its download.pytorch.org/whl/cuXYZ indexes, as
+# pytorch.org/get-started/previous-versions lists each release's install commands). A GPU newer than that CUDA (sm_120
+# needs CUDA 12.8) has kernels in no build of the release, whichever one is installed.
+NEWEST_CUDA_BUILD = (
+    ("<1.10", "11.1"), (">=1.10,<1.11", "11.3"), (">=1.11,<1.12", "11.5"), (">=1.12,<1.13", "11.6"), (">=1.13,<2.0", "11.7"),
+    (">=2.0,<2.1", "11.8"), (">=2.1,<2.4", "12.1"), (">=2.4,<2.6", "12.4"), (">=2.6,<2.7", "12.6"), (">=2.7,<2.8", "12.8"),
+    (">=2.8,<2.9", "12.9"),
+)
+
+
+def newest_cuda_build(torch_version: str) -> Optional[str]:
+    """'2.5.1' -> '12.4': the newest CUDA of any build of that release; None for releases not listed (2.9 and later)."""
+    v = version(torch_version)
+    line = Version(v.base_version) if v is not None else None
+    return next((cuda for spec, cuda in NEWEST_CUDA_BUILD if line is not None and in_spec(spec, line)), None)
+
+
 # MPS at run time (the wheel tag is NOT the minimum: 2.9-2.11 ship macosx_11_0 but need 14.0 for MPS).
 TORCH_MPS_MIN_MACOS = (
     (">=2.9", (14, 0), "pytorch#162921 ('in 2.9+ MPS is only supported on MacOS Sonoma+'), pytorch#163515"),

@@ -34,3 +34,20 @@ SOURCE = "Apple's technical specifications of that model (its only GPU)"
 def mac_integrated_gpu(identifier: str) -> Optional[str]:
     """'MacBookPro11,4' -> 'Intel Iris Pro'; a Mac with a discrete GPU, several options or Apple silicon -> None."""
     return MAC_INTEGRATED_GPU.get((identifier or "").strip())
+
+
+# Intel Macs every configuration of which has a discrete AMD GPU (the model varies with the order, so only the vendor
+# is known), from the same specifications pages: the 15-inch MacBook Pro 2015 with R9 M370X (11,5), 2016-2019 (13,3,
+# 14,3, 15,1, 15,3), the 16-inch 2019 (16,1, 16,4); the 27-inch iMac 5K 2014-2020 (15,1, 17,1, 18,3, 19,1, 20,1, 20,2),
+# the 21.5-inch iMac 4K 2017/2019 (18,2, 19,2), the iMac Pro (iMacPro1,1) and the Mac Pro 2013 and 2019 (6,1, 7,1).
+MAC_AMD_GPU = frozenset({
+    "MacBookPro11,5", "MacBookPro13,3", "MacBookPro14,3", "MacBookPro15,1", "MacBookPro15,3", "MacBookPro16,1",
+    "MacBookPro16,4", "iMac15,1", "iMac17,1", "iMac18,2", "iMac18,3", "iMac19,1", "iMac19,2", "iMac20,1", "iMac20,2",
+    "iMacPro1,1", "MacPro6,1", "MacPro7,1",
+})
+AMD_SOURCE = "Apple's technical specifications of that model (every configuration has an AMD GPU)"
+
+
+def mac_has_amd_gpu(identifier: str) -> bool:
+    """'MacBookPro15,1' -> True: an AMD GPU is in every one of these Macs, whichever model it is."""
+    return identifier in MAC_AMD_GPU

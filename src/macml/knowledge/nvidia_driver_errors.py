@@ -15,7 +15,10 @@ GPU' for a GPU moved to a legacy branch (NixOS/nixos-hardware#1880). 'Failed to 
 Error' are NVML failing to reach the driver at all: in WSL 2, whose NVML is the Windows driver's (/usr/lib/wsl/lib),
 when a Linux driver was installed inside the distribution or the Windows driver is too old (NVIDIA's CUDA on WSL User
 Guide: "do not install any Linux display driver in WSL"; microsoft/WSL#11755), and in a container that lost its device
-access (NVIDIA/nvidia-docker#1671).
+access (NVIDIA/nvidia-docker#1671). 'Failed to initialize NVML: GPU access blocked by the operating system' is NVML
+denied the GPU by the OS: in WSL 2 a GPU the Windows driver runs in TCC mode, as Windows Server runs data-center GPUs
+(NVIDIA's CUDA on WSL User Guide: WSL uses the GPUs of the Windows driver's WDDM model; `nvidia-smi -dm` switches a
+GPU's driver model, nvidia-smi(1)).
 """
 from __future__ import annotations
 
@@ -60,6 +63,12 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "driver), update the Windows NVIDIA driver, then `wsl --update` and `wsl --shutdown`. In a container: "
                 "start it with `--gpus all` again (a `systemctl daemon-reload` on the host can drop its device access).",
                 False),
+    DriverError(re.compile(r"Failed to initialize NVML:\s*GPU access blocked by the operating system", re.IGNORECASE),
+                "the operating system keeps this environment from the GPU (in WSL 2: the Windows driver runs the GPU "
+                "in TCC mode, the default for data-center GPUs on Windows Server, and WSL reaches WDDM-mode GPUs only)",
+                "In an administrator PowerShell on the Windows host, switch the GPU to WDDM (`nvidia-smi -g 0 -dm 0`), "
+                "reboot, then `wsl --shutdown`; data-center GPUs on Windows Server may need NVIDIA's WDDM-capable "
+                "driver for them.", False),
     DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
                 "the NVIDIA driver is not loaded",
                 "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "

@@ -17,12 +17,17 @@ def _release(snapshot: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
     return named[0] if named and len({s.get("value") for s in named}) == 1 else None
 
 
+# The macOS majors inside which a recipe's macOS floor or ceiling falls (recipes/*.toml: pytorch-mps 12.3, mlx 13.5,
+# jax-metal 14.4); tests/recipes keeps this in step with the recipes.
+FLOORED_MAJORS = (12, 13, 14)
+
+
 def named_release(snapshot: Mapping[str, Any]) -> Tuple[Optional[str], str, str]:
-    """(version, why, where) for a release older than Monterey ('Catalina' -> '10.15'). From Monterey on, recipes'
-    macOS floors (12.3, 14.4) fall inside a release, so its name alone ('12' read as 12.0) would rule them out
-    when the text does not."""
+    """(version, why, where) for a release older than Monterey ('Catalina' -> '10.15'), or from Sequoia on ('macOS
+    26' -> '26'). In Monterey, Ventura and Sonoma recipes' macOS floors (12.3, 13.5, 14.4) fall inside the release,
+    so its name alone ('12' read as 12.0) would rule them out when the text does not."""
     stated = _release(snapshot)
-    if stated is None or _version_tuple(str(stated["value"])) >= (12,):
+    if stated is None or _version_tuple(str(stated["value"]))[:1] in {(major,) for major in FLOORED_MAJORS}:
         return None, "", ""
     return stated["value"], f"the release name stands for macOS {stated['value']}", f" ({where(stated)})"
 

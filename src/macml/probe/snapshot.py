@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from macml.errors import MacmlError
 from macml.paths import TooLarge, read_bounded, write_atomically
@@ -57,9 +57,14 @@ _HINT = "The README's section on snapshots describes the format; re-create it wi
 
 
 # A statement's value by fact: most are text; these are numbers, flags or records.
-_STATEMENT_VALUES = {"cpu.memory_bytes": int, "torch.cuda_available": bool, "process.translated": bool,
-                     "gpu": dict, "package": dict, "gpu.capability_of": dict, "gpu.memory_of": dict,
-                     "gpu.capability": dict, "gpu.cores": int}
+_NUMBERS = ("cpu.memory_bytes", "gpu.cores", "cpu.cores", "cpu.apple_generation", "memory.unified")
+_FLAGS = ("torch.cuda_available", "process.translated", "hypervisor.none", "os.wsl", "tensorflow.gpu_device",
+          "tensorflow.no_gpu", "torch.mps_available", "torch.mps_built")
+_RECORDS = ("gpu", "gpu.owned", "package", "gpu.capability_of", "gpu.memory_of", "gpu.capability", "gpu.driver_of", "env",
+            "framework.import_failed", "board")
+_STATEMENT_VALUES: Dict[str, Tuple[type, ...]] = {
+    **{fact: (int,) for fact in _NUMBERS}, **{fact: (bool,) for fact in _FLAGS}, **{fact: (dict,) for fact in _RECORDS},
+    "torch.cuda_version": (str, type(None)), "hypervisor": (str, type(None))}
 
 
 def statements_problem(statements: Any) -> Optional[str]:
@@ -70,10 +75,10 @@ def statements_problem(statements: Any) -> Optional[str]:
         where = f"'statements'[{index}]"
         if not isinstance(item, dict) or not isinstance(item.get("fact"), str):
             return f"{where} must be an object with a 'fact'"
-        wanted = _STATEMENT_VALUES.get(item["fact"], str)
+        wanted = _STATEMENT_VALUES.get(item["fact"], (str,))
         value = item.get("value")
-        if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
-            return f"{where}: 'value' of {item['fact']} must be {wanted.__name__}"
+        if not isinstance(value, wanted) or (wanted == (int,) and isinstance(value, bool)):
+            return f"{where}: 'value' of {item['fact']} must be {' or '.join(t.__name__ for t in wanted)}"
         if item["fact"] == "gpu" and not (isinstance(value.get("name"), str)
                                           and all(isinstance(value.get(k), (int, type(None))) and not isinstance(value.get(k), bool)
                                                   for k in ("memory_mib", "index"))

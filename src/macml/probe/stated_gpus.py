@@ -133,10 +133,22 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
         cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
         gpus.append(GPU(vendor=vendor, model=sized_name(_full_name(value["name"], statements), str(stated.get("text", ""))), memory_bytes=memory * MIB if memory else None,
                         unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
-                        compute_capability=cc if vendor == "NVIDIA" else (gfx["value"] if gfx and vendor == "AMD" and (
-                            not several_amd or value["name"] in str(gfx.get("text", ""))) else None)))
+                        compute_capability=cc if vendor == "NVIDIA" else _amd_gfx(value["name"], stated, gfx, several_amd, statements)
+                        if vendor == "AMD" else None))
         sources[f"gpus.{len(gpus) - 1}"] = where(stated)
     return gpus
+
+
+def _amd_gfx(name: str, stated: Statement, gfx: Optional[Statement], several: bool,
+             statements: Sequence[Statement]) -> Optional[str]:
+    """The gfx target of one AMD GPU: the text's only one; of several GPUs, the one stated on its own line, else the
+    first whose line names it."""
+    if not several:
+        return gfx["value"] if gfx else None
+    own = [s["value"] for s in statements if s.get("fact") == "gpu.gfx" and s.get("line") == stated.get("line")]
+    if len(set(own)) == 1:
+        return own[0]
+    return gfx["value"] if gfx and name in str(gfx.get("text", "")) else None
 
 
 def _model_words(name: str) -> str:

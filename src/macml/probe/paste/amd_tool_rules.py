@@ -7,6 +7,9 @@
   ... 'VERSION: 6.18.3'): each GPU by its market name (BOARD's PRODUCT_NAME, 'AMD Instinct MI350 OAM', names the
   module it sits on), its gfx target and the driver's version;
 - a Proxmox VE kernel release ('VERSION: 7.0.14-17-pve'): Linux;
+- EasyBuild's `eb --show-system-info` GPU rows ('-> 1x Navi 48 [RX 9070/9070 XT] (device id: 0x7550, gfx: gfx1201,
+  driver: 6.13.5-arch1-1)'): that many AMD GPUs of that name and gfx target, on Linux (the driver is amdgpu, the
+  kernel's, and its version the kernel release);
 - an integrated Radeon the writer says is theirs ('From my Radeon 780M'), a GPU/CPU answer naming it ('GPU: Radeon 890M'),
   or a CPU brand string ('AMD Ryzen 7 8845HS w/ Radeon 780M Graphics'): its APU's gfx target (knowledge/amd_apus.py).
   Not one merely mentioned ('Is the Radeon 780M supported?'), nor one beside another GPU the line names.
@@ -67,8 +70,22 @@ def igpu_target(line: str) -> Facts:
     return [("gpu.gfx", gfx)]
 
 
+_EASYBUILD_GPU = re.compile(r"^\s*(?:->\s*)?(\d{1,2})x\s+(.+?)\s+\(device id: 0x[0-9a-f]{4}, gfx: (gfx[0-9a-f]{3,4})"
+                            r"(?:, driver: (\d+\.\d+\.\d+[^)\s]*))?\)\s*$")
+
+
+def easybuild_gpu(line: str) -> Facts:
+    """'-> 1x Raphael (device id: 0x164e, gfx: gfx1036, driver: 6.13.5-arch1-1)' -> one AMD GPU, gfx1036, Linux."""
+    found = _EASYBUILD_GPU.match(line)
+    if not found:
+        return []
+    gpus = [("gpu", {"name": found.group(2), "vendor": "AMD", "memory_mib": None, "index": None})] * int(found.group(1))
+    return [("platform", "linux")] + gpus + [("gpu.gfx", found.group(3))] + (
+        [("gpu.driver", found.group(4))] if found.group(4) else [])
+
+
 def line_facts(line: str) -> Facts:
-    return pve_kernel(line) + igpu_target(line) + apu_vbios(line)
+    return pve_kernel(line) + igpu_target(line) + apu_vbios(line) + easybuild_gpu(line)
 
 
 def apu_vbios(line: str) -> Facts:

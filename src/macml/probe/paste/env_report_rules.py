@@ -192,7 +192,9 @@ def gpu_in_line(line: str) -> Facts:
     return [("gpu.owned", value) for _, value in spoken_gpu(found.group(0))] if found else []
 
 
-_LONE_GPU = re.compile(r"^\s*(?:[-*]\s*)?(\S+(?:\s\S+)?)(?:\s+\d{1,3}\s?G[Bi]?B?)?\s*$", re.IGNORECASE)
+# and with the GPU's role before it or its details in brackets after it: '- internal Nividia GT750M (Capabillities 3.0, ...)'
+_LONE_GPU = re.compile(r"^\s*(?:[-*]\s*)?(?:(?:internal|built-in|integrated|discrete|dedicated|onboard)\s+)?(\S+(?:\s\S+)?)"
+                       r"(?:\s+\d{1,3}\s?G[Bi]?B?)?\s*(?:\([^()]*\)?)?\s*$", re.IGNORECASE)
 
 
 def lone_gpu(line: str) -> Facts:

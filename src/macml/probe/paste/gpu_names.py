@@ -9,13 +9,13 @@ from typing import Any, List, Optional, Tuple
 
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
-_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|NVIDIA (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
+_NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|(?i:NVIDIA) (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=\d )Blackwell(?: (?:Max-Q )?(?:Workstation|Server) Edition)?|(?<=\d )Ada Generation"
                      r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
-                     r"|(?=\s*(?:$|[,(:|\]\"'+]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
-_RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
+                     r"|(?=\s*(?:$|[,(:|\]\"'+&]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
+_RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+&]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
 # a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
@@ -46,7 +46,8 @@ _BARE_XT = r"(?<![\w.-])" + _XT_NUMBER + r"(?![\w.+-])"
 
 def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
-    return ("NVIDIA" if re.search(r"nvidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\bnvs\s?\d{3}|\b(?:tegra|orin|xavier|jetson)\b", name, re.I) else
+    return ("NVIDIA" if re.search(r"n[i]?vidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\bnvs\s?\d{3}|\b(?:tegra|orin|xavier|jetson)\b"
+                                  r"|\bgt\s?(?:1030|[2-7][1-6][05]m?)\b", name, re.I) else
             "AMD" if re.search(r"radeon|amd|firepro|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
                                + _BARE_XT, name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")
@@ -103,6 +104,7 @@ def radeon_name(found: str) -> Optional[str]:
 _BRANDS = {"tesla": "Tesla", "quadro": "Quadro", "geforce": "GeForce", "firepro": "FirePro", "radeon": "Radeon"}
 # a brand word in capitals or with a small letter inside, before a model number
 _BRAND_CASE = re.compile(r"\b(TESLA|QUADRO|GEFORCE|FIREPRO|RADEON|Firepro|Geforce)(?=\s+[A-Z]{0,3}\d)")
+_LOWER_TESLA = re.compile(r"\btesla(?=\s+[KMPVT]\d{1,3}[a-z]?\b)", re.IGNORECASE)
 
 
 def gpu_names(text: str) -> List[str]:
@@ -110,6 +112,7 @@ def gpu_names(text: str) -> List[str]:
     names = []
     text = text.replace("NoGCNArchNameOnOldPyTorch", " ")  # collect_env's marker glued to an AMD name (old torch)
     text = _BRAND_CASE.sub(lambda m: _BRANDS[m.group(1).lower()], text)  # 'TESLA M40', 'Firepro D700' as written
+    text = _LOWER_TESLA.sub("Tesla", text)  # 'tesla K40c': NVIDIA's data-center letters and a number say which Tesla
     text = re.sub(r"\b(Intel|Iris|Core) \((R|TM)\)", r"\1(\2)", text)  # 'Intel (R) UHD Graphics 630' (a summary's spacing)
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
         found = [m.group(1).strip() for m in pattern.finditer(text)]
@@ -124,7 +127,7 @@ def gpu_names(text: str) -> List[str]:
 # GPU models as people write them in a GPU field or a parts list, without the words tools print: 'GTX 3070
 # laptop', 'RTX 5090D' (the China-market D models), '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as
 # likely the Ryzen 9 7900 CPU)
-_INFORMAL = re.compile(r"(?<![\w.-])((?:nvidia\s+)?(?:geforce\s+)?(?:rtx|gtx)\s?-?\d{3,4}(?:\s?(?:ti|super|d)){0,2}"
+_INFORMAL = re.compile(r"(?<![\w.-])((?:n[i]?vidia\s+)?(?:geforce\s+)?(?:(?:rtx|gtx)\s?-?\d{3,4}|gt\s?(?:1030|[2-7][1-6][05]m?))(?:\s?(?:ti|super|d)){0,2}"
                        r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
                        r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)|amd\s+[6-8]\d0m(?!\s+graphics)|(?:radeon\s+)?" + _XT_NUMBER + r""
                        r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0))"  # Intel Arc's models (Intel ark)
@@ -141,6 +144,10 @@ _FAMILY_NAME = re.compile(r"^((?:Navi|Vega|Polaris|Ellesmere|Baffin|Lexa|Fiji|To
                           re.IGNORECASE)
 
 
+# an integrated GPU named without its model, as a GPU field may list it beside a discrete one
+_GENERIC_IGPU = re.compile(r"(?:integrated\s+)?(?:AMD\s+)?Radeon(?:\s?\(TM\))?\s+Graphics", re.IGNORECASE)
+
+
 def gpu_value(value: str, index: Optional[int] = None) -> Facts:
     """'NVIDIA GeForce RTX 4090', 'GPU 0: Tesla T4', 'Apple M1 Max', 'Radeon Pro 560X, 4 GB', 'GTX 1650 (4gb vram)'."""
     numbered = re.match(r"^(?:GPU\s*|cuda:)(\d+)\s*:?\s*", value.strip())
@@ -148,6 +155,11 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
         index, value = int(numbered.group(1)), value.strip()[numbered.end():]
     if value.strip().lower() in ("none", "n/a", "no", "false", "[]") or value.lower().startswith("could not"):
         return []
+    joined = [p.strip() for p in re.split(r"\s\+\s", value)] if index is None else []
+    if len(joined) > 1:  # 'Integrated Radeon Graphics + NVIDIA GeForce GTX 1650': each GPU of the machine
+        each = [gpu_value(p) or ([gpu_record(p)] if _GENERIC_IGPU.fullmatch(p) else []) for p in joined]
+        if all(each):
+            return [fact for facts in each for fact in facts]
     family = _FAMILY_NAME.match(value.strip())
     if family:  # 'Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]' names a family, not which card of it
         return [gpu_record(family.group(1), None, index)]

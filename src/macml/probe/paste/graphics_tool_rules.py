@@ -10,7 +10,8 @@
 - Godot's start line 'OpenGL API 3.3.0 NVIDIA 390.157 - Compatibility - Using Device: NVIDIA - GeForce GT 650M': the
   NVIDIA driver's version, as the GL version string carries it (glxinfo's key form is gpu_text_rules').
 - OpenCL users' device lines: GDAL's "OpenCL: Connected to vendor='Intel Inc.' / device='Intel(R) UHD Graphics 630'
-  (GPU implementation)": the GPU the program opened.
+  (GPU implementation)": the GPU the program opened; RPCS3's "RSX: Found Vulkan-compatible GPU: 'AMD Radeon PRO
+  W7900' running on driver 2.0.302", one line per GPU.
 - rocm-smi --showhw's table ('GPU NODE DID GUID GFX VER ...'): one AMD GPU per row, on Linux (rocm-smi is a Linux
   tool: https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/).
 """
@@ -98,6 +99,15 @@ def rocm_smi_showhw(lines: Sequence[str]) -> Dict[int, Facts]:
 _OPENCL_CONNECTED = re.compile(r"\bOpenCL: Connected to vendor='[^']*' / device='([^']+)' \(GPU implementation\)")
 
 
+_VULKAN_FOUND = re.compile(r"\bFound Vulkan-compatible GPU: '([^']+)'")  # RPCS3's log, one line per GPU
+
+
+def vulkan_found(line: str) -> Facts:
+    found = _VULKAN_FOUND.search(line)
+    names = gpu_names(found.group(1)) if found else []
+    return [gpu_record(names[0])] if names else []
+
+
 def opencl_connected(line: str) -> Facts:
     found = _OPENCL_CONNECTED.search(line)
     names = gpu_names(found.group(1)) if found else []
@@ -105,7 +115,7 @@ def opencl_connected(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return mesa_linux(line) + godot_gl_driver(line) + opencl_connected(line)
+    return mesa_linux(line) + godot_gl_driver(line) + opencl_connected(line) + vulkan_found(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -6,6 +6,8 @@
 - a GPU's memory written after its name, in GB or in French 'Go' ('Radeon Pro Vega 64X 16 Go');
 - an Intel CPU's own graphics named by its model in brackets ('only Intel core graphics (UHD 630)'): that GPU,
   the Intel UHD Graphics 630;
+- a Mac's CPU and GPU core counts side by side ('MacBook Pro 14 (10 CPU cores, 16 GPU cores)', 'M5 Pro 18 CPU/20 GPU'),
+  and VS Code's system-info row 'CPUs | Apple M3 Pro (12 x 24)' (the CPU's core count, then its clock);
 - 'N-core graphics processor' / 'N-core GPU' on its own line, for the one Apple chip the text names, when the
   chip comes with that many GPU cores.
 """
@@ -66,8 +68,23 @@ def intel_graphics_bracket(line: str) -> Facts:
     return [gpu_record(" ".join(p for p in ("Intel", family, "Graphics", found.group(2)) if p))]
 
 
+_CPU_AND_GPU_CORES = re.compile(r"\b(\d{1,2})[- ]?(?:core\s+)?CPUs?(?:\s+cores?)?\s*[,/&]\s*(?:and\s+)?(\d{1,2})[- ]?(?:core\s+)?GPUs?"
+                                r"(?:\s+cores?)?\b", re.IGNORECASE)
+_VSCODE_CPUS = re.compile(r"^\s*\|\s*CPUs\s*\|\s*Apple M\d[^|]*\((\d{1,2}) x \d+\)\s*\|")
+
+
+def core_counts(line: str) -> Facts:
+    """'(10 CPU cores, 16 GPU cores)' -> 10 CPU and 16 GPU cores; '|CPUs|Apple M3 Pro (12 x 24)|' -> 12 CPU cores."""
+    both = _CPU_AND_GPU_CORES.search(line)
+    if both:
+        return [("cpu.cores", int(both.group(1))), ("gpu.cores", int(both.group(2)))]
+    vscode = _VSCODE_CPUS.match(line)
+    return [("cpu.cores", int(vscode.group(1)))] if vscode else []
+
+
 def line_facts(line: str) -> Facts:
-    return intel_core_prose(line) + partner_card_facts(line) + memory_after_gpu(line) + intel_graphics_bracket(line)
+    return (intel_core_prose(line) + partner_card_facts(line) + memory_after_gpu(line) + intel_graphics_bracket(line)
+            + core_counts(line))
 
 
 def _one_chip(lines: Sequence[str]) -> Optional[str]:

@@ -8,7 +8,9 @@
 - a path under /opt/rocm (ROCm's install prefix, also rocm_sdk_builder's '/opt/rocm_sdk_612'): Linux, the one OS
   ROCm installs there (the Windows HIP SDK lives under 'C:\\Program Files\\AMD\\ROCm');
 - ollama's CPU runners ('runners/cpu_avx2/ollama_llama_server', 'runners="[cpu_avx2 rocm_avx cpu cpu_avx]"'): AVX
-  builds, so an x86_64 machine.
+  builds, so an x86_64 machine;
+- amdgpu's sysfs size of the GPU's memory ('mem_info_vram_total' returns 8589934592): Linux, 8192 MiB (an APU's
+  carve-out, as the BIOS set it).
 """
 from __future__ import annotations
 
@@ -93,5 +95,18 @@ def gfx_gpu(line: str) -> Facts:
     return [("gpu.present", "AMD"), ("gpu.gfx", found.group(1).lower())]
 
 
+# amdgpu's sysfs file of the GPU's memory, in bytes: 'cat /sys/class/drm/card0/device/mem_info_vram_total' -> 8589934592
+_VRAM_TOTAL = re.compile(r"\bmem_info_vram_total\b\W{0,3}(?:returns|reads|is|shows|=|:)?\W{0,3}(\d{9,13})\b")
+
+
+def sysfs_vram(line: str) -> Facts:
+    """'`mem_info_vram_total` returns `8589934592`' -> Linux (amdgpu's sysfs), the AMD GPU's 8192 MiB."""
+    found = _VRAM_TOTAL.search(line)
+    if not found or int(found.group(1)) < 1 << 28:
+        return []
+    return [("platform", "linux"), ("gpu.memory_of", {"index": None, "memory_mib": int(found.group(1)) // 1024**2})]
+
+
 def line_facts(line: str) -> Facts:
-    return [fact for rule in (role_gpu, gpu_with_memory, run_on_gpu, rocm_prefix, cpu_runner, gfx_gpu) for fact in rule(line)]
+    return [fact for rule in (role_gpu, gpu_with_memory, run_on_gpu, rocm_prefix, cpu_runner, gfx_gpu, sysfs_vram)
+            for fact in rule(line)]

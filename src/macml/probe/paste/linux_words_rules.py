@@ -139,8 +139,12 @@ def amd_cpu(line: str) -> Facts:
     return facts
 
 
-_OWNER = re.compile(r"\b(?:I|we)(?:'ve| have| got| own| use| am using|'m using| bought| run| am running|'m running)\b"
+_OWNER = re.compile(r"\b(?:I|we)(?:\s+(?:just|recently|also|now))?(?:'ve| have| got| own| use| am using|'m using| bought"
+                    r"| purchased| run| am running|'m running)\b"
                     r"|\b(?:my|our)\b", re.IGNORECASE)
+
+
+_FORMER = re.compile(r"\b(?:previous|former|old|last)\b", re.IGNORECASE)
 
 
 def owned_gpus(line: str) -> Facts:
@@ -151,7 +155,8 @@ def owned_gpus(line: str) -> Facts:
         return []
     swapped = re.search(r"\breplaced (?:my |the |an? )?.+? with (?:an? |the )?", line, re.IGNORECASE)
     rest = line[max(owner.end(), swapped.end() if swapped else 0):]  # 'I replaced my rx 570 with a 6800 xt': the new one
-    names = dict.fromkeys(n for n in informal_gpu_names(rest) if not _NEGATED.search(rest[max(0, rest.find(n) - 12):rest.find(n)]))
+    names = dict.fromkeys(n for n in informal_gpu_names(rest) if not _NEGATED.search(rest[max(0, rest.find(n) - 12):rest.find(n)])
+                          and not _FORMER.search(rest[max(0, rest.find(n) - 30):rest.find(n)]))  # 'my previous build (5700XT)'
     return [("gpu.owned", {"name": name, "vendor": gpu_vendor(name), "memory_mib": None, "index": None}) for name in names]
 
 

@@ -10,7 +10,7 @@ Each rule is a pure function of one line returning (fact, value) pairs; `line_fa
 from __future__ import annotations
 
 import re
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, MACOS_RELEASE_NAMES, sole_release
 from macml.probe.paste.gpu_names import gpu_record, with_partner
@@ -140,10 +140,21 @@ def macos_codename(line: str) -> Facts:
         return []
     version = re.match(r"\s*\)?\s*[:(,-]?\s*v?(1[0-9]\.\d{1,2}(?:\.\d{1,2})?|2[0-9](?:\.\d{1,2}){0,2})\b(?![.\d])", line[found.end():])
     release = [("os.release", sole_release(line))] if sole_release(line) and release_of_this_mac(line) else []
-    return [("platform", "darwin")] + release + ([("os.version", version.group(1))] if version else [])
+    number = _of_release(version.group(1), sole_release(line)) if version else None
+    return [("platform", "darwin")] + release + ([("os.version", number)] if number else [])
 
 
-_MACOS_MAJOR = re.compile(r"\bmac\s?OS\s+(1[1-5]|2[6-9])(?!\.?\d|\s*\+|\s+(?:or|and)\s+(?:later|newer|above))", re.IGNORECASE)
+def _of_release(number: str, release: Optional[str]) -> Optional[str]:
+    """The version written after a release's name, as that release's: 'High Sierra(13.4)' is 10.13.4 (the '10.' left
+    out); a number of another release ('Catalina 13.4') is none of it."""
+    if not release or number == release or number.startswith(release + "."):
+        return number
+    if release.startswith("10.") and number.split(".")[0] == release.split(".")[1]:
+        return "10." + number
+    return None
+
+
+_MACOS_MAJOR = re.compile(r"\bmac\s?OS\s*(1[1-5]|2[6-9])(?!\.?\d|\s*\+|\s+(?:or|and)\s+(?:later|newer|above))", re.IGNORECASE)
 _NAME_OF_MAJOR = {version: name for name, version in MACOS_RELEASE_NAMES.items() if "." not in version}
 
 
@@ -154,7 +165,8 @@ def macos_major(line: str) -> Facts:
     if len(majors) != 1 or sole_release(line):
         return []
     major, found = majors.popitem()
-    named = line[:found.start()] + "macOS " + _NAME_OF_MAJOR[major].title() + line[found.end():]
+    name = _NAME_OF_MAJOR.get(major, "tahoe")  # a release newer than the table ('macOS 27') is phrased the same way
+    named = line[:found.start()] + "macOS " + name.title() + line[found.end():]
     return [("platform", "darwin"), ("os.release", major)] if release_of_this_mac(named) else []
 
 

@@ -185,3 +185,22 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
 def other_machine(line: str) -> bool:
     """'I wanted to compare the performance to 24G Macbook Air M2': the Mac named is not the one the text is about."""
     return bool(_COMPARED.search(line))
+
+
+_ANOTHER_MAC = re.compile(r"\b(?:other|also|including|compared|unlike|than|previous|old)\b", re.IGNORECASE)
+_CHIP_FACTS = ("cpu.brand", "gpu.mention")
+
+
+def chips_of_other_macs(line: str, facts: Sequence[Tuple[str, Any]]) -> List[Tuple[str, Any]]:
+    """A line naming two Apple chips ('I have bought a new MacBook Air with the M3 chip ... works on all other
+    architectures, including in MacBook Air M1'): the chip said in a sentence about other Macs is dropped, the
+    writer's own is kept."""
+    chips = {str(v) for f, v in facts if f == "cpu.brand" and str(v).startswith("Apple M")}
+    if len(chips) < 2:
+        return list(facts)
+    sentences = re.split(r"(?<=[.;!?])\s+", line)
+    saying = {chip: [s for s in sentences if chip.removeprefix("Apple ").lower() in s.lower()] for chip in chips}
+    others = {chip for chip, said in saying.items() if said and all(_ANOTHER_MAC.search(s) for s in said)}
+    if not others or others == chips:
+        return list(facts)
+    return [(f, v) for f, v in facts if not (f in _CHIP_FACTS and str(v) in others)]

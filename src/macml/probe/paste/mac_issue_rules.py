@@ -148,7 +148,7 @@ def mac_pro_gpu(line: str) -> Facts:
     return facts
 
 
-_PYTHON_PROSE = re.compile(r"\b(?:c?python)(?:\s+version)?\s*(?:\(|:|\bis\b)?\s*`?v?([23]\.\d{1,2}\.\d{1,2})\b(?![.\d])",
+_PYTHON_PROSE = re.compile(r"\b(?:c?python)(?:\s+version)?\s*(?:\(|:|\bis\b)?\s*`?v?([23]\.\d{1,2}\.\d{1,2})\b(?!\d|\.\d)",
                            re.IGNORECASE)
 # advice to the reader, not the writer's Python: 'You might need to install Python 3.9.2', 'try python 3.10.4'
 _ADVICE = re.compile(r"\b(?:install|need|try|switch\s+to|upgrade\s+to|downgrade\s+to|recommend|should)\b[\w\s]{0,12}$", re.IGNORECASE)

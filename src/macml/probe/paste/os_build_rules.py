@@ -10,12 +10,19 @@ A line that is only such a pair ('15.7.9 (24G830)', as About This Mac's macOS li
 read the same way: the build must be that release's. So is such a pair in prose ('In Macbook Pro M2 chip, OS 14.5
 (23F79), python3.9'), after a word that names an OS or a version.
 
-Each rule is a pure function of one `key: value` pair, or of one line.
+A macOS build in brackets after a mistyped version, on a line that names the Mac ('I have M1 Pro is v4.2.1 (23C71)'):
+the build alone says the macOS (23C71 is 14.2.1); an iPhone's builds are of other Darwin majors, so the line must name
+the Mac.
+
+A form's bare 'Version: 26.0' just under its 'OS: macOS' or 'Distribution: Tahoe' answer is that macOS's version
+(hashcat's issue form asks OS, Distribution, Version in turn).
+
+Each rule is a pure function of one `key: value` pair, or of one line, or (the form) of the lines.
 """
 from __future__ import annotations
 
 import re
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.knowledge.macos_builds import macos_for_build
 
@@ -44,10 +51,22 @@ _PROSE_PAIR = re.compile(r"\b(?:macOS|OS ?X|OS|Version|Sonoma|Ventura|Sequoia|Ta
                          r"\s*\((\d{2}[A-Z]\d{1,5}[a-z]?)\)")
 
 
+_BRACKETED_BUILD = re.compile(r"\bv?\d{1,2}(?:\.\d{1,2}){1,2}\s*\((\d{2}[A-Z]\d{2,4}[a-z]?)\)")
+_NAMES_A_MAC = re.compile(r"\b(?:mac(?:OS|book|mini|studio)?|M[1-5](?: (?:Pro|Max|Ultra))?|Apple silicon)\b", re.IGNORECASE)
+
+
+def bracketed_build(line: str) -> Facts:
+    """'I have M1 Pro is v4.2.1 (23C71)' -> macOS build 23C71 (the version beside it is not macOS's)."""
+    found = _BRACKETED_BUILD.search(line)
+    if not found or _pair(found.group(0).lstrip("v")) or not _NAMES_A_MAC.search(line) or not macos_for_build(found.group(1))[0]:
+        return []
+    return [("platform", "darwin"), ("os.build", found.group(1))]
+
+
 def line_facts(line: str) -> Facts:
-    """'15.7.9 (24G830)' alone on its line; 'OS 14.5 (23F79)' in a sentence."""
+    """'15.7.9 (24G830)' alone on its line; 'OS 14.5 (23F79)' in a sentence; '(23C71)' beside a mistyped version."""
     prose = _PROSE_PAIR.search(line)
-    return _pair(line) or (_pair(f"{prose.group(1)} ({prose.group(2)})") if prose else [])
+    return _pair(line) or (_pair(f"{prose.group(1)} ({prose.group(2)})") if prose else []) or bracketed_build(line)
 
 
 def _pair(value: str) -> Facts:
@@ -63,3 +82,19 @@ def _pair(value: str) -> Facts:
 
 def keyed_facts(key: str, value: str) -> Facts:
     return version_with_build(key, value)
+
+
+_MACOS_ANSWER = re.compile(r"^\s*[-*]?\s*(?:OS|Distribution|System|Platform)\s*:\s*(?:macOS|Mac\s?OS(?: X)?|OS X|Tahoe|Sequoia|"
+                           r"Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave)\s*$", re.IGNORECASE)
+_BARE_VERSION = re.compile(r"^\s*[-*]?\s*Version\s*:\s*((?:1[1-9]|2\d)(?:\.\d{1,2}){0,2}|10\.1[0-5](?:\.\d{1,2})?)\s*$",
+                           re.IGNORECASE)
+
+
+def form_version(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> macOS and its version, for 'Version: 26.0' within two lines under a macOS answer."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        bare = _BARE_VERSION.match(line)
+        if bare and any(_MACOS_ANSWER.match(above) for above in lines[max(0, index - 2):index]):
+            found[index] = [("platform", "darwin"), ("os.version", bare.group(1))]
+    return found

@@ -32,6 +32,10 @@ _NO_GPU = re.compile(r"\b(?:RuntimeError|AssertionError):\s*(?:No (?:HIP|CUDA) G
                      r"|^\W*Found no NVIDIA driver on your system\b")  # torch.cuda's _check_driver, a CUDA build
 
 
+_NO_KERNEL_IMAGE = re.compile(r"^\W*(?:RuntimeError|torch\.AcceleratorError):\s*CUDA error: no kernel image is available for "
+                              r"execution on the device\b")
+
+
 def stack_line(line: str) -> Facts:
     """CUDA's toolkit path (its arch), Paddle's device banner (capability, the driver's CUDA), TensorRT-LLM's
     version, torch finding no GPU ('No HIP GPUs are available'; 'Torch not compiled with CUDA enabled': no CUDA)."""
@@ -46,6 +50,8 @@ def stack_line(line: str) -> Facts:
     trt = _TRT_LLM.search(line)
     if trt:
         facts.append(("package", {"name": "tensorrt-llm", "version": trt.group(1)}))
+    if _NO_KERNEL_IMAGE.search(line):  # torch reached the GPU: CUDA is available, its kernels are not
+        facts.append(("torch.cuda_available", True))
     if _NO_GPU.search(line):
         facts.append(("torch.cuda_available", False))
         facts += [("torch.cuda_version", None)] if "not compiled" in line else []

@@ -306,9 +306,9 @@ _KEY_PATTERNS = ((re.compile(r"(?:py)?torch (?:build )?cuda version"), _torch_cu
 def by_key(key: str, value: str) -> Facts:
     if key in X86_SYSCTL:
         return [("platform", "darwin"), ("cpu.x86_features", f"{key}: {value}"[:200])]
-    in_unit = re.fullmatch(r"(?:installed |total ?)?physical ?memory \((gb|mb)\)|ram \((gb|mb)\)", key)
+    in_unit = re.fullmatch(r"(?:installed |total ?)?physical ?memory \((gb|mb)\)|ram \((gb|mb)\)|(?:memory|ram) (gb)", key)
     if in_unit and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):  # xpuinfo's 'Installed Physical Memory (GB): 96'
-        return [("cpu.memory_bytes", gib(f"{value.strip()} {(in_unit.group(1) or in_unit.group(2)).upper()}"))]
+        return [("cpu.memory_bytes", gib(f"{value.strip()} {next(g for g in in_unit.groups() if g).upper()}"))]
     handler = BY_KEY.get(key) or next((h for pattern, h in _KEY_PATTERNS if pattern.fullmatch(key)), None)
     if handler is None and re.search(r"\b[A-Z][A-Za-z]+\d+,\d+, BootROM ", value):
         handler = _model_line  # the crash report's Model line under a cut or other label ('odel: MacBookPro18,3, ...')

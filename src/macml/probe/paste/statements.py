@@ -254,6 +254,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if mac_hint_rules.other_machine(text):  # a machine named to compare with: not this one's hardware
             facts = [(f, v) for f, v in facts if not f.startswith(("cpu.", "gpu", "platform"))]
         facts = [(f, v) for f, v in facts if f != "package" or not only_advised(text, str(v.get("version")))]
+        facts = mac_hint_rules.chips_of_other_macs(text, facts)
         seen = set()
         for fact, value in facts:
             marker = (fact, repr(value))
