@@ -8,7 +8,8 @@ from macml.knowledge.nvidia_branches import nvidia_version
 from macml.knowledge.nvidia_chips import chip_capability
 from macml.knowledge.pci_ids import nvidia_device_capability, nvidia_device_name, parse_pci_ids
 from macml.probe.paste.gpu_names import gpu_names
-from macml.probe.paste.statements import apart_from_cjk, repr_pairs
+from macml.probe.paste.statements import repr_pairs
+from macml.probe.paste.text import clean_lines
 from paste_said import check_levels, facts_of, recommended_for, said_by
 
 
@@ -73,7 +74,8 @@ def test_a_loaded_hyperv_guest_driver_is_a_vm_and_dxgkrnl_as_a_module_is_not_wsl
 
 
 def test_keys_with_a_describing_word_an_example_or_a_full_width_colon():
-    assert ("os.name", "Ubuntu 20.04") in said_by("relevant environment\uff1aubuntu 20.04")
+    facts = facts_of("relevant environment\uff1aubuntu 20.04\n")
+    assert (facts.os.name, facts.os.version) == ("Ubuntu", "20.04")
     assert ("os.name", "Windows 11") in said_by("my os: Windows 11")
     assert ("torch.version", "1.6.0a0+93432cf") in said_by(" - PyTorch Version (e.g., 1.0): '1.6.0a0+93432cf'")
     assert not any(f == "os.name" for f, _ in said_by("host OS: Windows 11"))  # the host of a guest is another machine
@@ -128,9 +130,15 @@ def test_a_model_identifier_gives_the_gpu_cores_without_a_chip_line():
 
 
 def test_latin_words_run_into_cjk_text_are_read():
-    assert apart_from_cjk("MAC MINI M4运行comfyUI") == "MAC MINI M4 运行 comfyUI"
-    assert ("cpu.brand", "Apple M4") in said_by("MAC MINI M4运行comfyUI，使用sd3.5_large模型")
-    assert apart_from_cjk("plain text") == "plain text"
+    assert clean_lines("MAC MINI M4运行comfyUI") == ["MAC MINI M4 运行 comfyUI"]
+    assert facts_of("MAC MINI M4运行comfyUI，使用sd3.5_large模型\n").cpu.brand == "Apple M4"
+    assert clean_lines("plain text") == ["plain text"]
+
+
+def test_a_trees_drawing_is_not_part_of_its_items():
+    assert clean_lines("Hardware\n├── OS: Ubuntu 26.04 LTS, kernel 7.0.0-22\n│   └── RAM: 32 GB\n") == [
+        "Hardware", "OS: Ubuntu 26.04 LTS, kernel 7.0.0-22", "RAM: 32 GB", ""]
+    assert facts_of("Hardware\n├── iGPU: AMD Radeon 780M — 12 Compute Units, gfx1103\n└── OS: Ubuntu 26.04 LTS\n").platform == "linux"
 
 
 @pytest.mark.parametrize("limit, memory_gb", [("9.07", 8), ("18.13", 16), ("7.93", None)])

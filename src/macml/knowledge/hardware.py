@@ -73,6 +73,7 @@ CHIP_CPU_GPU_CORES: Dict[Tuple[str, int], int] = {
     ("Apple M1 Pro", 8): 14, ("Apple M2 Pro", 10): 16, ("Apple M2 Pro", 12): 19, ("Apple M3 Pro", 11): 14,
     ("Apple M3 Pro", 12): 18, ("Apple M3 Max", 14): 30, ("Apple M3 Max", 16): 40, ("Apple M4 Pro", 12): 16,
     ("Apple M4 Pro", 14): 20, ("Apple M4 Max", 14): 32, ("Apple M4 Max", 16): 40,
+    ("Apple M3 Ultra", 28): 60, ("Apple M3 Ultra", 32): 80,  # Mac Studio (2025) tech specs
 }
 # Identifier families: from this number on, the line is Apple silicon; below it, Intel.
 # "MacN,M" identifiers started with Apple silicon (Mac13,1, 2022), so every one of them is.

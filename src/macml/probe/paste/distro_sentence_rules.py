@@ -9,6 +9,9 @@
 - a sentence that is only a distribution and its version, in a line the writer speaks in: 'I have 2 GTX 1070 GPUs.
   Linuxmint 18.3.' (not a bare line in a list of supported systems, nor 'Ubuntu 22.04?').
 
+- the writer's OS named in full in a sentence: 'The operating system is Arch linux.', 'My OS is Ubuntu 22.04', read as
+  an 'OS:' answer is (linux_clues_rules reads 'the operating system is Linux', the platform word alone).
+
 Each reader is a pure function of one line; the names, the first-person and not-the-host tests are distro_rules'.
 """
 from __future__ import annotations
@@ -18,7 +21,7 @@ import re
 from macml.probe.paste.distro_rules import (_DISTRO, _END, _FIRST_PERSON, _NOT_THE_HOST, _VERSION,
                                             _os_name)
 from macml.probe.paste.said_of_this_machine import NEGATION, someone_elses, writers_os
-from macml.probe.paste.statement_rules import Facts
+from macml.probe.paste.statement_rules import Facts, by_key
 
 _SENTENCE_END = r"[.;!?](?:\s|$)"
 _IN_DISTRO = re.compile(r"\bin\s+" + _DISTRO + r"(?:\s+" + _VERSION + r")?" + _END + r"(?!\s+(?:or|and|vs)\b)",
@@ -72,5 +75,17 @@ def distro_sentence(line: str) -> Facts:
     return []
 
 
+_OS_IS = re.compile(r"\b(?:my|the|our)\s+(?:operating\s+system|OS|distro|distribution)\s+(?:is|was)\s+(?:an?\s+)?"
+                    r"([A-Za-z][\w!.+ -]{1,40}?)\s*(?:[.,;()](?:\s|$)|[,;()]|\s+(?:and|but|with|on|in)\b|$)", re.IGNORECASE)
+
+
+def os_is(line: str) -> Facts:
+    """'The operating system is Arch linux.' -> Arch Linux, as an 'OS: Arch linux' answer."""
+    found = _OS_IS.search(line)
+    if not found or NEGATION.search(line[max(0, found.start() - 20):found.end()]) or someone_elses(line[:found.start()]):
+        return []
+    return [fact for fact in by_key("os", found.group(1)) if fact[0] != "platform.declared"]
+
+
 def line_facts(line: str) -> Facts:
-    return in_distro(line) or newest_distro(line) or distro_sentence(line)
+    return in_distro(line) or newest_distro(line) or distro_sentence(line) or os_is(line)

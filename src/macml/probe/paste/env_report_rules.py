@@ -205,7 +205,7 @@ def lone_gpu(line: str) -> Facts:
 
 # Chinese answers: '显卡是1050ti' (the graphics card is), 'GPU设备为2080Ti', 'python是3.6.9', 'Python版本=Python3.5.5',
 # 'python版本:3.12.8' (a Chinese key's colon; a bare 'GPU:' is every other reader's)
-_CHINESE = re.compile(r"(显卡|GPU设备|GPU|[Pp]ython(?:版本)?|操作系统|系统)\s*(?:是|为|=|：|(?<=[\u4e00-\u9fff]):)\s*([^，。、；,;\s]+)")
+_CHINESE = re.compile(r"(显卡|GPU\s?设备|GPU|[Pp]ython(?:\s?版本)?|操作系统|系统)\s*(?:是|为|=|：|(?<=[\u4e00-\u9fff]):)\s*([^，。、；,;\s]+)")
 _CHINESE_KEYS = {"显卡": "gpu", "gpu设备": "gpu", "gpu": "gpu", "python": "python version", "python版本": "python version",
                  "操作系统": "os", "系统": "os"}
 
@@ -224,7 +224,7 @@ def chinese_answer(line: str) -> Facts:
     card = _CHINESE_CARD_BEFORE.search(line) if not _CHINESE.search(line) else None
     facts += keyed("gpu", card.group(1).strip()) if card else []
     for key, value in _CHINESE.findall(line):
-        key = _CHINESE_KEYS[key.lower()]
+        key = _CHINESE_KEYS[key.lower().replace(" ", "")]  # clean_lines spaces 'python版本' apart
         if key == "python version":
             value = re.sub(r"^[Pp]ython\s*", "", value)
         facts += keyed(key, value) + (by_key(key, value) if key != "gpu" else [])

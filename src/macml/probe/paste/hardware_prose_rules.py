@@ -73,13 +73,24 @@ _CPU_AND_GPU_CORES = re.compile(r"\b(\d{1,2})[- ]?(?:core\s+)?CPUs?(?:\s+cores?)
 _VSCODE_CPUS = re.compile(r"^\s*\|\s*CPUs\s*\|\s*Apple M\d[^|]*\((\d{1,2}) x \d+\)\s*\|")
 
 
+_CHIP_CORES = re.compile(r"\bApple (M\d(?: (?:Pro|Max|Ultra))?)\s+(\d{1,2})[- ]core\b(?!\s*(?:GPU|graphics))", re.IGNORECASE)
+_CRASH_PROC = re.compile(r"\bproc (\d{1,2}):\d{1,2}:\d{1,2}(?::\d+)? processors\b")  # a crash report's 'proc 28:20:8:0'
+
+
 def core_counts(line: str) -> Facts:
-    """'(10 CPU cores, 16 GPU cores)' -> 10 CPU and 16 GPU cores; '|CPUs|Apple M3 Pro (12 x 24)|' -> 12 CPU cores."""
+    """'(10 CPU cores, 16 GPU cores)' -> 10 CPU and 16 GPU cores; '|CPUs|Apple M3 Pro (12 x 24)|' and a crash report's
+    'proc 28:20:8:0 processors' -> 12 and 28 CPU cores; 'Apple M4 Pro 14 core' -> 14 CPU cores (a count only that
+    chip's CPU comes in, none of its GPU's)."""
     both = _CPU_AND_GPU_CORES.search(line)
     if both:
         return [("cpu.cores", int(both.group(1))), ("gpu.cores", int(both.group(2)))]
-    vscode = _VSCODE_CPUS.match(line)
-    return [("cpu.cores", int(vscode.group(1)))] if vscode else []
+    vscode = _VSCODE_CPUS.match(line) or _CRASH_PROC.search(line)
+    if vscode:
+        return [("cpu.cores", int(vscode.group(1)))]
+    chip = _CHIP_CORES.search(line)
+    options = apple_core_options(chip.group(1)) if chip else None
+    count = int(chip.group(2)) if chip else 0
+    return [("cpu.cores", count)] if options and count in options[0] and count not in options[1] else []
 
 
 def line_facts(line: str) -> Facts:

@@ -11,7 +11,9 @@
 - the NVIDIA kernel modules' lines about one GPU ('[drm:nv_drm_load [nvidia_drm]] *ERROR* [nvidia-drm] [GPU ID
   0x00000100] ...', 'NVRM: GPU at PCI:0000:01:00: GPU-...', 'NVRM: GPU 0000:01:00.0: ...'): Linux with an NVIDIA GPU;
 - lsmod's row of a loaded Hyper-V guest driver ('hv_vmbus  176128  10 hv_balloon,...', hv_storvsc, hyperv_drm): those
-  modules bind only to a Hyper-V host's VMBus devices (drivers/hv in the kernel), so the machine is a Hyper-V guest.
+  modules bind only to a Hyper-V host's VMBus devices (drivers/hv in the kernel), so the machine is a Hyper-V guest;
+- Synology's DSM with its build ('DSM 7.3.2-86009'): DSM is Synology's Linux distribution for its NAS (a Linux kernel,
+  'kernel 5.10.55+' in its own reports).
 """
 from __future__ import annotations
 
@@ -67,5 +69,17 @@ def hyperv_modules(line: str) -> Facts:
     return [("platform", "linux"), ("hypervisor", "Microsoft Hyper-V")] if _HYPERV_MODULE.match(line) else []
 
 
+_SYNOLOGY_DSM = re.compile(r"\bDSM\s?\d\.\d(?:\.\d)?-\d{5}\b|\bSynology\b[^.]{0,60}\bDSM\s?\d")
+
+
+def synology_dsm(line: str) -> Facts:
+    """'DSM 7.3.2-86009 Update 1' -> Linux, that DSM release (the name as written)."""
+    if not _SYNOLOGY_DSM.search(line):
+        return []
+    release = re.search(r"\bDSM\s?\d\.\d(?:\.\d)?(?:-\d{5})?(?: Update \d+)?", line)
+    return [("platform", "linux")] + ([("os.name", release.group())] if release else [])
+
+
 def line_facts(line: str) -> Facts:
-    return ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + hyperv_modules(line)
+    return (ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + hyperv_modules(line)
+            + synology_dsm(line))

@@ -31,7 +31,7 @@ _WRITERS_RUN = re.compile(r"\b(?:I|I'm|I've|my|me)\b|\bwhen\s+(?:running|using|t
 _OTHERS = re.compile(r"\b(?:reported|docs?|documentation|should|supposed|claims?|says?|said|according|someone|others?|"
                      r"people|users?|they|he|she|friend|colleague)\b", re.IGNORECASE)
 _RUN_ON = re.compile(r"\b(?:on|with|using)\s+(?:an?\s+|my\s+|the\s+)?", re.IGNORECASE)
-_ROCM_PREFIX = re.compile(r"(?:^|[\s'\"(=:])/opt/rocm(?:[-_][\w.]+)?(?:/|\b)")
+_ROCM_PREFIX = re.compile(r"(?:^|[\s'\"(=:`])/opt/(?:rocm(?:[-_][\w.]+)?|amdgpu)(?:/|\b)")  # and AMD's driver's /opt/amdgpu
 _CPU_RUNNER = re.compile(r"\brunners[/\\]cpu_avx(?:2|512)?[/\\]|\brunners=\"\[[^\]]*\bcpu_avx(?:2|512)?\b")  # or its list: runners="[cpu_avx2 rocm_avx cpu]"
 
 

@@ -4,7 +4,8 @@ the Mac Pro 2019's MPX modules without their brand ('dual w6800x duos'), an 'ARM
 its name, Rosetta 2's error after another message and its translation cache (/var/db/oah/), Intel MKL's SSE4.2
 deprecation warning (x86_64 builds only), Chinese spec words (统一内存 unified memory, 核图形处理器 GPU cores),
 a CPU arch key, even with its answer in brackets ('CPU arch: [x86]'), fastfetch's GPU JSON 'coreCount', and a question's
-'platform.machine()' answered on a later line ('Returned value: 'x86_64'').
+'platform.machine()' answered on a later line ('Returned value: 'x86_64''), 'my ARM macos', and brew config's
+'macOS: 14.5-arm64' quoted in a sentence.
 
 `line_facts` reads one line, `keyed_facts` a `key: value` pair, `answers` what needs other lines, and
 `other_machine` says a line names a machine only to compare with (its hardware is not the writer's).
@@ -17,6 +18,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
 from macml.probe.paste.gpu_text_rules import informal_gpu_names
+from macml.probe.paste.said_of_this_machine import NEGATION
 
 Facts = List[Tuple[str, Any]]
 
@@ -145,7 +147,7 @@ def intel_mac_sentence(line: str) -> Facts:
 def line_facts(line: str) -> Facts:
     facts: Facts = []
     for rule in (about_mac_processor, spaced_model_identifier, mpx_module, arm_chip, gpu_called_egpu, rosetta_traces,
-                 mkl_sse42_warning, chinese_specs, intel_mac_sentence):
+                 mkl_sse42_warning, chinese_specs, intel_mac_sentence, arm_mac_words):
         facts += rule(line)
     return facts
 
@@ -204,3 +206,20 @@ def chips_of_other_macs(line: str, facts: Sequence[Tuple[str, Any]]) -> List[Tup
     if not others or others == chips:
         return list(facts)
     return [(f, v) for f, v in facts if not (f in _CHIP_FACTS and str(v) in others)]
+
+
+_ARM_MAC = re.compile(r"\b(?:my|an?|the|our)\s+(?:arm|arm64|aarch64)(?:[- ]based)?\s+(?:mac(?:OS|book(?: pro| air)?|\s?mini)?)\b",
+                      re.IGNORECASE)
+_BREW_CONFIG_MACOS = re.compile(r"\bmacOS:\s*(\d{2}\.\d{1,2}(?:\.\d{1,2})?)-(arm64|x86_64)\b")
+
+
+def arm_mac_words(line: str) -> Facts:
+    """'In my ARM macos, ...' -> an Apple-silicon Mac; brew config's 'macOS: 14.5-arm64' quoted in a sentence -> macOS
+    14.5, run by an arm64 (or, '-x86_64', a translated) Homebrew."""
+    facts: Facts = []
+    arm = _ARM_MAC.search(line)
+    if arm and not NEGATION.search(line[max(0, arm.start() - 30):arm.start()]):
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+    for version, arch in _BREW_CONFIG_MACOS.findall(line):
+        facts += [("platform", "darwin"), ("os.version", version), ("process.arch", arch)]
+    return facts

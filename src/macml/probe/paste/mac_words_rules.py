@@ -236,7 +236,17 @@ def keyed_facts(key: str, value: str) -> Facts:
     return []
 
 
-LINE_RULES = (mac_model_year, memory_beside_mac, mac_pro_firepro, intel_beside_macos, x86_mac_after_preposition,
+# TensorFlow's Mac packages as people shorten them: 'tf-macos: 2.9.2, tf-metal: 0.5.0'
+_TF_SHORT = re.compile(r"\btf-(macos|metal)\s*[:=]{1,2}\s*v?(\d+\.\d+(?:\.\d+)?)\b", re.IGNORECASE)
+
+
+def tf_short_names(line: str) -> Facts:
+    """'tf-macos: 2.9.2, tf-metal: 0.5.0' -> tensorflow-macos 2.9.2, tensorflow-metal 0.5.0 (both macOS-only)."""
+    found = [("package", {"name": f"tensorflow-{name.lower()}", "version": version}) for name, version in _TF_SHORT.findall(line)]
+    return [("platform", "darwin")] + found if found else []
+
+
+LINE_RULES = (tf_short_names, mac_model_year, memory_beside_mac, mac_pro_firepro, intel_beside_macos, x86_mac_after_preposition,
               native_code_type, wrong_arch_library, homebrew_prefix, python_installed, ultralytics_version,
               packages_in_words, mps_answer, plaidml_setup_run, template_hash_line)
 

@@ -80,8 +80,19 @@ def _pair(value: str) -> Facts:
     return [("platform", "darwin"), ("os.version", version), ("os.build", build)]
 
 
+_BUILD_KEYS = ("buildid", "build id", "os build", "osbuild", "productbuildversion", "build version", "system build")
+
+
+def build_alone(key: str, value: str) -> Facts:
+    """fastfetch's '"buildID": "24C101"', sw_vers' 'BuildVersion: 24C101': a macOS build (its release by the table)."""
+    build = value.strip().strip('",')
+    if key.strip().lower() not in _BUILD_KEYS or not re.fullmatch(r"\d{2}[A-Z]\d{1,5}[a-z]?", build) or not macos_for_build(build)[0]:
+        return []
+    return [("platform", "darwin"), ("os.build", build)]
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return version_with_build(key, value)
+    return version_with_build(key, value) or build_alone(key, value)
 
 
 _MACOS_ANSWER = re.compile(r"^\s*[-*]?\s*(?:OS|Distribution|System|Platform)\s*:\s*(?:macOS|Mac\s?OS(?: X)?|OS X|Tahoe|Sequoia|"

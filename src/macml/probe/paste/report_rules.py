@@ -12,6 +12,7 @@ from macml.knowledge.release_versions import pinned_release
 from macml.probe.paste.gpu_names import CHIP, gib, gpu_names, gpu_record
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.prose_rules import prose_line_facts
+from macml.probe.paste.said_of_this_machine import NEGATION
 
 Facts = List[Tuple[str, Any]]
 
@@ -129,6 +130,9 @@ def system_line(line: str) -> Facts:
     vm = _MACOS_VM_VIA.search(line)
     if vm:
         facts += [("platform", "darwin"), ("hypervisor", vm.group(1).title().replace("Vmware", "VMware").replace("Utm", "UTM"))]
+    named_vm = _NAMED_VM.search(line)
+    if named_vm and not vm and not NEGATION.search(line[max(0, named_vm.start() - 20):named_vm.start()]):
+        facts.append(("hypervisor", named_vm.group(1)))  # the guest's OS is not said
     return facts
 
 
@@ -137,6 +141,11 @@ _PARAVIRT_DRIVER = re.compile(r"\bAppleParavirt(?:Device|GPU\w*)\b")
 # 'MacOS 14.1.1 VM running via Parallels 19.1.1', 'a macOS VM in UTM'
 _MACOS_VM_VIA = re.compile(r"\bmac ?OS\b[^;!?]{0,20}?\b(?:VM|virtual machine|guest)\b[^;!?]{0,20}?\b(?:via|in|on|under|with)\s+"
                            r"(Parallels|VMware|UTM|VirtualBox|Tart)\b", re.IGNORECASE)
+
+
+# 'it seems to crash inside a UTM VM with M1 mac': a VM named by its hypervisor
+_NAMED_VM = re.compile(r"\b(?:inside|in|on|within|under)\s+(?:a|an|the|my)\s+(UTM|Parallels|VMware(?: Fusion)?|VirtualBox|Tart)\s+"
+                       r"(?:VM|virtual machine|guest)\b")
 
 
 def frameworks_used(line: str) -> Facts:

@@ -207,7 +207,7 @@ BY_KEY = {
     "pytorch version": lambda v: package_facts("torch", v), "torch version": lambda v: package_facts("torch", v),
     "pytorch": lambda v: package_facts("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
-    "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
+    "gpu models and configuration": gpu_value, "gpu": gpu_value, "igpu": gpu_value, "dgpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
     # a form's eGPU answer in words tools do not print ('Aorus GamingBox Nvidia GTX 1080'; external_gpu marks it
     # external): a name as tools print it is egpu_gpus' to read, with the enclosure's words left out
     "egpu": lambda v: [] if gpu_names(v) else gpu_value(v), "external gpu": lambda v: [] if gpu_names(v) else gpu_value(v),

@@ -41,7 +41,7 @@ class Statement:
 # "- 🤗 Diffusers version: 0.33.0" (diffusers-cli env puts an emoji before its own name); PyTorch's old issue
 # template's "- PyTorch Version (e.g., 1.0): 1.6.0" keeps its example out of the key
 _KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s*(?=[A-Za-z]))?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)(?:\s*\((?:e\.g\.|i\.e\.)[^)]{0,40}\))?["']?(?:\*\*)?\s*"""
-                        r"""(?::|\uff1a|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")  # \uff1a: the full-width colon
+                        r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
 _SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")  # λ, ❯: custom zsh prompts
 
 
@@ -198,17 +198,6 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
 
 
 
-_LATIN_THEN_CJK = re.compile(r"(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
-                             r"|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9])")
-
-
-def apart_from_cjk(text: str) -> str:
-    """'MAC MINI M4运行comfyUI' -> 'MAC MINI M4 运行 comfyUI': Chinese, Japanese and Korean text runs into Latin words
-    without a space, and a CJK character is a word character, so the one-line readers' word boundaries would not see
-    the 'M4' end; they read the line with a space put there."""
-    return _LATIN_THEN_CJK.sub(" ", text) if re.search(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text) else text
-
-
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
@@ -242,12 +231,11 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if index in form:
             for keyed in readers.FORM_KEYED:
                 facts.extend(keyed(form[index], re.sub(r"^[-*]\s+", "", text.strip())))
-        spaced = apart_from_cjk(text)
         for line_rule in readers.BEFORE_ANYWHERE:
-            facts.extend(line_rule(spaced))
-        facts.extend(inline_rules.anywhere(spaced.replace("**", "")))
+            facts.extend(line_rule(text))
+        facts.extend(inline_rules.anywhere(text.replace("**", "")))
         for line_rule in readers.LINE_RULES:
-            facts.extend(line_rule(spaced))
+            facts.extend(line_rule(text))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))

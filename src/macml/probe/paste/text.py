@@ -32,6 +32,10 @@ _JOURNAL_PREFIX = re.compile(r"^\s*(?!\[)(?:\S{1,12}|\S{1,4}\s+\S{1,6})\s+\d{1,2
 _QUOTED_KEY = re.compile(r"^\s*>\s?(?=[A-Za-z][\w .()/-]{0,60}:\s)")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"  # kana, CJK ideographs, Hangul
 _CJK_THEN_LATIN = re.compile(f"([{_CJK}])([A-Za-z0-9])")
+_LATIN_THEN_CJK = re.compile(f"([A-Za-z0-9])([{_CJK}])")
+# a tree's drawing before its items ('├── OS: Ubuntu 26.04 LTS', '│   └── iGPU: AMD Radeon 780M'), as tree-style
+# hardware summaries and `tree` print them
+_TREE_PREFIX = re.compile(r"^[ \t│|]*[├└`]──\s?")
 _HTML_WRAPPER = re.compile(r"^\s*</?(?:details|summary|pre|code)\b[^>]*>", re.IGNORECASE)
 
 
@@ -78,10 +82,10 @@ def clean_lines(text: str) -> List[str]:
     (each such line becomes blank, so numbering is unchanged)."""
     text = text.replace("\uff1a", ":")  # a full-width colon from a CJK input method: 'GPU 0： Tesla P100'
     text = _SPACE_ENTITY.sub(" ", text)  # GitHub's job summary indents with '&ensp;' as its raw Markdown keeps it
-    # CJK prose glues Latin words to its characters ('本机是M1 8G Mac'), and CJK characters count as word
+    # CJK prose glues Latin words to its characters ('本机是M1 8G Mac', 'M4运行'), and CJK characters count as word
     # characters to every rule's \b: a space between them lets each rule see the Latin word.
-    text = _CJK_THEN_LATIN.sub(r"\1 \2", text)
-    lines = [_QUOTED_KEY.sub("", line, count=1) for line in _unquoted_lines(text)]
+    text = _LATIN_THEN_CJK.sub(r"\1 \2", _CJK_THEN_LATIN.sub(r"\1 \2", text))  # 'MAC MINI M4运行comfyUI' too
+    lines = [_TREE_PREFIX.sub("", _QUOTED_KEY.sub("", line, count=1), count=1) for line in _unquoted_lines(text)]
     lines = [_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
             else _HTML_WRAPPER.sub("", line) for line in lines]

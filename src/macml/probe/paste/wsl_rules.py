@@ -22,7 +22,8 @@ _NAMES = {"ubuntu": "Ubuntu", "debian": "Debian", "kali": "Kali", "fedora": "Fed
 _DISTRO = (r"(?P<name>" + "|".join(sorted(_NAMES, key=len, reverse=True)) + r")[\s-]?"
            r"(?P<version>\d{1,2}(?:\.\d{1,2}){0,2}(?![\d.])|(?<=ubuntu)\d{4}(?!\d))(?P<lts>\s+LTS\b)?")
 _WSL = r"\bWSL\s?2?(?:\s+v?\d+(?:\.\d+){1,3})?"  # 'WSL', 'WSL2', 'WSL 2', 'WSL 2.6.3'
-_WSL_THEN_DISTRO = re.compile(_WSL + r"\s*(?:[+/:,-]|\bwith\b|\brunning\b)?\s*\(?\s*" + _DISTRO, re.IGNORECASE)
+_WSL_THEN_DISTRO = re.compile(_WSL + r"(?:\s+(?:environment|distro|instance))?\s*(?:[+/:,-]|\bwith\b|\brunning\b)?\s*\(?\s*"
+                              + _DISTRO, re.IGNORECASE)
 _DISTRO_THEN_WSL = re.compile(r"\b" + _DISTRO + r"\s*(?:\(|-|\b(?:on|in|under|via)\b)?\s*" + _WSL + r"\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|never|without|instead of|rather than|outside(?: of)?)\b|n't\b", re.IGNORECASE)
 _NOT_STATED = re.compile(r"\b(?:tried(?!\s+(?:to\s+run|running)\b)|tested|used\s+to|switched|went\s+back|moved\s+(?:away|off|from)|gave\s+up|abandoned|"
