@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Tuple
 
 from macml import versions
+from macml.knowledge.amd_gfx import before_metal
 
 GIB = 1024**3
 # The model of a GPU macOS lists only by vendor and device ID: no driver attached, so no Metal.
@@ -245,10 +246,11 @@ class MachineFacts:
 
     @property
     def has_metal_gpu(self) -> bool:
-        """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs and a VM's GPU)."""
+        """A GPU PyTorch's MPS, tensorflow-metal or MLX would use (they skip Intel iGPUs, a VM's GPU and AMD's
+        pre-Metal TeraScale GPUs)."""
         if not self.is_mac or self.vm:
             return False
-        return any(g.usable and g.vendor in ("Apple", "AMD") for g in self.gpus)
+        return any(g.usable and (g.vendor == "Apple" or g.vendor == "AMD" and not before_metal(g.model)) for g in self.gpus)
 
     @property
     def accelerator_kind(self) -> Optional[str]:

@@ -93,3 +93,14 @@ _CDNA_INSTINCT = re.compile(r"\bInstinct\s+MI(?:100|2[15]0X?|3\d\d[AX]?)\b|\bMI(
 def linux_only_gpu(name: str) -> bool:
     """'AMD Instinct MI250X/MI250', 'Instinct MI300X OAM': an accelerator that runs under Linux only."""
     return bool(_CDNA_INSTINCT.search(name or ""))
+
+
+# AMD's TeraScale GPUs (Radeon HD 2000-6000 series, 2007-2011) have no Metal driver on any macOS: Metal runs on GCN and
+# later AMD GPUs only, and Apple's Metal Macs start with the 2012 models (support.apple.com/102894, "Mac computers that
+# support Metal"); the Radeon HD 4670-6970M of the 2009-2011 iMacs and MacBook Pros are TeraScale.
+_TERASCALE = re.compile(r"\bRadeon HD [2-6]\d{3}M?\b", re.IGNORECASE)
+
+
+def before_metal(name: str) -> bool:
+    """'AMD Radeon HD 6750M' -> True: an AMD GPU no Metal framework (MPS, tensorflow-metal) can use."""
+    return bool(_TERASCALE.search(name or ""))

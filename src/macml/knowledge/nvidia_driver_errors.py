@@ -18,7 +18,9 @@ Guide: "do not install any Linux display driver in WSL"; microsoft/WSL#11755), a
 access (NVIDIA/nvidia-docker#1671). 'Failed to initialize NVML: GPU access blocked by the operating system' is NVML
 denied the GPU by the OS: in WSL 2 a GPU the Windows driver runs in TCC mode, as Windows Server runs data-center GPUs
 (NVIDIA's CUDA on WSL User Guide: WSL uses the GPUs of the Windows driver's WDDM model; `nvidia-smi -dm` switches a
-GPU's driver model, nvidia-smi(1)).
+GPU's driver model, nvidia-smi(1)). lspci -k's 'Kernel driver in use: nouveau' (or the writer's 'it is using the
+opensource driver') is the GPU bound to nouveau, the reverse-engineered driver, which has no CUDA (NVIDIA's CUDA
+Installation Guide for Linux: disable nouveau before installing the driver).
 """
 from __future__ import annotations
 
@@ -69,6 +71,12 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "In an administrator PowerShell on the Windows host, switch the GPU to WDDM (`nvidia-smi -g 0 -dm 0`), "
                 "reboot, then `wsl --shutdown`; data-center GPUs on Windows Server may need NVIDIA's WDDM-capable "
                 "driver for them.", False),
+    DriverError(re.compile(r"Kernel driver in use:\s*nouveau\b|\b(?:is|am|are|was)\s+(?:still\s+)?using\s+(?:the\s+)?"
+                           r"(?:nouveau|open[- ]?source(?: nouveau)?)\s+driver\b", re.IGNORECASE),
+                "the GPU is bound to nouveau, the open-source driver, which has no CUDA: NVIDIA's driver is not in use",
+                "Install NVIDIA's driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu; on Pop!_OS `sudo apt "
+                "install system76-driver-nvidia`), which blacklists nouveau, then reboot; `lspci -k` should then say "
+                "'Kernel driver in use: nvidia'.", True),
     DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
                 "the NVIDIA driver is not loaded",
                 "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "

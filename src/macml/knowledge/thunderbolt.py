@@ -29,8 +29,8 @@ def has_thunderbolt3(model_id: str) -> Optional[bool]:
 # 2018, iMac 2017, Mac mini 2018, Mac Pro 2019; every iMac Pro (2017) has it, the 12-inch MacBook never did.
 _FIRST_TB3_YEAR = {"macbookpro": 2016, "macbookair": 2018, "imac": 2017, "macmini": 2018, "macpro": 2019, "imacpro": 2017,
                    "macbook": 9999}
-_NAMED = re.compile(r"\b(Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)\b.*?\b(20[01]\d|202\d)\b"
-                    r"|\b(20[01]\d|202\d)\b\D{0,12}?\b(Mac ?Book(?: ?Pro| ?Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)\b", re.IGNORECASE)
+_NAMED = re.compile(r"\b(Mac ?Book(?: ?Pro| ?Air)?|MBP|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)\b.*?\b(20[01]\d|202\d)\b"
+                    r"|\b(20[01]\d|202\d)\b\D{0,12}?\b(Mac ?Book(?: ?Pro| ?Air)?|MBP|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)\b", re.IGNORECASE)
 
 
 def name_has_thunderbolt3(name: str) -> Optional[bool]:
@@ -39,6 +39,6 @@ def name_has_thunderbolt3(name: str) -> Optional[bool]:
     found = _NAMED.search(name or "")
     if not found:
         return None
-    family = "".join((found.group(1) or found.group(4)).split()).lower()
+    family = "".join((found.group(1) or found.group(4)).split()).lower().replace("mbp", "macbookpro")
     year = int(found.group(2) or found.group(3))
     return year >= _FIRST_TB3_YEAR[family]

@@ -207,6 +207,18 @@ def _gpu_torch_runs_on(facts: MachineFacts, sources: Dict[str, str]) -> List[GPU
     return [GPU(vendor=vendor, model=f"{vendor} GPU (model not in the evidence)")]
 
 
+def _other_makers_present(gpus: Sequence[GPU], statements: Sequence[Statement], sources: Dict[str, str]) -> List[GPU]:
+    """A GPU of a maker the text says is here ('two graphics card, an AMD and an Nvidia') beside named GPUs of another
+    maker (or none named): one unnamed GPU of that maker."""
+    added: List[GPU] = []
+    for said in (s for s in statements if s.get("fact") == "gpu.maker"):
+        maker = said["value"]
+        if maker not in {g.vendor for g in list(gpus) + added}:
+            sources[f"gpus.{len(gpus) + len(added)}"] = where(said)
+            added.append(GPU(vendor=maker, model=f"{maker} GPU (model not in the evidence)"))
+    return added
+
+
 def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dict[str, str]) -> MachineFacts:
     gpus = list(facts.gpus)
     present = first_stated(statements, "gpu.present")
@@ -223,6 +235,7 @@ def fill_gpus(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         gpus = _gpus_from_statements(statements, sources)
     if not gpus:
         gpus = _gpu_torch_runs_on(facts, sources)
+    gpus += _other_makers_present(gpus, statements, sources)
     gpus = _apu_name([dataclasses.replace(g, model=_full_name(g.model, statements)) for g in gpus], statements)
     gpus = name_by_pci_id(name_unnamed_amd(name_vendor_only(gpus, statements, sources), statements, sources), sources)
     single = [s["value"]["memory_mib"] for s in statements

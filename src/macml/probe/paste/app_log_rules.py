@@ -74,6 +74,8 @@ _VULKAN = re.compile(r"^\s*ggml_vulkan: (\d+) = (.+?) \((?:RADV|AMD|NVIDIA|Intel
 # RPCS3's log header: 'AMD Ryzen 5 PRO 4650G with Radeon Graphics | 12 Threads | 7.63 GiB RAM | TSC: ...'
 _RPCS3_SYSTEM = re.compile(r"\|\s*\d{1,3} Threads\s*\|\s*(\d{1,4}(?:\.\d{1,2})?) GiB RAM\s*\|")
 _RPCS3_MACOS = re.compile(r"\bOperating system: macOS, Version: (1[0-5]|2[6-9])\.(\d{1,2})\.(\d{1,2})\s*$")
+# darktable's resource report, under its time stamp: '     0.0465   total mem:       15162MB' (MiB of system memory)
+_DARKTABLE_MEMORY = re.compile(r"^\s*\d+\.\d{4}\s+total mem:\s+(\d{3,7})\s?MB\s*$")
 _BUILT_FOR = re.compile(r"(?:^\s*(?:\w+: )?built|\bbuild:? \d+ \([0-9a-f]+\)) with .+? for (?:(Linux|Darwin|Windows) (x86_64|aarch64|arm64|AMD64|x64)"
                         r"|(x86_64|aarch64|arm64|x64|ARM64)(?:-(?:pc-|unknown-)?(linux|apple-darwin|windows)\S*)?)\s*$")
 
@@ -83,7 +85,7 @@ def app_log_lines(line: str) -> Facts:
     ollama's 'amdgpu [0] gfx1103 is not supported' and 'detected GPUs count=1 library=.../tegra/libcuda.so' (L4T's
     driver: a Jetson), ollama 0.1's 'Nvidia GPU detected via cudart', 'CUDART CUDA Compute Capability detected: 8.6' and
     'CPU has AVX2', ggml's 'ggml_vulkan: 0 = AMD Radeon Graphics (RADV GFX1151) (radv) | uma: 1', llama.cpp's
-    RPCS3's '| 12 Threads | 7.63 GiB RAM |' (the memory the OS reports) and 'Operating system: macOS, Version:
+    RPCS3's '| 12 Threads | 7.63 GiB RAM |' (the memory the OS reports), darktable's 'total mem: 15162MB', and 'Operating system: macOS, Version:
     15.2.0', llama.cpp's
     'built with GNU 11.4.0 for Linux x86_64' or 'build: 1239 (b8372ee) with clang ... for x86_64-pc-windows-msvc', and ROCm's errors (rocBLAS, hipError..., MIOpen: an AMD GPU)."""
     facts: Facts = []
@@ -117,6 +119,9 @@ def app_log_lines(line: str) -> Facts:
     rpcs3 = _RPCS3_SYSTEM.search(line)
     if rpcs3:
         facts.append(("cpu.memory_bytes", int(float(rpcs3.group(1)) * 1024**3)))
+    darktable = _DARKTABLE_MEMORY.match(line)
+    if darktable:
+        facts.append(("cpu.memory_bytes", int(darktable.group(1)) * 1024**2))
     rpcs3_macos = _RPCS3_MACOS.search(line)  # its Version is major.minor.patch: '15.2.0' is 15.2
     if rpcs3_macos:
         major, minor, patch = rpcs3_macos.groups()

@@ -3,6 +3,7 @@
 - the GPU's core count written as a count of GPUs ('Mac Studio M2 Max (38 GPUs)', 'M3 Max 40 GPU'): an Apple chip
   has one GPU, so the number is its cores; read only when it is one of that chip's GPU core counts
   (knowledge/hardware.APPLE_CHIP_CORES);
+- the CPU and GPU core counts in shorthand after the chip ('M4 Max 14c/32c'), when both are that chip's;
 - the memory after the chip and a parenthetical ('Mac Studio M2 Max (38 GPUs), 96 GB', 'M3 Pro (12-core CPU) 36GB'):
   a size Apple sells as unified memory, not a disk's ('1 TB', '512 GB SSD') nor a model's ('M2 Max (Q4_K_M), 48 GB');
 - a GPU form answer naming an Apple chip with a size ('GPU model and memory: MacBook Pro M1 and 16 GB'): an Apple
@@ -24,6 +25,7 @@ from macml.probe.paste.statement_rules import Facts
 
 _CHIP = re.compile(r"(?<![\w-])(?:Apple\s+)?M([1-9])(?:\s+(Pro|Max|Ultra))?(?![\w.])")
 _GPU_COUNT = re.compile(r"^\s*\(?\s*(\d{1,2})\s*GPUs?\b(?!\s*cores?)", re.IGNORECASE)
+_CORE_PAIR = re.compile(r"^\s*,?\s*\(?\s*(\d{1,2})c\s*/\s*(\d{1,2})c\b", re.IGNORECASE)  # '14c/32c': CPU / GPU cores
 _PAREN = r"\s*\((?P<note>[^()]{1,40})\)"
 _MEMORY_AFTER = re.compile(_PAREN + r"\s*,?\s*(?P<size>\d{1,3})\s?(?:GB|GiB|G)\b(?!\s*(?:SSD|storage|disk|drive|HDD|NVMe|VRAM|free|left|model))"
                            r"(?:\s*(?:RAM|memory|unified memory))?\s*(?:$|[,;.)])", re.IGNORECASE)
@@ -56,6 +58,18 @@ def gpu_count_as_cores(line: str) -> Facts:
     return []
 
 
+def core_pair(line: str) -> Facts:
+    """'MacBook Pro 14-inch M4 Max 14c/32c' -> 14 CPU and 32 GPU cores, where both are that chip's (an M4 Max has
+    14 or 16 CPU cores, 32 or 40 GPU cores)."""
+    for chip in _CHIP.finditer(line):
+        pair = _CORE_PAIR.match(line[chip.end():])
+        options = apple_core_options(_chip_name(chip))
+        if (pair and options and int(pair.group(1)) in options[0] and int(pair.group(2)) in options[1]
+                and not _mentioned(line, chip)):
+            return [("cpu.cores", int(pair.group(1))), ("gpu.cores", int(pair.group(2)))]
+    return []
+
+
 def memory_after_chip_note(line: str) -> Facts:
     """'Mac Studio M2 Max (38 GPUs), 96 GB': the unified memory after the chip's parenthetical."""
     for chip in _CHIP.finditer(line):
@@ -67,7 +81,7 @@ def memory_after_chip_note(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return gpu_count_as_cores(line) + memory_after_chip_note(line)
+    return gpu_count_as_cores(line) + core_pair(line) + memory_after_chip_note(line)
 
 
 def apple_gpu_memory_answer(key: str, value: str) -> Facts:

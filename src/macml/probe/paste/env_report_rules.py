@@ -111,12 +111,18 @@ def os_strings(line: str) -> Facts:
 _OS_KEYS = ("os", "operating system", "system", "distro", "distribution", "os version", "os/platform", "platform")
 
 
+_MAC_SHORT = re.compile(r"mac\s?((?:10\.1[0-5]|1[1-5]\.\d|2[6-9]\.\d)(?:\.\d{1,2})?)", re.IGNORECASE)
+
+
 def os_answer(key: str, value: str) -> Facts:
-    """'- OS: [Ubuntu 22.04 server]' -> 'Ubuntu 22.04'; 'Operating System: Kubuntu 25.04'; 'Operating System: ubuntu'
+    """'- OS: [Ubuntu 22.04 server]' -> 'Ubuntu 22.04'; 'OS: mac 15.0.1' -> macOS 15.0.1; 'Operating System: Kubuntu 25.04'; 'Operating System: ubuntu'
     (a distribution without its version, kept as written)."""
-    if key not in _OS_KEYS:
+    if key not in _OS_KEYS + ("os platform and distribution",):  # the last: TensorFlow's issue form
         return []
     value = value.strip().strip("[]()").strip()
+    mac = _MAC_SHORT.fullmatch(value)
+    if mac:  # 'mac 15.0.1': the writer's macOS, its version written whole
+        return [("platform", "darwin"), ("os.version", mac.group(1))]
     found = _DISTRO_VERSION.match(value)
     if found:
         return [("platform", "linux"), ("os.name", _distro(found.group("name"), found.group("version"), found.group("lts") or ""))]
@@ -239,8 +245,18 @@ _PROSE_PACKAGE = re.compile(r"(?<![\w./-])(" + "|".join(map(re.escape, sorted(_P
                             + r")(?: v| ?== ?| version | )(\d+\.\d+(?:\.\d+)?)(?![\w+-]|\.\w)", re.IGNORECASE)
 
 
+# not a version this machine has: a question, one pip could not install, a bound ('after tensorflow 2.16.2')
+_NOT_HELD = re.compile(r"\bcan(?:'|no)?t\s+install\b|\bunable\s+to\s+install\b|\bno\s+(?:release|wheel)\b", re.IGNORECASE)
+_BOUND = re.compile(r"\b(?:after|before|until|than|since|below|above|beyond|past)\s+$", re.IGNORECASE)
+
+
 def prose_packages(line: str) -> Facts:
-    return [("package", {"name": name.lower(), "version": version}) for name, version in _PROSE_PACKAGE.findall(line)]
+    """'with numba 0.57.0 and cuda-python 12.1.0': the versions a sentence says are here; nothing from a question
+    ('Why no ... after tensorflow 2.16.2?') or from 'I can't install tensorflow 2.17'."""
+    if line.rstrip().endswith("?") or _NOT_HELD.search(line):
+        return []
+    return [("package", {"name": found.group(1).lower(), "version": found.group(2)}) for found in _PROSE_PACKAGE.finditer(line)
+            if not _BOUND.search(line[:found.start()])]
 
 
 _QUALIFIED_KEY = re.compile(r"^(.+?\bversion)\s+(?:in|inside|of|on|for)\b.*$")

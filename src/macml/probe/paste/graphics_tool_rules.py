@@ -1,4 +1,4 @@
-"""Linux graphics tools' outputs, each read by a pure function returning stated facts.
+"""Graphics tools' outputs (Linux's mostly), each read by a pure function returning stated facts:
 
 - Mesa's drivers name Linux: a Vulkan device '(RADV POLARIS10) (radv)' (RADV is Mesa's Vulkan driver for AMD, as
   llama.cpp's 'ggml_vulkan' and vulkaninfo print it), glxinfo's renderer '(navi10, LLVM 13.0.1, DRM 3.42,
@@ -12,6 +12,10 @@
 - OpenCL users' device lines: GDAL's "OpenCL: Connected to vendor='Intel Inc.' / device='Intel(R) UHD Graphics 630'
   (GPU implementation)": the GPU the program opened; RPCS3's "RSX: Found Vulkan-compatible GPU: 'AMD Radeon PRO
   W7900' running on driver 2.0.302", one line per GPU.
+- Apple's OpenGL strings (macOS's OpenGL.framework): a renderer named '<GPU> OpenGL Engine' ('Intel HD Graphics OpenGL
+  Engine', 'AMD Radeon Pro 560 OpenGL Engine') and a version carrying Apple's driver bundle ('2.1 INTEL-10.4.14',
+  '4.1 ATI-3.10.19', '4.1 NVIDIA-10.33.0'): macOS, and the GPU the renderer names (Mesa and the Windows drivers write
+  neither form).
 - rocm-smi --showhw's table ('GPU NODE DID GUID GFX VER ...'): one AMD GPU per row, on Linux (rocm-smi is a Linux
   tool: https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/).
 """
@@ -114,8 +118,21 @@ def opencl_connected(line: str) -> Facts:
     return [gpu_record(names[0])] if names else []
 
 
+_APPLE_GL_RENDERER = re.compile(r"\b((?:Intel|AMD|ATI|NVIDIA)\b[^=:|'\"]{2,60}?) OpenGL Engine\b")
+_APPLE_GL_VERSION = re.compile(r"\b\d\.\d (?:INTEL|ATI|NVIDIA)-\d{1,2}\.\d{1,2}\.\d{1,3}\b")
+
+
+def apple_opengl(line: str) -> Facts:
+    """'GL_RENDERER = Intel HD Graphics OpenGL Engine' -> macOS, that GPU; 'GL_VERSION = 2.1 INTEL-10.4.14' -> macOS."""
+    renderer = _APPLE_GL_RENDERER.search(line)
+    if renderer:
+        names = gpu_names(renderer.group(1))
+        return [("platform", "darwin")] + ([gpu_record(names[0])] if names else [])
+    return [("platform", "darwin")] if _APPLE_GL_VERSION.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return mesa_linux(line) + godot_gl_driver(line) + opencl_connected(line) + vulkan_found(line)
+    return mesa_linux(line) + godot_gl_driver(line) + opencl_connected(line) + vulkan_found(line) + apple_opengl(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -10,6 +10,10 @@
   kernel modules), the amdgpu driver's version, and with `dkms status` the kernel's arch;
 - the NVIDIA kernel modules' lines about one GPU ('[drm:nv_drm_load [nvidia_drm]] *ERROR* [nvidia-drm] [GPU ID
   0x00000100] ...', 'NVRM: GPU at PCI:0000:01:00: GPU-...', 'NVRM: GPU 0000:01:00.0: ...'): Linux with an NVIDIA GPU;
+- the amdgpu kernel module's lines about one GPU ('amdgpu 0000:2b:00.0: amdgpu: GPU reset begin!', '[drm:amdgpu_job_timedout
+  [amdgpu]] *ERROR* ring ...'): Linux with an AMD GPU bound to amdgpu;
+- a ROCm build said to be made for one gfx target ('builds and installs without error for gfx900'): people build for
+  the GPU they have, so an AMD GPU of that target;
 - lsmod's row of a loaded Hyper-V guest driver ('hv_vmbus  176128  10 hv_balloon,...', hv_storvsc, hyperv_drm): those
   modules bind only to a Hyper-V host's VMBus devices (drivers/hv in the kernel), so the machine is a Hyper-V guest;
 - Synology's DSM with its build ('DSM 7.3.2-86009'): DSM is Synology's Linux distribution for its NAS (a Linux kernel,
@@ -54,6 +58,22 @@ _NVIDIA_GPU_LINE = re.compile(r"\[nvidia-drm\]\s*\[GPU ID 0x[0-9a-f]+\]|\bNVRM: 
                               re.IGNORECASE)
 
 
+_AMDGPU_GPU_LINE = re.compile(r"\bamdgpu [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: amdgpu:|\[drm:amdgpu_\w+ \[amdgpu\]\]")
+_BUILT_FOR_GFX = re.compile(r"\b(?:build|builds|built|building|compiles?|compiled|compiling)\b[^.;]{0,40}?\bfor (gfx[0-9a-f]{3,4})\b"
+                            r"(?![\s,/]+gfx)", re.IGNORECASE)
+
+
+def amdgpu_module_gpu(line: str) -> Facts:
+    """'amdgpu 0000:2b:00.0: amdgpu: BACO reset' -> Linux, an AMD GPU (the amdgpu module names its device)."""
+    return [("platform", "linux"), ("gpu.present", "AMD")] if _AMDGPU_GPU_LINE.search(line) else []
+
+
+def built_for_gfx(line: str) -> Facts:
+    """'builds and installs without error for gfx900' -> an AMD GPU of target gfx900 (one target, not a list)."""
+    found = _BUILT_FOR_GFX.search(line)
+    return [("gpu.present", "AMD"), ("gpu.gfx", found.group(1).lower())] if found else []
+
+
 def nvidia_module_gpu(line: str) -> Facts:
     """'[nvidia-drm] [GPU ID 0x00000100] Failed to register device' -> Linux, an NVIDIA GPU (the module names it)."""
     return [("platform", "linux"), ("gpu.present", "NVIDIA")] if _NVIDIA_GPU_LINE.search(line) else []
@@ -81,5 +101,5 @@ def synology_dsm(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return (ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + hyperv_modules(line)
-            + synology_dsm(line))
+    return (ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + amdgpu_module_gpu(line)
+            + built_for_gfx(line) + hyperv_modules(line) + synology_dsm(line))

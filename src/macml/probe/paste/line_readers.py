@@ -66,7 +66,7 @@ FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
     gpu_text_rules.keyed_facts, mac_memory_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
     form_answer_rules.keyed_facts, form_question_rules.keyed_facts, gpu_list_rules.form_keyed_facts,
-    distro_rules.keyed_facts)
+    distro_rules.keyed_facts, env_report_rules.os_answer)
 # The readers of any one line. These two come before inline_rules.anywhere: the CPU they name is the more precise.
 BEFORE_ANYWHERE: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (general_rules.line_facts,
                                                                        linux_words_rules.line_facts)

@@ -50,9 +50,11 @@ _SPEC_CPU = re.compile(r"^(?:Intel\s+)?(?:Core\s+)?(i[3579])(?:-\d{4,5}\w*)?$"
                        re.IGNORECASE)
 _GFX = re.compile(r"^gfx[0-9a-f]{3,4}$", re.IGNORECASE)
 _RYZEN = re.compile(r"\b(?:AMD\s+)?(?:Ryzen\s+)?(AI\s+Max\+?\s+(?:PRO\s+)?3\d\d)\b"
-                    r"|\bAMD\s+(Ryzen\s+(?:\d|AI\s+\d)\s+(?:PRO\s+)?(?:HX\s+)?\d{3,4}\w*(?:\s+\d+-Core Processor)?)", re.IGNORECASE)
+                    r"|(?:\bAMD|\bmy)\s+(Ryzen\s+(?:\d|AI\s+\d)\s+(?:PRO\s+)?(?:HX\s+)?\d{3,4}\w*(?:\s+\d+-Core Processor)?)", re.IGNORECASE)
 _APU_GRAPHICS = re.compile(r"\bRyzen\b.*?(?:\bwith|\bw/)\s+((?:AMD\s+)?Radeon(?:\s+(?!Graphics|Gfx)\w+){0,2}(?:\s+(?:Graphics|Gfx))?)\b",
                            re.IGNORECASE)
+# the APU's Radeon by number in brackets after the CPU: 'ryzen 5 8600G (760M I think)', '(Radeon 780M)'
+_APU_IGPU_ASIDE = re.compile(r"\s*\(\s*(?:AMD\s+)?(?:Radeon\s+)?([5-9]\d0M)\b")
 # the APU's GPU said in words: 'AMD Ryzen 5 5600G processor which has an integrated GPU'
 _APU_IGPU_WORDS = re.compile(r"\bRyzen\b.*?\b(?:has|with|w/)\s+(?:an?\s+|its\s+)?(?:integrated|built-in|onboard|on-chip)"
                              r"\s+(?:GPU|graphics)\b", re.IGNORECASE)
@@ -123,12 +125,16 @@ def amd_cpu(line: str) -> Facts:
     codename = codename_gfx(line)
     if not found:  # 'Strix Halo': an x86 APU with its Radeon
         return [("cpu.hardware_arch", "x86_64"), ("gpu.present", "AMD"), ("gpu.gfx", codename)] if codename else []
-    brand = "AMD Ryzen " + " ".join(found.group(1).split()) if found.group(1) else "AMD " + " ".join(found.group(2).split())
+    brand = "AMD Ryzen " + " ".join(found.group(1).split()) if found.group(1) else "AMD " + re.sub(r"^ryzen", "Ryzen", " ".join(found.group(2).split()), flags=re.IGNORECASE)
     facts: Facts = [("cpu.brand", brand)]
     graphics = _APU_GRAPHICS.search(line)
     gfx = apu_gfx(brand)
     in_words = None if graphics else _APU_IGPU_WORDS.search(line)
-    if in_words and gfx and not NEGATION.search(line[found.end():in_words.end()]):
+    aside = None if graphics or in_words else _APU_IGPU_ASIDE.match(line[found.end():])
+    if aside and gfx:  # 'my ryzen 5 8600G (760M I think)': its Radeon named in brackets after it
+        facts.append(("gpu.mention", f"AMD Radeon {aside.group(1)}"))
+        graphics = aside
+    elif in_words and gfx and not NEGATION.search(line[found.end():in_words.end()]):
         facts.append(("gpu.mention", "AMD Radeon Graphics"))
         graphics = in_words
     elif graphics:

@@ -242,8 +242,37 @@ def run_on_my_mac(line: str) -> Facts:
     return [("platform", "darwin")]
 
 
+# A Mac without slots ('MBP 2015 13 inch i7 model with RX 6800 XT and Kryptonite', 'Mac mini with a RX 580'): a desktop
+# Radeon RX card beside it can only be an eGPU (Apple put RX-named cards in no laptop or mini; theirs are 'Radeon Pro')
+_SLOTLESS_MAC = re.compile(r"\b(?:MBP|MacBook(?:\s?(?:Pro|Air))?|Mac\s?mini)\b", re.IGNORECASE)
+_DESKTOP_RX = re.compile(r"(?<![\w-])(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?:[4-5][5-9]0|5[5-7]00|6[4-9][05]0|7[6-9]00|90[67]0)(?:\s?(?:XTX|XT|GRE))?(?![\w-])",
+                         re.IGNORECASE)
+
+
+def desktop_card_on_slotless_mac(line: str) -> Facts:
+    """'I'm using MBP 2015 13 inch i7 model with RX 6800 XT and Kryptonite' -> the RX 6800 XT is external."""
+    mac, card = _SLOTLESS_MAC.search(line), _DESKTOP_RX.search(line)
+    if not mac or not card or card.start() < mac.start() or _NOT.search(line[:card.start()]) or line.rstrip().endswith("?"):
+        return []
+    return [("gpu.external", " ".join(card.group().split()))]
+
+
+# 'mac intel chip anaconda found 2.17 version': a Mac said with its kind of chip, 'mac (with) intel chip', 'mac m1 chip'
+_MAC_CHIP_WORDS = re.compile(r"\bmac(?:book(?:\s+(?:pro|air))?)?\s+(?:with\s+(?:an?\s+)?)?(intel|m[1-5])\s+(?:chip|cpu|processor)\b",
+                             re.IGNORECASE)
+
+
+def mac_chip_words(line: str) -> Facts:
+    """'mac intel chip anaconda found ...' -> an Intel Mac (x86_64); 'macbook with m2 chip' -> Apple silicon. Nothing from
+    a question ('does no support mac intel chip anymore?') or a negation."""
+    found = _MAC_CHIP_WORDS.search(line)
+    if not found or line.rstrip().endswith("?") or re.search(r"\b(?:not|no|never|isn't|unlike)\b", line[:found.start()], re.IGNORECASE):
+        return []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64" if found.group(1).lower() == "intel" else "arm64")]
+
+
 LINE_RULES = (mac_with_chip, macos_version_beside_mac, run_on_my_mac, my_hackintosh, owned_gpu_memory, macos_with_arch, macos_release_version, egpu_gpus, bare_intel_gpu, mac_pro_gpu, python_in_prose,
-              torch_candidates)
+              torch_candidates, mac_chip_words, desktop_card_on_slotless_mac)
 
 
 def line_facts(line: str) -> Facts:

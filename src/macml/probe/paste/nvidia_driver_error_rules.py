@@ -27,7 +27,9 @@ def driver_error_facts(line: str) -> Facts:
     if found is None or negated(line[:found.start()]) or hypothetical(line[:found.start()]) or line.rstrip().endswith("?"):
         return []
     facts: Facts = [("platform", "linux")] if error.linux_only else []
-    return facts + [("gpu.present", "NVIDIA"), ("gpu.driver_error", found.group())]
+    if not re.search(r"open[- ]?source", found.group(), re.IGNORECASE):  # 'the opensource driver' may be amdgpu
+        facts.append(("gpu.present", "NVIDIA"))
+    return facts + [("gpu.driver_error", found.group())]
 
 
 def ignoring_driver(line: str) -> Facts:

@@ -24,16 +24,20 @@ from macml.probe.paste.said_of_this_machine import hypothetical, mentioned_only,
 Facts = List[Tuple[str, Any]]
 
 # A heading that introduces the writer's own parts, one a line: 'Here is my system:', 'My specs', 'Hardware:'
-_PARTS_HEADING = re.compile(r"^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:(?:here\s+is|here's|this\s+is|these\s+are)\s+)?"
+_PARTS_HEADING = re.compile(r"^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:(?:here\s+is|here'?s|this\s+is|these\s+are)\s+)?"
                             r"(?:(?:my|our)\s+(?:system|specs?|setup|hardware|pc|rig|machine|computer|configuration)"
-                            r"|hardware|system\s+specs?|pc\s+specs?|specs)(?:\s+(?:specs?|details|info))?\s*:?\s*(?:\*\*)?\s*:?\s*$",
+                            r"|hardware|system\s+specs?|pc\s+specs?|specs)(?:\s+(?:specs?|details|info))?\s*:?\s*(?:\*\*)?\s*:?\s*$"
+                            r"|^\s*(?:currently\s+)?I\s+(?:have|own|use|am\s+using)\s+(?:an?\s+|this\s+)?(?:laptop|pc|desktop|machine"
+                            r"|computer|notebook|workstation)\s+with\s+(?:these|the\s+following)\s+specs?\s*:\s*$",
                             re.IGNORECASE)
 # a heading naming no owner ('Specs', 'Hardware:') is another's list after 'Recommended for the 13B model'
 _BARE_HEADING = re.compile(r"^\W*(?:hardware|system\s+specs?|pc\s+specs?|specs)\b", re.IGNORECASE)
 _MAX_ITEM = 80  # a parts list's line is short; a longer one is prose and ends the list
 _CPU_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(?:CPU\s*:?\s*)?(?:AMD\s+)?Ryzen\s*(?:([3579])\s+)?(?:PRO\s+)?(\d{4}[A-Z]{0,2}\d?D?)\s*$",
                        re.IGNORECASE)
-_RAM_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(\d{1,4})\s?(?:GB|GiB|G)\b(?:\s+[\w-]+){0,5}?\s+(?:RAM|memory)\s*$", re.IGNORECASE)
+_RAM_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(\d{1,4})\s?(?:GB|GiB|G)\b(?:\s+[\w-]+){0,5}?\s+(?:RAM|memory|L?P?DDR\d\w*)\s*$", re.IGNORECASE)
+_INTEL_CORE_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(?:CPU\s*:?\s*)?(?:Intel\s+)?(?:Core\s+)?(i[3579])[- ]?(\d{4,5})-?([A-Z]{0,2})\s*$",
+                              re.IGNORECASE)
 _VRAM_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(?:(?:VRAM|GPU\s+memory|Video\s+memory)\s*:?\s*(\d{1,3}(?:\.\d+)?)\s?(GB|GiB|G|MB|MiB)"
                         r"|(\d{1,3}(?:\.\d+)?)\s?(GB|GiB|G|MB|MiB)\s+(?:of\s+)?VRAM)\s*$", re.IGNORECASE)
 
@@ -54,6 +58,16 @@ def part_facts(line: str) -> Facts:
     cpu = _CPU_ITEM.match(line)
     if cpu:
         return ryzen_part(cpu.group(1), cpu.group(2))
+    core = _INTEL_CORE_ITEM.match(line)
+    if core:  # '- i3 3110-M': Intel's brand for it, 'Core i3-3110M'
+        return [("cpu.brand", f"Intel Core {core.group(1).lower()}-{core.group(2)}{core.group(3).upper()}"),
+                ("cpu.hardware_arch", "x86_64")]
+    gpus = [] if re.search(r"\d\s?(?:GB|MB)\b", line, re.IGNORECASE) else gpu_names(line) or informal_gpu_names(line)
+    if gpus:  # '- nVidia GT 720M': the writer's GPU
+        return [gpu_record(gpus[0])]
+    vega = re.match(r"^\s*(?:[-*]\s*)?((?:AMD\s+)?(?:Radeon\s+)?(?:RX\s+)?Vega\s?\d{1,2})(?:\s+Graphics)?\s*$", line, re.IGNORECASE)
+    if vega:  # '- Vega 8': an AMD APU's Radeon Vega graphics, as written
+        return [("gpu", dict(gpu_record(vega.group(1))[1], vendor="AMD"))]
     ram = _RAM_ITEM.match(line)
     if ram and not re.search(r"\b(?:VRAM|GPU|graphics)\b", line, re.IGNORECASE):
         return [("cpu.memory_bytes", int(ram.group(1)) * 1024**3)]

@@ -21,7 +21,8 @@ _WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+t?|abi3|none)-(macosx_\d+
 _SITE_PACKAGES = re.compile(r"/lib/python([23])\.(\d{1,2})/(?:site|dist)-packages/")
 _PYENV_VERSION = re.compile(r"/\.?pyenv/versions/(3\.\d{1,2}\.\d{1,2})/(?:bin|lib)/")  # pyenv's own directory for it
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
-_LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/(?:home|mnt)/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b")
+_LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/(?:home|mnt)/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b"
+                         r"|\blib[\w+-]+\.so\.\d+\b")  # a versioned soname ('libOpenCL.so.1'): ELF, which macOS and Windows don't use
 _APPLE_TRIPLE = re.compile(r"\b(arm64|x86_64)-apple-darwin\d*\b")
 # bash's default macOS prompt 'Host-MacBook-Pro:dir user$', zsh's 'user@host dir %'
 _MAC_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w-]*(?:MacBook|iMac|Mac-mini|Macmini|Mac-Pro|Mac-Studio)[\w.-]*:\S* [\w.-]+\$"
@@ -67,7 +68,7 @@ def wheel_tag(line: str) -> Facts:
 
 def path_facts(line: str) -> Facts:
     """A path names its OS: /Users/... and /opt/homebrew are macOS's, /home/..., /mnt/... (macOS mounts under /Volumes;
-    WSL's /mnt/c is Linux too) and lib*cuda*.so Linux's;
+    WSL's /mnt/c is Linux too), lib*cuda*.so and sonames ('libOpenCL.so.1') Linux's;
     '.../lib/python3.11/site-packages/' names the Python's minor version, pyenv's '/.pyenv/versions/3.8.13/lib/...' its
     version; 'x86_64-apple-darwin13' is a
     macOS build triple (conda's host name)."""

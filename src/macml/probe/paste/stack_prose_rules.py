@@ -16,6 +16,7 @@ import re
 
 from macml.knowledge.pc_boards import board_chipset
 from macml.probe.paste.gpu_names import gpu_record
+from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
 _NVIDIA_DRIVER = re.compile(r"\b(?:nvidia|geforce)\b[^.()]{0,30}?\bdriver(?:\s+version)?(?:\s+is|\s*[:=])?\s+v?"
@@ -26,6 +27,9 @@ _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ei
 _COUNTED_AMD = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|six|seven|eight|[2-9]|1[0-6])\s+"
                           r"((?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?)\s+(?:cards|gpus|graphics cards)\b",
                           re.IGNORECASE)
+# 'a laptop that have two graphics card, an AMD and an Nvidia': the two GPUs' makers, each named once
+_TWO_MAKERS = re.compile(r"\b(?:have|has|with)\s+(?:two|2)\s+(?:graphics\s+cards?|gpus?|video\s+cards?)[,:]?\s+(?:an?\s+)?"
+                         r"(AMD|Nvidia|Intel)(?:\s+one)?\s+and\s+(?:an?\s+)?(AMD|Nvidia|Intel)\b", re.IGNORECASE)
 _PAREN_VERSION = re.compile(r"^\s*(?:[-*]\s*)?(python|pytorch|torch)(?:\s+package)?\s*\(version\s+(\d+(?:\.\d+){1,2})\)",
                             re.IGNORECASE)
 
@@ -58,6 +62,15 @@ def amdgpu_pro(line: str) -> Facts:
     return [("platform", "linux"), ("gpu.driver", found.group(1))] if found else []
 
 
+def two_makers(line: str) -> Facts:
+    """'that have two graphics card, an AMD and an Nvidia' -> an AMD GPU and an NVIDIA GPU (models not said)."""
+    found = _TWO_MAKERS.search(line)
+    makers = {"amd": "AMD", "nvidia": "NVIDIA", "intel": "Intel"}
+    if not found or found.group(1).lower() == found.group(2).lower() or NEGATION.search(line[:found.start()]):
+        return []
+    return [("gpu.maker", makers[found.group(1).lower()]), ("gpu.maker", makers[found.group(2).lower()])]
+
+
 def counted_amd(line: str) -> Facts:
     found = _COUNTED_AMD.search(line)
     if not found:
@@ -81,7 +94,7 @@ def paren_version(line: str) -> Facts:
     return [("package", {"name": "torch", "version": version}), ("torch.version", version)]
 
 
-RULES = (nvidia_driver_named, my_rtx, amdgpu_pro, counted_amd, board, paren_version, framework_gpu_said)
+RULES = (nvidia_driver_named, my_rtx, amdgpu_pro, counted_amd, two_makers, board, paren_version, framework_gpu_said)
 
 
 def line_facts(line: str) -> Facts:

@@ -20,6 +20,7 @@ from macml.knowledge.macos import mac_only_gpu
 from macml.probe.paste import (host_signs_rules, inline_rules, line_readers as readers, mac_hint_rules, mac_host_name_rules,
                                mac_text_rules, os_answer_rules, statement_rules as rules, system_rules)
 from macml.probe.paste.base import strip_prompt
+from macml.probe.paste.header_table import header_table_rows
 from macml.probe.paste.log_rules import journal_line_facts
 from macml.probe.paste.requirement_sections import requirement_lines
 from macml.probe.paste.said_of_this_machine import only_advised
@@ -50,9 +51,16 @@ _DESCRIBED_KEY = re.compile(r"^(?:my|our|relevant|current|local|running|runtime|
                             r"(environment|env|os|system|operating system|platform)$")
 
 
+# DxDiag's own field names ('Operating System', 'Card name', 'Display Memory') as a Markdown copy joins them
+_DXDIAG_JOINED = frozenset(("OperatingSystem", "SystemManufacturer", "SystemModel", "CardName", "ChipType", "DisplayMemory",
+                            "DedicatedMemory", "SharedMemory", "DriverVersion", "DriverDate", "DeviceType", "DacType"))
+
+
 def _key(raw: str) -> str:
     key = re.sub(r"\.+$", "", raw.replace("`", "").strip().strip("*").strip())  # hashcat's 'Name...........:'
     key = re.sub(r"^([A-Za-z]+)\.([A-Z][a-z]+)$", r"\1 \2", key)  # hashcat's 'Metal.Version.:' is 'Metal Version'
+    if key in _DXDIAG_JOINED:  # DxDiag's fields run together in a Markdown copy: 'OperatingSystem'
+        key = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key)
     key = re.sub(r"[\s_]+", " ", key.lower())
     described = _DESCRIBED_KEY.match(key)
     return described.group(1) if described else key
@@ -198,6 +206,21 @@ def _form_answers(lines: Sequence[str]) -> Dict[int, str]:
 
 
 
+_TOOL_FIELD = re.compile(r"^[a-z][a-z0-9_]{2,24}$")  # a tool's own variable name: fetchcord's 'sysosline', 'gpuinfo'
+
+
+def inner_pairs(pair: Tuple[str, str]) -> List[Tuple[str, str]]:
+    """A debug dump that prints each fetched line under its variable's name ('sysosline: OS: Manjaro Linux x86_64',
+    'gpuinfo: GPU: AMD Radeon R7 Graphics GPU: Radeon 500 Series'): the inner pairs, a repeated key split, when
+    the inner key is one the rules know."""
+    inner = key_value(pair[1]) if _TOOL_FIELD.match(pair[0]) else None
+    if not inner or not rules.by_key(*inner):
+        return []
+    label = re.match(r"\s*([^:]+):", pair[1])
+    values = re.split(r"\s+" + re.escape(label.group(1).strip()) + r":\s+", inner[1]) if label else [inner[1]]
+    return [(inner[0], value.strip()) for value in values if value.strip()]
+
+
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
@@ -208,6 +231,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     required = requirement_lines(lines)  # '## System Requirements' then '- 32 GB RAM': not this machine's
     # Whole-text readers' facts, by line; their order on a line is the order facts are added.
     answer_sets = [reader(lines) for reader in readers.LINE_ANSWERS]
+    table_rows = header_table_rows(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
@@ -216,11 +240,13 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts: List[Tuple[str, Any]] = []
         for answers in answer_sets:
             facts += answers.get(index, [])
+        for cell in read_statements(table_rows.get(index, ())):  # a header-and-row table's cells, each as 'Header: cell'
+            facts.append((cell.fact, cell.value))
         facts += mac_text_rules.early_line_facts(text)  # before by_key: it reads 'RAM: used / total' as the used
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
-        for each in ([pair] if pair else []) + repr_pairs(text):
+        for each in ([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text):
             facts.extend(rules.by_key(*each))
             for keyed in readers.KEYED:
                 facts.extend(keyed(*each))

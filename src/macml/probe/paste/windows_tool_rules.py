@@ -131,9 +131,24 @@ def dxdiag_display_devices(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+# Event Viewer's Application Error record: 'Faulting module name: nvcuda64.dll, version: 31.0.15.3129' (NVIDIA's CUDA
+# driver library, its file version the driver's Windows form) and 'Faulting application name: python.exe, version:
+# 3.10.9150.1013' (CPython's file version: micro * 1000 + release level * 10 + serial, 150 = final)
+_FAULTING = re.compile(r"^\s*Faulting (?:module|application) name:\s*(nvcuda(?:64)?\.dll|python\.exe),\s*version:\s*(\S+?),")
+
+
 def line_facts(line: str) -> Facts:
-    """`Get-WmiObject Win32_VideoController ...`, `wmic path win32_videocontroller get name`: a WMI query, on Windows."""
-    return [("platform", "win32")] if _WMI_QUERY.search(line) else []
+    """`Get-WmiObject Win32_VideoController ...`, `wmic path win32_videocontroller get name`: a WMI query, on Windows;
+    Event Viewer's faulting nvcuda64.dll (the NVIDIA driver's version) or python.exe (its version)."""
+    facts: Facts = [("platform", "win32")] if _WMI_QUERY.search(line) else []
+    faulting = _FAULTING.match(line)
+    if faulting and faulting.group(1).startswith("nvcuda"):
+        driver = windows_driver(faulting.group(2), "NVIDIA")
+        facts += [("platform", "win32"), ("gpu.present", "NVIDIA")] + ([("gpu.driver", driver)] if driver else [])
+    python = re.fullmatch(r"(3)\.(\d{1,2})\.(\d{1,2})150\.\d+", faulting.group(2)) if faulting else None
+    if python and faulting.group(1) == "python.exe":
+        facts += [("platform", "win32"), ("python.version", ".".join(python.groups()))]
+    return facts
 
 
 # Win32_VideoController's properties listed per adapter: 'Video Controller 0 Name: NVIDIA GeForce GTX 1650',
