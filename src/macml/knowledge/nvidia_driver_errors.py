@@ -20,7 +20,10 @@ denied the GPU by the OS: in WSL 2 a GPU the Windows driver runs in TCC mode, as
 (NVIDIA's CUDA on WSL User Guide: WSL uses the GPUs of the Windows driver's WDDM model; `nvidia-smi -dm` switches a
 GPU's driver model, nvidia-smi(1)). lspci -k's 'Kernel driver in use: nouveau' (or the writer's 'it is using the
 opensource driver') is the GPU bound to nouveau, the reverse-engineered driver, which has no CUDA (NVIDIA's CUDA
-Installation Guide for Linux: disable nouveau before installing the driver).
+Installation Guide for Linux: disable nouveau before installing the driver). 'NVRM: ... has fallen off the bus' is Xid
+79, the GPU gone from the PCIe bus (NVIDIA's Xid catalogue: a hardware, power or thermal fault, or a driver error);
+CUDA's 'cudaErrorInsufficientDriver' (error 35, 'CUDA driver version is insufficient for CUDA runtime version') is a
+driver older than the CUDA runtime the program was built with (CUDA Runtime API, cudaError).
 """
 from __future__ import annotations
 
@@ -71,6 +74,17 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "In an administrator PowerShell on the Windows host, switch the GPU to WDDM (`nvidia-smi -g 0 -dm 0`), "
                 "reboot, then `wsl --shutdown`; data-center GPUs on Windows Server may need NVIDIA's WDDM-capable "
                 "driver for them.", False),
+    DriverError(re.compile(r"\bfallen off the bus\b", re.IGNORECASE),
+                "the GPU fell off the PCIe bus and stopped answering the driver (Xid 79): no program can use it until "
+                "the machine is power-cycled",
+                "Power the machine off fully and back on. If it recurs, check the GPU's power and cooling (cables, PSU "
+                "headroom, temperatures under load) and reseat the card; `sudo dmesg | grep -i xid` shows when it "
+                "happens, and `nvidia-bug-report.sh` collects what NVIDIA support asks for.", True),
+    DriverError(re.compile(r"\bcudaErrorInsufficientDriver\b|CUDA driver version is insufficient for CUDA runtime version"),
+                "the NVIDIA driver is older than the CUDA runtime the program was built with",
+                "Update the NVIDIA driver to one that supports this CUDA (NVIDIA's CUDA Toolkit release notes, table 3), "
+                "or use a build of the program made for an older CUDA. In WSL 2 the driver is the Windows one: update it "
+                "on Windows.", False),
     DriverError(re.compile(r"Kernel driver in use:\s*nouveau\b|\b(?:is|am|are|was)\s+(?:still\s+)?using\s+(?:the\s+)?"
                            r"(?:nouveau|open[- ]?source(?: nouveau)?)\s+driver\b", re.IGNORECASE),
                 "the GPU is bound to nouveau, the open-source driver, which has no CUDA: NVIDIA's driver is not in use",

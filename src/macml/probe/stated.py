@@ -36,6 +36,13 @@ def _distro_stated(statements: Sequence[Statement]) -> Optional[Statement]:
                  and re.split(r"\s+(?=\d)", str(s["value"]).strip(), maxsplit=1)[0].casefold().startswith(name)), stated)
 
 
+def _version_beside_build(statements: Sequence[Statement]) -> Optional[Statement]:
+    """A macOS version stated with its build on one line ('OS Version: macOS 12.2.1 (Build 21D62)'): a tool's own
+    report, over the writer's prose ('MacBook Pro from 2021 with MacOS 15.2') wherever each stands."""
+    built = {s.get("line") for s in statements if s.get("fact") == "os.build"}
+    return next((s for s in statements if s.get("fact") == "os.version" and s.get("line") in built), None)
+
+
 def _point_release(version: str) -> str:
     """'22.04.03' -> '22.04.3': a point release is a count (Ubuntu's month keeps its zero)."""
     parts = version.split(".")
@@ -46,7 +53,7 @@ def _fill_os(facts: MachineFacts, statements: Sequence[Statement], sources: Dict
     os, found = facts.os, {}
     if not os.version:
         if facts.is_mac:
-            stated = first_stated(statements, "os.version")
+            stated = _version_beside_build(statements) or first_stated(statements, "os.version")
             if stated:
                 found.update(version=stated["value"], name=os.name or "macOS", system=os.system or "Darwin")
         else:

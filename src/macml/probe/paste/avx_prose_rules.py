@@ -10,7 +10,7 @@ is a build, and one that crashes says, if anything, that the CPU lacks AVX2.
 
 From them, only what they make certain: AVX2 (or AVX-512) had means AVX had; AVX had and AVX2 lacked is the flag list
 {avx}. AVX lacked alone is left out (an Apple-silicon Mac under Rosetta lacks it too, and nothing else is stated).
-Having any AVX names an x86 CPU. `find(lines)` is a paste finder giving those flags (none where the text holds a
+Having any AVX names an x86 CPU. TensorFlow's cpu_feature_guard line names the instructions the CPU has. `find(lines)` is a paste finder giving those flags (none where the text holds a
 real flag list); `line_facts(line)` gives the arch.
 """
 from __future__ import annotations
@@ -34,6 +34,10 @@ _CPU_BEFORE = re.compile(r"\b(?:CPU|processor|chip|Xeon|Core|i[3579](?:-\w+)?|Ry
                          r"Celeron|Athlon|Phenom|FX(?:-\w+)?|Opteron)(?:\s+[\w-]+){0,2}\s+$", re.IGNORECASE)
 _A_BUILD_AFTER = re.compile(r"^\s*(?:build|release|binary|binaries|version|variant|wheel|exe|executable|package)s?\b",
                             re.IGNORECASE)
+# TensorFlow's own lines: 'Your CPU supports instructions that this TensorFlow binary was not compiled to use: SSE4.1
+# SSE4.2 AVX AVX2 FMA' and (TF 2.4+) 'To enable the following instructions: AVX2 FMA, in other operations, rebuild'
+_TF_GUARD = re.compile(r"(?:Your CPU supports instructions that this TensorFlow binary was not compiled to use|"
+                       r"To enable the following instructions):\s*([A-Z0-9_. ]+)")
 _FLAG_LIST = re.compile(r"^\s*(?:flags|Flags|capabilities|CPU flags)\s*:")
 
 
@@ -41,6 +45,11 @@ def vector_claims(line: str) -> Dict[str, bool]:
     """'i do not have AVX2 but i do have AVX1' -> {'avx2': False, 'avx': True}: each AVX level the line says the
     writer's CPU has (True) or lacks (False)."""
     claims: Dict[str, bool] = {}
+    guard = _TF_GUARD.search(line)
+    if guard:  # TensorFlow's cpu_feature_guard lists instructions this CPU has
+        for level in re.findall(r"(?<![\w-])AVX(2|512\w*)?(?![\w-])", guard.group(1)):
+            claims["avx512" if level.startswith("512") else "avx2" if level == "2" else "avx"] = True
+        return claims
     for sentence in re.findall(r"[^.;!?]+(?:[.;!?]+|$)", line):
         if sentence.rstrip().endswith("?"):
             continue

@@ -78,7 +78,10 @@ def find(lines: Sequence[str]) -> List[Part]:
                 else:
                     break
             start = index - 1 if index and is_prompt_for(lines[index - 1], "lscpu") else index
-            if end == index and start == index:  # an app's lone 'Architecture: aarch64' (Zed's, on macOS too)
+            labels = {LOCALISED.get(m.group(2).strip(), m.group(2).strip()) for m in map(_LABEL.match, lines[index + 1:end + 1]) if m}
+            if end == index and start == index or not labels & _LSCPU_LABELS and start == index:
+                # an app's lone 'Architecture: aarch64' (Zed's, on macOS too); a macOS report's 'Architecture: arm64e'
+                # among fields lscpu never prints ('Report Version', 'Incident Identifier')
                 index += 1
                 continue
             table = normalise_lscpu(lines[index:end + 1])

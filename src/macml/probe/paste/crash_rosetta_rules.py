@@ -4,7 +4,7 @@
   '"path" : "\\/usr\\/libexec\\/rosetta\\/runtime"', a text report's
   '0x7ff7ffd7c000 - 0x7ff7ffdabfff runtime (*) <uuid> /usr/libexec/rosetta/runtime', or on newer macOS
   '/Library/Apple/usr/libexec/oah/libRosettaRuntime';
-- its header's 'Code Type: X86-64 (Translated)'.
+- its header's 'Code Type: X86-64 (Translated)' (a spindump's or microstackshot's 'Architecture: x86_64 (translated)').
 
 Only those report lines fire: a path typed in a command or a sentence ('ls /usr/libexec/rosetta/runtime') is not
 a loaded image. Each rule is a pure function of one line.
@@ -21,7 +21,7 @@ _RUNTIME = r"(?:/usr/libexec/rosetta/runtime|/Library/Apple/usr/libexec/oah/libR
 _IPS_IMAGE = re.compile(r'^\s*"path"\s*:\s*"' + _RUNTIME + r'"\s*,?\s*$')
 # a text report's image line: an address range first, the runtime's path last
 _TEXT_IMAGE = re.compile(r"^\s*0x[0-9a-f]+\s*-\s*0x[0-9a-f]+\s+.*\s" + _RUNTIME + r"\s*$", re.IGNORECASE)
-_CODE_TYPE = re.compile(r"^[\s>]*Code Type:\s*X86-64\s*\(Translated\)", re.IGNORECASE)
+_CODE_TYPE = re.compile(r"^[\s>]*(?:Code Type|Architecture):\s*X86[-_]64\s*\(Translated\)", re.IGNORECASE)
 TRANSLATED: Facts = [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("process.translated", True),
                      ("process.arch", "x86_64")]
 

@@ -240,7 +240,8 @@ def chinese_answer(line: str) -> Facts:
 # A package named in prose with its version: 'with numba 0.57.0 and cuda-python 12.1.0'
 _PROSE_PACKAGES = ("numba", "cuda-python", "cupy", "jax", "jaxlib", "tensorflow", "onnx", "onnxruntime", "onnxruntime-gpu",
                    "ctranslate2", "faster-whisper", "whisperx", "transformers", "diffusers", "xformers", "triton",
-                   "tensorrt", "paddlepaddle", "paddlepaddle-gpu", "mxnet", "llvmlite", "numpy", "tinycudann")
+                   "tensorrt", "paddlepaddle", "paddlepaddle-gpu", "mxnet", "llvmlite", "numpy", "tinycudann", "vllm", "sglang",
+                   "mlx-lm", "mlx-vlm")
 _PROSE_PACKAGE = re.compile(r"(?<![\w./-])(" + "|".join(map(re.escape, sorted(_PROSE_PACKAGES, key=len, reverse=True)))
                             + r")(?: v| ?== ?| version | )(\d+\.\d+(?:\.\d+)?)(?![\w+-]|\.\w)", re.IGNORECASE)
 

@@ -31,4 +31,5 @@ def asked_key(question: str) -> Optional[str]:
 
 def keyed_facts(key: str, value: str) -> Facts:
     asked = asked_key(key)
+    value = re.sub(r"^\s*OS\s+(?=\d)", "", value) if asked == "os version" else value  # 'OS 26.5.2': the OS named again
     return os_answer_rules.keyed_facts(asked, value) if asked else []

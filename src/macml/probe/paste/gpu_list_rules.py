@@ -12,10 +12,10 @@ Each rule is a pure function of one `key: value` pair.
 from __future__ import annotations
 
 import re
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.knowledge.amd_gfx import INSTINCT_MODEL, instinct_target
-from macml.probe.paste.gpu_names import gpu_names, gpu_value
+from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_value
 from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
 
 Facts = List[Tuple[str, Any]]
@@ -125,3 +125,17 @@ def form_keyed_facts(key: str, value: str) -> Facts:
     """An issue form's answer: a whole-machine field, and a count of Instinct accelerators (other '### GPU' answers
     are statement_rules' to read)."""
     return machine_field_gpus(key, value) + (counted_instinct(key, value) or counted_gpus(key, value))
+
+
+# a macOS crash report's footer: one 'Graphics:' line per GPU, its name twice, then its bus ('Graphics: AMD FirePro D500,
+# AMD FirePro D500, PCIe, 3 GB'); a Mac Pro 6,1's two identical lines are its two GPUs
+_FOOTER_GRAPHICS = re.compile(r"^\s*Graphics:\s*([^,]+?),\s*\1,\s*(?:PCIe|PCI|Built-In|Thunderbolt)\b")
+
+
+def crash_footer_gpus(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the GPU of each 'Graphics:' line of a crash report's footer, numbered, where there are several."""
+    footer = [(index, found.group(1)) for index, found in ((i, _FOOTER_GRAPHICS.match(l)) for i, l in enumerate(lines)) if found]
+    if len(footer) < 2:
+        return {}
+    return {index: [("gpu", dict(gpu_record(name)[1], index=number))] for number, (index, name) in enumerate(footer)
+            if gpu_names(name)}

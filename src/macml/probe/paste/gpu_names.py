@@ -114,6 +114,7 @@ def gpu_names(text: str) -> List[str]:
     text = _BRAND_CASE.sub(lambda m: _BRANDS[m.group(1).lower()], text)  # 'TESLA M40', 'Firepro D700' as written
     text = _LOWER_TESLA.sub("Tesla", text)  # 'tesla K40c': NVIDIA's data-center letters and a number say which Tesla
     text = re.sub(r"\b(Intel|Iris|Core) \((R|TM)\)", r"\1(\2)", text)  # 'Intel (R) UHD Graphics 630' (a summary's spacing)
+    text = re.sub(r"\b((?i:intel)(?:\(R\))? U?HD)(\d{3,4})\b", r"\1 \2", text)  # 'Intel UHD630', 'Intel HD530' as typed
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
         found = [m.group(1).strip() for m in pattern.finditer(text)]
         names += [n for n in map(radeon_name, found) if n] if pattern is _RADEON else found

@@ -23,7 +23,7 @@ _MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS ?X
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
 # 'macOS 26 beta 4', 'macOS 15 Developer Beta': the betas before a major release are of its .0
 _MACOS_MAJOR_BETA = re.compile(r"\b(?:[Mm]ac ?OS|macos)(?:\s+[A-Z][a-z]+)?\s+(1[1-9]|2[0-9])\s+(?:(?:Developer|Public)\s+)?[Bb]eta\b")
-_MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((\d{2}[A-Z]\d{1,4}[a-z]?)\)")
+_MACOS_BUILD = re.compile(r"\b(?:macOS|Mac OS X|OS X)\b[^()]*\((?:Build )?(\d{2}[A-Z]\d{1,4}[a-z]?)\)")  # crash reports: '(Build 21D62)'
 _DARWIN = re.compile(r"\bDarwin(?: Kernel Version|\s+\S+)?\s+(\d{2}\.\d+\.\d+)\b|release='(\d{2}\.\d+\.\d+)'.*system='Darwin'"
                      r"|system='Darwin'.*release='(\d{2}\.\d+\.\d+)'")
 _XNU_ARCH = re.compile(r"RELEASE_(ARM64|X86_64)")

@@ -35,7 +35,7 @@ from macml.probe.paste.log_rules import repl_facts
 # The readers of whole texts (line index -> facts) in the order their facts join a line's; env_report first:
 # it corrects misreadings. device_facts and repl_facts, mac_app_rules' answers and linux_app_rules' come next.
 LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, Any]]]], ...] = (
-    env_report_rules.answers, device_facts, repl_facts, linux_app_rules.answers, mac_app_rules.answer_facts,
+    env_report_rules.answers, device_facts, repl_facts, gpu_list_rules.crash_footer_gpus, linux_app_rules.answers, mac_app_rules.answer_facts,
     mac_words_rules.answers, linux_words_rules.answers, linux_clues_rules.answers, mac_text_rules.answers,
     gpu_text_rules.answers, nvidia_cli_rules.answers, linux_sentence_rules.answers, mac_prose_specs_rules.answers,
     graphics_tool_rules.answers, spec_prose_rules.answers, windows_tool_rules.answers, form_answer_rules.answers,

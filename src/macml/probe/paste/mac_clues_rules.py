@@ -49,6 +49,8 @@ _WRITTEN_VERSIONS = re.compile(r"\b(Python|OS Version|macOS)\s?\((\d{1,2}\.\d{1,
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[[xX ]\]\s*([A-Za-z][\w .()/-]{0,40}?)\s*:\s*(\S.*?)\s*$")
 _PYTHON_VERSION_SAID = re.compile(r"\bpython version\s*(?:=|:|is)\s*`?(?:python\s*)?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])`?",
                                   re.IGNORECASE)
+_TESTED_WITH_PYTHON = re.compile(r"\b(?:tested|tried|ran|run|running|works?|worked)\b[^.;?]{0,30}?\b(?:with|on|using|under)\s+python\s?v?"
+                                 r"(3\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
 _LISTED_PYTHON = re.compile(r",\s*python\s?v?(3\.\d{1,2}\.\d{1,2})(?![\d.])", re.IGNORECASE)
 _CHIP_MEMORY = re.compile(r"(?<![\w-])M([1-5])(?:\s+(Pro|Max|Ultra))?(?:\s+(?:mini|Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Studio|iMac|Air))?"
                           r"\s*(?:chip\s*)?(?:with\s+|[,\u2013\u2014-]\s*|w/\s*)?(\d{1,3})\s?(?:GB|GiB)\b"
@@ -237,11 +239,12 @@ def checkbox_answer(line: str) -> Facts:
 
 
 def python_version_said(line: str) -> Facts:
-    """'## python version = `Python 3.12.7`', '- Python version:3.8', 'on macOS 12.0.1, arm64, python 3.8.12': the
-    writer's Python (a bare minor where that is all they give)."""
+    """'## python version = `Python 3.12.7`', '- Python version:3.8', 'on macOS 12.0.1, arm64, python 3.8.12', 'I tested
+    it with python 3.10 + pytorch 2.0.1': the writer's Python (a bare minor where that is all they give)."""
     found = _PYTHON_VERSION_SAID.search(line)
     listed = _LISTED_PYTHON.search(line) if re.search(r"\bmac ?os\b", line, re.IGNORECASE) else None
-    match = found or listed
+    tested = None if line.rstrip().endswith("?") else _TESTED_WITH_PYTHON.search(line)
+    match = found or listed or tested
     return [("python.version", match.group(1))] if match else []
 
 

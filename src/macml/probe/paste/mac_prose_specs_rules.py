@@ -167,6 +167,18 @@ def ram_said(line: str) -> Facts:
     return [("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
 
 
+# '16GB/ 64 GB DDR4': a size of plain DDR memory from 8 GB up is the machine's RAM (a GPU's is GDDR or HBM; the few
+# cards with plain DDR, such as the GT 1030 DDR4, carry 2-4 GB)
+_DDR_RAM = re.compile(r"(?<![\d.x×])(\d{1,3})\s?GB\s+(?:LP)?DDR[2-5]\w*\b", re.IGNORECASE)
+
+
+def ddr_ram(line: str) -> Facts:
+    found = _DDR_RAM.search(line)
+    if not found or int(found.group(1)) < 8 or hypothetical(line) or someone_elses(line):
+        return []
+    return [("cpu.memory_bytes", int(found.group(1)) * 1024**3)]
+
+
 def intel_glued_vram(line: str) -> Facts:
     """System Information's 'Intel HD Graphics 4000' and '1536 MB' copied as one word 'Intel HD Graphics 40001536MB'."""
     found = _INTEL_GLUED_VRAM.search(line)
@@ -235,7 +247,7 @@ def docker_on_mac(line: str) -> Facts:
     return [("gpu.absent", "NVIDIA"), ("gpu.absent", "AMD")] if _DOCKER_ON_MAC.search(line) else []
 
 
-LINE_RULES = (chip_said, family_chip, bare_chip_beside_mac, on_apple_silicon, macos_written, my_python, ram_said,
+LINE_RULES = (chip_said, family_chip, bare_chip_beside_mac, on_apple_silicon, macos_written, my_python, ram_said, ddr_ram,
               intel_glued_vram, radeon_by_number, packages_said, conda_rows, docker_on_mac,
               paddle_imported)
 

@@ -8,6 +8,7 @@
 - A Mac with an untiered Apple chip ('Mac M4'): the chip's generation, which stated.py resolves to one tier only
   where the Mac's memory was sold with that tier alone (mac_families.chip_by_memory).
 - A macOS issue form's version answered with a release name alone ('macOS Version: Ventura').
+- A chip answered with Apple's chip name alone ('CPU and GPU model: M1, ARM', 'Chip: M2 Pro'): that Apple chip.
 - Work done inside a named VM ('inside a Tart VM'): a virtual machine; Tart and VirtualBuddy run their guests
   through Apple's Virtualization.framework, which runs only on Apple silicon (tart.run, github.com/cirruslabs/tart).
 
@@ -143,5 +144,19 @@ def gpu_core_total(key: str, value: str) -> Facts:
         ("gpu.cores", int(found.group(1) or found.group(2) or found.group(3)))]
 
 
+_CHIP_KEYS = re.compile(r"(?:cpu|chip|processor|soc)(?: model| type| name)?|cpu (?:and|&|/) ?gpu(?: model)?|cpu/gpu(?: model)?")
+_BARE_CHIP = re.compile(r"(?:Apple\s+)?M([1-5])(?:\s+(Pro|Max|Ultra))?(?:\s*(?:[,(/]\s*(?:ARM|arm64|Apple silicon)\)?)?)?", re.IGNORECASE)
+
+
+def chip_answer(key: str, value: str) -> Facts:
+    """'CPU and GPU model: M1, ARM' -> Apple M1 (its tier as answered: 'Chip: M2 pro' is the M2 Pro)."""
+    found = _BARE_CHIP.fullmatch(value.strip()) if _CHIP_KEYS.fullmatch(key) else None
+    if not found:
+        return []
+    tier = f" {found.group(2).title()}" if found.group(2) else ""
+    return [("platform", "darwin"), ("cpu.brand", f"Apple M{found.group(1)}{tier}"), ("cpu.hardware_arch", "arm64")]
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return ram_in_lower_case_gb(key, value) + macos_release_answer(key, value) + gpu_core_total(key, value)
+    return (ram_in_lower_case_gb(key, value) + macos_release_answer(key, value) + gpu_core_total(key, value)
+            + chip_answer(key, value))

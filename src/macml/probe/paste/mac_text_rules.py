@@ -256,7 +256,7 @@ def line_facts(line: str) -> Facts:
 
 
 _MAC_OS_KEYS = ("mac os", "macos", "mac os x", "os x", "macos version", "mac os version", "os version")
-_BARE_MACOS = re.compile(r"^(?:Mac\s+)?((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)(?:\s*\(\w+\))?$")
+_BARE_MACOS = re.compile(r"^(?:Mac\s+|OS\s+(?=2[6-9]\.))?((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)(?:\s*\(\w+\))?$")
 _MAC_VALUE = re.compile(r"^Mac\s+((?:10|1[1-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)\b")
 _BETA = re.compile(r"^((?:1[1-5])\.\d{1,2}(?:\.\d{1,2})?)\s+(?:Developer\s+)?Beta(?:\s+\d+)?$", re.IGNORECASE)
 

@@ -23,6 +23,9 @@ _PYENV_VERSION = re.compile(r"/\.?pyenv/versions/(3\.\d{1,2}\.\d{1,2})/(?:bin|li
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
 _LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/(?:home|mnt)/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b"
                          r"|\blib[\w+-]+\.so\.\d+\b")  # a versioned soname ('libOpenCL.so.1'): ELF, which macOS and Windows don't use
+# an extension module's file name carries its CPython's tag: '_C.cpython-39-x86_64-linux-gnu.so'
+_EXTENSION_TAG = re.compile(r"\.cpython-3(\d{1,2})-(x86_64|aarch64)-linux-gnu\.so\b")
+_MKL_DYLIB = re.compile(r"\blibmkl_\w+?(?:\.\d+)*\.dylib\b")  # 'dlopen(/opt/miniconda3/envs/ml/lib/libmkl_intel_thread.1.dylib'
 _APPLE_TRIPLE = re.compile(r"\b(arm64|x86_64)-apple-darwin\d*\b")
 # bash's default macOS prompt 'Host-MacBook-Pro:dir user$', zsh's 'user@host dir %'
 _MAC_PROMPT = re.compile(r"^\s*(?:\([\w.-]+\)\s*)*(?:[\w-]*(?:MacBook|iMac|Mac-mini|Macmini|Mac-Pro|Mac-Studio)[\w.-]*:\S* [\w.-]+\$"
@@ -71,7 +74,7 @@ def path_facts(line: str) -> Facts:
     WSL's /mnt/c is Linux too), lib*cuda*.so and sonames ('libOpenCL.so.1') Linux's;
     '.../lib/python3.11/site-packages/' names the Python's minor version, pyenv's '/.pyenv/versions/3.8.13/lib/...' its
     version; 'x86_64-apple-darwin13' is a
-    macOS build triple (conda's host name)."""
+    macOS build triple (conda's host name); an MKL dylib loaded ('libmkl_intel_thread.1.dylib') an x86_64 Python's."""
     facts: Facts = []
     site = _SITE_PACKAGES.search(line)
     if site:
@@ -79,6 +82,11 @@ def path_facts(line: str) -> Facts:
     pyenv = _PYENV_VERSION.search(line)
     if pyenv and (not site or pyenv.group(1).startswith(f"{site.group(1)}.{site.group(2)}.")):
         facts.append(("python.version", pyenv.group(1)))
+    extension = _EXTENSION_TAG.search(line)
+    if extension:
+        facts += [("platform", "linux"), ("python.machine", extension.group(2)), ("python.minor", f"3.{extension.group(1)}")]
+    if _MKL_DYLIB.search(line):  # Intel builds MKL for macOS on x86_64 only: the process loading it is x86_64
+        facts += [("platform", "darwin"), ("python.machine", "x86_64")]
     if _MAC_PATH.search(line) or _APPLE_TRIPLE.search(line) or _MAC_PROMPT.match(line):
         facts.append(("platform", "darwin"))
     elif _LINUX_PATH.search(line):

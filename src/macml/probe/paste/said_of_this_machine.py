@@ -121,5 +121,12 @@ def only_advised(line: str, version: str) -> bool:
     """Every sentence of the line that gives this version is a condition or advice, not what is installed: 'if use
     `conda install tensorflow=2.9.1`, the specified TensorFlow version 2.9.1 may be too old ... Instead we recommend
     `pip install tensorflow==2.15.0`'."""
+    conflict = _RESOLVER_CONFLICT.search(line)  # pip: 'X 0.0.5 requires jax==0.4.20, but you have jax 0.5.0 ...'
+    if conflict and version in re.findall(r"[=<>~!]=?\s*(\d[\w.]*)", conflict.group(1)):
+        return True
     sentences = [s for s in re.split(r"(?<=[.;!?])\s+", line) if re.search(r"(?<![\w.])" + re.escape(version) + r"(?![\w])", s)]
     return bool(sentences) and all(_ADVICE.search(s) for s in sentences)
+
+
+# pip's resolver report: the requirement after 'requires' is what the package wants, 'you have' what is installed
+_RESOLVER_CONFLICT = re.compile(r"\brequires\s+(\S+?),\s+but you have\s+\S+\s+\d")

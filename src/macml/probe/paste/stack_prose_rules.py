@@ -20,7 +20,9 @@ from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
 _NVIDIA_DRIVER = re.compile(r"\b(?:nvidia|geforce)\b[^.()]{0,30}?\bdriver(?:\s+version)?(?:\s+is|\s*[:=])?\s+v?"
-                            r"(\d{3}\.\d{2,3}(?:\.\d{2})?)(?![\d.])", re.IGNORECASE)
+                            r"(\d{3}\.\d{2,3}(?:\.\d{2})?)(?![\d.])"
+                            r"|(?<![\w-])(?:x11-drivers/)?nvidia-drivers-(\d{3}\.\d{2,3}(?:\.\d{2})?)(?![\d.])",  # Gentoo's package
+                            re.IGNORECASE)
 _MY_RTX = re.compile(r"\bmy (?:nvidia )?(?:rtx|geforce)\b(?!\s*-?\s*[A-Za-z]?\d)", re.IGNORECASE)
 _AMDGPU_PRO = re.compile(r"\bAMDGPU-PRO\s+(?:driver\s+)?v?(\d{2}\.\d{1,2}(?:\.\d+)?)\b", re.IGNORECASE)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
@@ -50,7 +52,7 @@ def framework_gpu_said(line: str) -> Facts:
 
 def nvidia_driver_named(line: str) -> Facts:
     found = _NVIDIA_DRIVER.search(line)
-    return [("gpu.driver", found.group(1)), ("gpu.present", "NVIDIA")] if found else []
+    return [("gpu.driver", found.group(1) or found.group(2)), ("gpu.present", "NVIDIA")] if found else []
 
 
 def my_rtx(line: str) -> Facts:

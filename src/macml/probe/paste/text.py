@@ -77,7 +77,14 @@ def _unquoted_lines(text: str) -> List[str]:
 _SPACE_ENTITY = re.compile(r"&(?:ensp|emsp|nbsp|thinsp|#160|#8194|#8195);")
 
 
-_APPLE_TIER = re.compile(r"\b(Apple M\d{1,2}) (pro|max|ultra|PRO|MAX|ULTRA)\b")
+_APPLE_TIER = re.compile(r"\b((?:Apple )?M\d{1,2}) (pro|max|ultra|PRO|MAX|ULTRA)\b")
+
+
+def _typed_forms(line: str) -> str:
+    """A line's hand-typed spellings in the forms the rules read (after colour codes and quoting are gone)."""
+    line = _APPLE_TIER.sub(lambda m: f"{m.group(1)} {m.group(2).title()}", line)  # 'my Apple M1 pro': the tier as Apple writes it
+    line = re.sub(r"(?<=[\w)])\\_(?=\w)", "_", line)  # Markdown's escaped underscore: 'metal_intel(r)\\_hd_graphics_530.0'
+    return re.sub(r"(?<![\w.])0S(?= \d{1,2}\.\d)", "OS", line)  # 'OS' typed with a zero: '0S 26.5.2'
 
 
 def clean_lines(text: str) -> List[str]:
@@ -88,9 +95,8 @@ def clean_lines(text: str) -> List[str]:
     # CJK prose glues Latin words to its characters ('本机是M1 8G Mac', 'M4运行'), and CJK characters count as word
     # characters to every rule's \b: a space between them lets each rule see the Latin word.
     text = _LATIN_THEN_CJK.sub(r"\1 \2", _CJK_THEN_LATIN.sub(r"\1 \2", text))  # 'MAC MINI M4运行comfyUI' too
-    text = _APPLE_TIER.sub(lambda m: f"{m.group(1)} {m.group(2).title()}", text)  # 'my Apple M1 pro': the tier as Apple writes it
-    text = re.sub(r"(?<=[\w)])\\_(?=\w)", "_", text)  # Markdown's escaped underscore: 'metal_intel(r)\\_hd_graphics_530.0'
     lines = [_TREE_PREFIX.sub("", _QUOTED_KEY.sub("", line, count=1), count=1) for line in _unquoted_lines(text)]
+    lines = [_typed_forms(line) for line in lines]
     lines = [_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines]
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
             else _HTML_WRAPPER.sub("", line) for line in lines]

@@ -14,7 +14,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.knowledge.pci_ids import pci_vendor
-from macml.probe.paste.gpu_names import gpu_vendor
+from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor
 
 Facts = List[Tuple[str, Any]]
 
@@ -173,10 +173,31 @@ def numbered_video_controllers(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+# PowerShell's '(Get-WmiObject win32_VideoController).Name': the adapters' names, one a line, under the command
+_NAME_PROPERTY = re.compile(r"^\s*(?:PS [^>]*>\s*)?\((?:Get-WmiObject|Get-CimInstance|gwmi|gcim)\s+(?:-Class\s+)?Win32_VideoController\)\.Name\s*$",
+                            re.IGNORECASE)
+
+
+def video_controller_names(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'(Get-WmiObject win32_VideoController).Name' then 'AMD Radeon RX 6800' / 'AMD Radeon 780M Graphics': each
+    adapter Windows has (WMI's order is not CUDA's or HIP's, so no index), on Windows."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if not _NAME_PROPERTY.match(line):
+            continue
+        found[index] = [("platform", "win32")]
+        for follow in range(index + 1, min(len(lines), index + 17)):
+            names = gpu_names(lines[follow])
+            if not names or names[0] != lines[follow].strip():
+                break  # a blank line, the next command or anything but one adapter's name ends the list
+            found[follow] = [gpu_record(names[0])]
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """line index -> facts read from the lines around it."""
     found: Dict[int, Facts] = {}
-    for reader in (wmi_video_controllers, dxdiag_display_devices, numbered_video_controllers):
+    for reader in (wmi_video_controllers, dxdiag_display_devices, numbered_video_controllers, video_controller_names):
         for index, facts in reader(lines).items():
             found.setdefault(index, []).extend(facts)
     return found
