@@ -12,7 +12,7 @@ import re
 from typing import Optional
 
 # The Instinct boards as people write them ('MI50', 'AMD Instinct MI300X'): the models INSTINCT_GFX knows
-INSTINCT_MODEL = r"(?:AMD\s+)?(?:Instinct\s+)?MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X)"
+INSTINCT_MODEL = r"(?:AMD\s+)?(?:Instinct\s+)?MI(?:25|50|60|100|210|250X?|300[AX]?|308X|325X|35[05]X)"
 CODENAME_GFX = {
     "navi 10": "gfx1010", "navi 14": "gfx1012", "navi 21": "gfx1030", "navi 22": "gfx1031", "navi 23": "gfx1032",
     "navi 24": "gfx1034", "navi 31": "gfx1100", "navi 32": "gfx1101", "navi 33": "gfx1102", "navi 44": "gfx1200",
@@ -20,17 +20,22 @@ CODENAME_GFX = {
     "polaris 10": "gfx803", "polaris 11": "gfx803", "polaris 12": "gfx803", "polaris 20": "gfx803", "polaris 21": "gfx803",
     "ellesmere": "gfx803", "baffin": "gfx803", "lexa": "gfx803", "fiji": "gfx803",
     "tonga": "gfx802", "iceland": "gfx802", "hawaii": "gfx701",
+    # APUs' integrated GPUs as lspci names them (LLVM: gfx902 Raven / Picasso, gfx90c Renoir / Cezanne / Lucienne,
+    # gfx1035 Rembrandt, gfx1036 Raphael, gfx1037 Mendocino, gfx1103 Phoenix)
+    "raven ridge": "gfx902", "raven": "gfx902", "picasso": "gfx902", "renoir": "gfx90c", "cezanne": "gfx90c",
+    "lucienne": "gfx90c", "rembrandt": "gfx1035", "raphael": "gfx1036", "mendocino": "gfx1037", "phoenix": "gfx1103",
+    "phoenix1": "gfx1103",
 }
 INSTINCT_GFX = {
     "mi25": "gfx900", "mi50": "gfx906", "mi60": "gfx906", "mi100": "gfx908", "mi210": "gfx90a", "mi250": "gfx90a",
-    "mi250x": "gfx90a", "mi300": "gfx942", "mi300a": "gfx942", "mi300x": "gfx942", "mi325x": "gfx942",
+    "mi250x": "gfx90a", "mi300": "gfx942", "mi300a": "gfx942", "mi300x": "gfx942", "mi308x": "gfx942", "mi325x": "gfx942",
     "mi350x": "gfx950", "mi355x": "gfx950",
 }
 
 
 def codename_target(name: str) -> Optional[str]:
     """'Navi 22' -> 'gfx1031', 'Vega20' -> 'gfx906'; None for a name the table does not hold."""
-    key = re.sub(r"^(navi|vega|polaris)\s*(\d+)$", r"\1 \2", name.strip().lower())
+    key = re.sub(r"^(navi|vega|polaris)\s*(\d+)$", r"\1 \2", " ".join(name.strip().lower().split()))
     return CODENAME_GFX.get(key)
 
 
@@ -69,7 +74,7 @@ def radeon_target(name: str) -> Optional[str]:
     'gfx900'; 'AMD Radeon VII' -> 'gfx906'; 'RX 6600' -> 'gfx1032'; lspci's 'Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]' -> its chip's 'gfx1030';
     None for any other name (Polaris, the Pro WX cards, the RDNA RX cards and lspci's chip names)."""
     name = re.sub(r"\s*\((?:TM|R)\)", "", name.strip(), flags=re.IGNORECASE)
-    chip = re.match(r"^(?:Advanced Micro Devices, Inc\. \[AMD/ATI\]\s*)?(\w+(?: \d+)?)(?: (?:XT|PRO|XL|GL))*\s*\[", name)
+    chip = re.match(r"^(?:Advanced Micro Devices, Inc\. \[AMD/ATI\]\s*|AMD\s+)?(\w+(?: \d+| Ridge)?)(?: (?:XT|PRO|XL|GL))*\s*\[", name)
     if chip and codename_target(chip.group(1)):  # lspci's 'Ellesmere [Radeon RX 470/480/570/570X/580/580X]': the chip's
         return codename_target(chip.group(1))
     if re.fullmatch(r"(?:amd\s+)?radeon\s+vii", name, re.IGNORECASE):  # Vega 20, like the MI50

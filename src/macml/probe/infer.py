@@ -14,6 +14,7 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts
+from macml.knowledge.amd_apus import igpu_gfx
 from macml.knowledge.amd_gfx import radeon_target
 from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MINI_GPU_CORES,
                                      MACBOOK_PRO_13_GPU_CORES, MACBOOK_PRO_16_GPU_CORES,
@@ -238,13 +239,13 @@ def _stated_gfx(gpus: Tuple[GPU, ...], snapshot: Mapping[str, Any], sources: Dic
         if gpu.vendor == "AMD" and not gpu.compute_capability and (not several_amd or gpu.model in str(stated[0].get("text"))):
             gpu = dataclasses.replace(gpu, compute_capability=stated[0]["value"])
             sources[f"gpus.{index}.compute_capability"] = f"line {stated[0].get('line')}: {str(stated[0].get('text'))[:120]}"
-        out.append(gpu)
+        out.append(_named_gfx(gpu, index, sources))  # another AMD GPU's name may give its own
     return tuple(out)
 
 
 def _named_gfx(gpu: GPU, index: int, sources: Dict[str, str]) -> GPU:
-    """An AMD GPU whose name alone gives its gfx target ('AMD RX 580' is Polaris, gfx803)."""
-    target = radeon_target(gpu.model) if gpu.vendor == "AMD" and not gpu.compute_capability else None
+    """An AMD GPU whose name alone gives its gfx target ('AMD RX 580' is Polaris, gfx803; 'AMD Radeon 780M', an APU's, gfx1103)."""
+    target = (radeon_target(gpu.model) or igpu_gfx(gpu.model)) if gpu.vendor == "AMD" and not gpu.compute_capability else None
     if target:
         sources[f"gpus.{index}.compute_capability"] = f"GPU-name table: {gpu.model} compiles for {target}"
         return dataclasses.replace(gpu, compute_capability=target)

@@ -228,9 +228,20 @@ def x86_only_tensorflow(facts: MachineFacts) -> str:
     return f"tensorflow {tf} has no macOS arm64 wheel on PyPI (the first is {TF_FIRST_MACOS_ARM64}): an x86_64 Python"
 
 
+def x86_only_old_python(facts: MachineFacts) -> str:
+    """CPython runs natively on Apple silicon from 3.8 (conda-forge's osx-arm64 builds start at 3.8, python.org's
+    universal2 installers at 3.9.1, bpo-41100): a Python 3.7 or older on an Apple-silicon Mac is x86_64."""
+    interp = facts.interpreter
+    version = package_version(interp.version) if interp is not None and interp.version else None
+    if not facts.is_mac or facts.cpu.apple_silicon is not True or version is None or version >= package_version("3.8"):
+        return ""
+    return f"Python {interp.version} predates CPython's arm64 macOS builds (3.8 on, bpo-41100): an x86_64 Python"
+
+
 def infer_native_python(facts: MachineFacts, sources: Dict[str, str]) -> MachineFacts:
     """The interpreter's arch where only an arm64 (or only an x86_64) Python could hold what the evidence shows."""
-    interp, why, x86_why = facts.interpreter, arm64_only_torch(facts), x86_only_tensorflow(facts)
+    interp, why = facts.interpreter, arm64_only_torch(facts)
+    x86_why = x86_only_tensorflow(facts) or x86_only_old_python(facts)
     if not (why or x86_why) or (why and x86_why) or interp is None or interp.machine:
         return facts
     sources["interpreter.machine"] = why or x86_why

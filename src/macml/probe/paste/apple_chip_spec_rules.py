@@ -25,7 +25,8 @@ from macml.probe.paste.statement_rules import Facts
 
 _CHIP = re.compile(r"(?<![\w-])(?:Apple\s+)?M([1-9])(?:\s+(Pro|Max|Ultra))?(?![\w.])")
 _GPU_COUNT = re.compile(r"^\s*\(?\s*(\d{1,2})\s*GPUs?\b(?!\s*cores?)", re.IGNORECASE)
-_CORE_PAIR = re.compile(r"^\s*,?\s*\(?\s*(\d{1,2})c\s*/\s*(\d{1,2})c\b", re.IGNORECASE)  # '14c/32c': CPU / GPU cores
+# '14c/32c', '芯片 10CPU 24GPU': CPU and GPU cores just after the chip
+_CORE_PAIR = re.compile(r"^[^\d\n]{0,8}?(\d{1,2})\s?(?:c|CPU)\s*/?\s*(\d{1,2})\s?(?:c|GPU)\b", re.IGNORECASE)
 _PAREN = r"\s*\((?P<note>[^()]{1,40})\)"
 _MEMORY_AFTER = re.compile(_PAREN + r"\s*,?\s*(?P<size>\d{1,3})\s?(?:GB|GiB|G)\b(?!\s*(?:SSD|storage|disk|drive|HDD|NVMe|VRAM|free|left|model))"
                            r"(?:\s*(?:RAM|memory|unified memory))?\s*(?:$|[,;.)])", re.IGNORECASE)

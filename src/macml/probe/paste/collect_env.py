@@ -180,7 +180,8 @@ def _torch(fields: Dict[str, str], gpus: Sequence[str], packages: Dict[str, str]
                                # the 2019 format printed the toolkit's full version ('9.0.176')
                                "cuda_version": ".".join(cuda_build.split(".")[:2]) if cuda_build and cuda_build[0].isdigit()
                                else None,
-                               "hip_version": known(fields.get("HIP runtime version")) if rocm_build else None}
+                               # a paste cut before 'HIP runtime version' still names the ROCm it was built with
+                               "hip_version": (known(fields.get("HIP runtime version")) or rocm_build) if rocm_build else None}
     if "CUDA used to build PyTorch" not in fields and "ROCM used to build PyTorch" not in fields and "+" not in version:
         data["build_unknown"] = True  # a fragment ('Pytorch version: 2.4.1' alone) names no build
     available = (known(fields.get("Is CUDA available")) or "").lower()

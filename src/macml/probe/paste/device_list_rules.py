@@ -24,11 +24,14 @@ Facts = List[Tuple[str, Any]]
 
 # darktable's '[opencl_init]' device block names the platform after the device: 'PLATFORM, VENDOR & ID:    Apple, Apple, ID=...'
 _APPLE_PLATFORM = re.compile(r"^\s*(?:OpenCL\s+)?Platform(?:\s+name)?\s*(?::|\s{2,})\s*Apple\s*$"
-                             r"|^\s*PLATFORM, VENDOR & ID:\s*Apple,", re.IGNORECASE)
+                             r"|^\s*PLATFORM, VENDOR & ID:\s*Apple,"
+                             r"|^\s*OpenCL API \(OpenCL [\d.]+ \([^)]*\)\) - Platform #\d+ \[Apple\]\s*$", re.IGNORECASE)  # hashcat's
 _METAL_ONLY = re.compile(r"^\s*(?:Feature\.Set\.*\s*:\s*macOS GPU Family\b|Metal\.Version\.*\s*:\s*\d)")
 _DEVICE_HEAD = re.compile(r"^\s*(?:Backend Device ID #\d+|Device\s*#\d+(?:/\d+)?\s*:?)\s*$", re.IGNORECASE)
-_DEVICE_NAME = re.compile(r"^\s*(?:Name\.{3,}|Device(?:\s+name|\s*#\d+(?:/\d+)?)?|Device Name)\s*(?::|\s{2,})\s*(\S.*?)\s*$",
-                          re.IGNORECASE)  # 'Device #1: Apple M3 Pro' names its device on the head line
+_DEVICE_NAME = re.compile(r"^\s*(?:\*\s+)?(?:Name\.{3,}|Device(?:\s+name|\s*#\d+(?:/\d+)?)?|Device Name)\s*(?::|\s{2,})\s*"
+                          r"(\S.*?)(?:,\s*(?:skipped|\d+/\d+ MB\b.*))?\s*$",
+                          re.IGNORECASE)  # 'Device #1: Apple M3 Pro' names its device on the head line; hashcat's
+# '* Device #2: Intel(R) UHD Graphics 630, skipped' too
 _EXTERNAL = re.compile(r"^\s*Phys\.Location\.*\s*:\s*connected via an external interface\b"
                        r"|^\s*GPU\.Properties\.*\s*:.*\bremovable 1\b", re.IGNORECASE)
 _HASHCAT_MEMORY = re.compile(r"^\s*Memory\.Total\.*\s*:\s*(\d+)\s*MB\b")
@@ -82,10 +85,21 @@ def device_facts(lines: Sequence[str], start: int, name: str, index: int) -> Fac
     return facts
 
 
+_HASHCAT_DARWIN = re.compile(r"^\s*OS\.Release\.+:\s*(\d{2}\.\d{1,2}\.\d{1,2})\s*$")
+
+
+def hashcat_darwin(lines: Sequence[str]) -> Dict[int, Facts]:
+    """hashcat -I's 'OS.Name......: Darwin' then 'OS.Release...: 18.7.0': the Darwin kernel's release."""
+    if not any(re.match(r"^\s*OS\.Name\.+:\s*Darwin\s*$", line) for line in lines):
+        return {}
+    return {index: [("platform", "darwin"), ("os.darwin", found.group(1))]
+            for index, found in ((i, _HASHCAT_DARWIN.match(l)) for i, l in enumerate(lines)) if found}
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """Only a Mac's list is read (elsewhere CUDA and OpenCL list one GPU twice), and only its first section
     that lists devices: hashcat's 'OpenCL Info:' lists the 'Metal Info:' GPUs again."""
-    found: Dict[int, Facts] = {}
+    found: Dict[int, Facts] = hashcat_darwin(lines)
     mac = [number for number, line in enumerate(lines) if _APPLE_PLATFORM.match(line) or _METAL_ONLY.match(line)]
     if not mac:
         return found

@@ -4,6 +4,8 @@
   D300/D500/D700 (every one has two; Apple's tech specs, support.apple.com/kb/SP697).
 - An 'eGPU:' heading and the lines under it (to a blank line): the GPU named there is in the enclosure ('Sonnet 350W',
   'XFX Radeon RX 580'), so it is external.
+- A setup list whose item names an eGPU enclosure ('- Razer Core X V2 on a direct rear Thunderbolt 5 connection') and
+  whose next item is a GPU alone ('- AMD Radeon RX 7900 XTX'): that GPU is the one in the enclosure.
 
 `answers` reads the whole text: line index -> facts.
 """
@@ -56,8 +58,25 @@ def egpu_section(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_ENCLOSURE_ITEM = re.compile(r"^\s*[-*]\s+(?:an?\s+)?(?:Ra[sz][eo]r Core(?: X)?(?: V2| Chroma)?|Sonnet (?:eGFX|Breakaway)\b[\w -]*"
+                             r"|Akitio Node\b[\w -]*|Mantiz (?:Venus|Saturn)\b[\w -]*|(?:AORUS|Gigabyte) Gaming Box\b[\w -]*"
+                             r"|PowerColor (?:Gaming Station|Devil Box)\b[\w -]*|e-?GPU (?:enclosure|box)\b[\w -]*)\b", re.IGNORECASE)
+_GPU_ITEM = re.compile(r"^\s*[-*]\s+(\S.*?)\s*$")
+
+
+def enclosure_item(lines: Sequence[str]) -> Dict[int, Facts]:
+    """'- Razer Core X V2 on ...' then '- AMD Radeon RX 7900 XTX': the GPU item after the enclosure's is external."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines[:-1]):
+        item = _GPU_ITEM.match(lines[index + 1]) if _ENCLOSURE_ITEM.match(line) and not gpu_names(line) else None
+        names = gpu_names(item.group(1)) if item else []
+        if names and names[0] == item.group(1):
+            found[index + 1] = [gpu_record(names[0]), ("gpu.external", names[0])]
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     found = mac_pro_firepro(lines)
-    for index, facts in egpu_section(lines).items():
+    for index, facts in list(egpu_section(lines).items()) + list(enclosure_item(lines).items()):
         found.setdefault(index, []).extend(facts)
     return found

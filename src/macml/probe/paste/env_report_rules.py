@@ -241,7 +241,7 @@ def chinese_answer(line: str) -> Facts:
 _PROSE_PACKAGES = ("numba", "cuda-python", "cupy", "jax", "jaxlib", "tensorflow", "onnx", "onnxruntime", "onnxruntime-gpu",
                    "ctranslate2", "faster-whisper", "whisperx", "transformers", "diffusers", "xformers", "triton",
                    "tensorrt", "paddlepaddle", "paddlepaddle-gpu", "mxnet", "llvmlite", "numpy", "tinycudann", "vllm", "sglang",
-                   "mlx-lm", "mlx-vlm")
+                   "mlx-lm", "mlx-vlm", "turicreate", "tinygrad")
 _PROSE_PACKAGE = re.compile(r"(?<![\w./-])(" + "|".join(map(re.escape, sorted(_PROSE_PACKAGES, key=len, reverse=True)))
                             + r")(?: v| ?== ?| version | )(\d+\.\d+(?:\.\d+)?)(?![\w+-]|\.\w)", re.IGNORECASE)
 

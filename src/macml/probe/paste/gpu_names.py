@@ -24,7 +24,8 @@ _PARAVIRTUAL = re.compile(r"\b(Apple Paravirtual device)\b")  # Metal's name for
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
 _TEGRA = re.compile(r"\b((?:NVIDIA )?Tegra X\d|(?:NVIDIA )?(?:Orin|Xavier)(?: \(nvgpu\))?(?= \(nvgpu\)|\s*$|(?<=\)))|(?<=\bNVIDIA )Orin)")
-_INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?)", re.IGNORECASE)  # OAM: the module form
+_INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?|AMD MI(?:25|50|60|100|210|250X?|300[AX]?|308X|325X|35[05]X)\b)",
+                       re.IGNORECASE)  # OAM: the module form; 'amd mi308x gpu': the maker and an Instinct number
 
 
 def gib(value: str) -> Optional[int]:
@@ -115,6 +116,7 @@ def gpu_names(text: str) -> List[str]:
     text = _LOWER_TESLA.sub("Tesla", text)  # 'tesla K40c': NVIDIA's data-center letters and a number say which Tesla
     text = re.sub(r"\b(Intel|Iris|Core) \((R|TM)\)", r"\1(\2)", text)  # 'Intel (R) UHD Graphics 630' (a summary's spacing)
     text = re.sub(r"\b((?i:intel)(?:\(R\))? U?HD)(\d{3,4})\b", r"\1 \2", text)  # 'Intel UHD630', 'Intel HD530' as typed
+    text = re.sub(r"(?<!Radeon )\bRX Vega (56|64)\b", r"Radeon RX Vega \1", text)  # 'RX Vega 56': only AMD's Vega 10 cards
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
         found = [m.group(1).strip() for m in pattern.finditer(text)]
         names += [n for n in map(radeon_name, found) if n] if pattern is _RADEON else found

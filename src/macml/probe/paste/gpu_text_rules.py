@@ -81,7 +81,7 @@ def lspci_device(line: str) -> Facts:
     return [gpu_record(name), ("platform", "linux")] + x86 if re.search(r"\d", name) else []
 
 
-_INXI = re.compile(r"^\s*Device-(\d{1,2}):\s+(.+?)\s+(?:driver|vendor|bus-ID):\s")
+_INXI = re.compile(r"^\s*Device-(\d{1,2}):\s+(.+?)(?:\s+(?:driver|vendor|bus-ID):\s|\s*$)")  # fields may wrap to the next line
 
 
 def inxi_device(line: str) -> Facts:

@@ -1,6 +1,6 @@
 """Which OS the writer's machine runs, in words other rules miss, each a pure function of text:
 
-- Linux as the writer's own OS or host ('I'm on linux 100% of the time', 'for my linux host', 'my Linux machine'):
+- Linux as the writer's own OS or host ('I'm on linux 100% of the time', 'On linux for me, the rocm support works', 'for my linux host', 'my Linux machine'):
   Linux; and where the same line sets a virtual machine beside it ('my linux host and ... my Windows virtual
   machine'), this Linux is the host, not a VM. Not from 'a Linux VM', 'Linux in a VM', a machine reached over ssh,
   a negation, a question, or a contrast that turns to another machine ('works on my Linux box but fails on my Mac');
@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Sequence
 from macml.probe.paste.said_of_this_machine import contrasted_after, negated, writers_os
 from macml.probe.paste.statement_rules import Facts, by_key
 
-_LINUX_MINE = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:on|using|running)\s+(?:a\s+)?linux\b"
+_LINUX_MINE = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:on|using|running)\s+(?:a\s+)?linux\b|^\s*on\s+linux\s+for\s+me\b"
                          r"|\bmy\s+linux\s+(?:host|machine|box|pc|computer|desktop|laptop|server|system|workstation|install)\b",
                          re.IGNORECASE)
 _GUEST_AFTER = re.compile(r"^\s*(?:(?:in|inside|under|on)\s+(?:an?\s+|the\s+|my\s+)?(?:\w+\s+)?)?"

@@ -11,7 +11,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                code_comment_answer_rules, code_span_value_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
                                faceswap_info_rules, fetch_tool_rules, form_answer_rules, framework_stem_rules, form_question_rules, general_rules, gha_runner_rules,
-                               gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules,
+                               gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules, lshw_rules,
                                hardware_prose_rules, host_clue_rules, host_os_words_rules, host_signs_rules,
                                kernel_log_rules, linux_amd_rules, linux_app_rules, linux_clues_rules,
                                linux_sentence_rules, linux_words_rules, log_prefix_rules, mac_app_rules,
@@ -35,7 +35,7 @@ from macml.probe.paste.log_rules import repl_facts
 # The readers of whole texts (line index -> facts) in the order their facts join a line's; env_report first:
 # it corrects misreadings. device_facts and repl_facts, mac_app_rules' answers and linux_app_rules' come next.
 LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, Any]]]], ...] = (
-    env_report_rules.answers, device_facts, repl_facts, gpu_list_rules.crash_footer_gpus, linux_app_rules.answers, mac_app_rules.answer_facts,
+    env_report_rules.answers, device_facts, repl_facts, gpu_list_rules.crash_footer_gpus, lshw_rules.display_blocks, linux_app_rules.answers, mac_app_rules.answer_facts,
     mac_words_rules.answers, linux_words_rules.answers, linux_clues_rules.answers, mac_text_rules.answers,
     gpu_text_rules.answers, nvidia_cli_rules.answers, linux_sentence_rules.answers, mac_prose_specs_rules.answers,
     graphics_tool_rules.answers, spec_prose_rules.answers, windows_tool_rules.answers, form_answer_rules.answers,

@@ -41,7 +41,7 @@ _SPEC_LINE_CHIP = re.compile(r"^\s*(?:[-*]\s+)?(?:" + _OS_SPEC + r"\s*[,/|;]?\s*
                              + _OS_SPEC + r")\s*$", re.IGNORECASE)
 # a title or line that opens with the chip and the macOS: 'm1 macOS 12.4 GPU process has crashed'
 _LEADING_SPEC = re.compile(r"^\s*(?:#+\s*)?(?:apple\s+)?M([1-5])\s*[,/|;]?\s*" + _OS_SPEC + r"(?![\d.])", re.IGNORECASE)
-_BARE_CHIP = re.compile(r"(?<![\w./-])M[1-5](?![\w.])")
+_BARE_CHIP = re.compile(r"(?<![\w./-])M[1-5](?![\w]|\.\w)")  # 'on Mac M1.': a sentence's full stop may follow
 _MAC_WORD = re.compile(r"\bmac ?os|\bMac\b|\bMBP\b|\bMacBook|\biMac|\bMetal\b|\bMPS\b", re.IGNORECASE)
 _INTEL_WORD = re.compile(r"\bIntel\b|\bx86|\bi[3579]\b", re.IGNORECASE)
 _ON_APPLE_SILICON = re.compile(r"\b(?:on|with|using|running)\s+(?:an?\s+|my\s+)?Apple[- ]Silicon\b", re.IGNORECASE)

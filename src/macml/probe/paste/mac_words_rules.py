@@ -44,7 +44,7 @@ _X86_MAC_AFTER = re.compile(r"\b(?:on|using|with)\s+(?:an?\s+|the\s+)?(?:x86(?:[
 _NATIVE_CODE_TYPE = re.compile(r"^[\s>]*Code Type:\s*(X86-64|ARM-64)\s*\(Native\)", re.IGNORECASE)
 # dyld: "(mach-o file, but is an incompatible architecture (have 'x86_64', need 'arm64'))" (macOS 11+ also
 # "(have (x86_64), need (arm64e))"): the file is built for `have`, the process loading it runs as `need`
-_WRONG_ARCH = re.compile(r"incompatible architecture \(have [('](x86_64|arm64e?)[)'], need [('](x86_64|arm64e?)[)']\)")
+_WRONG_ARCH = re.compile(r"(?:incompatible architecture |^\s*)\(have [('](x86_64|arm64e?)[)'], need [('](x86_64|arm64e?)[)']\)")  # or wrapped
 _SITE_PACKAGE = re.compile(r"/site-packages/([A-Za-z_]\w*)/")  # the import whose binary failed (torch, cv2, ...)
 _HOMEBREW = re.compile(r"(?:^|[\s'\"`=:])(/opt/homebrew|/usr/local)/(?:bin/brew|Homebrew/)")
 _ARCH_HEADING = re.compile(r"^\s*(?:=+|#+|-{2,}|\*\*)?\s*(?:Architecture|Arch|CPU architecture|uname -m(?: && arch)?|arch)"

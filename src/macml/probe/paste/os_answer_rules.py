@@ -48,8 +48,15 @@ def release_version(key: str, value: str) -> Facts:
     return [("platform", "darwin"), ("os.version", found.group(1))]
 
 
+def windows_feature_update(key: str, value: str) -> Facts:
+    """'Windows 11: 25H2': Windows, named with its feature update (Microsoft's 'YYH1/YYH2' release names)."""
+    found = re.fullmatch(r"windows (1[01])", key.strip())
+    update = re.fullmatch(r"(2\d[Hh][12])", value.strip())
+    return [("platform", "win32"), ("os.name", f"Windows {found.group(1)} {update.group(1).upper()}")] if found and update else []
+
+
 def keyed_facts(key: str, value: str) -> Facts:
-    return bare_os_version(key, value) + declared_os(key, value) + release_version(key, value)
+    return bare_os_version(key, value) + declared_os(key, value) + release_version(key, value) + windows_feature_update(key, value)
 
 
 def declared_platform(statements: Sequence[Mapping[str, Any]]) -> Optional[str]:

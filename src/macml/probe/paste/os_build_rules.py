@@ -30,7 +30,8 @@ Facts = List[Tuple[str, Any]]
 
 _OS_KEY = re.compile(r"^(?:device |host |system |product |software )?(?:os ?build|os ?version|os|system version|"
                      r"product ?version|software version|version)$")
-_VERSION_BUILD = re.compile(r"^\s*(?:Version\s+)?(\d{2}\.\d{1,2}(?:\.\d{1,2})?)\s*\((?:Build\s+)?(\d{2}[A-Z]\d{1,5}[a-z]?)\)\s*[\"';,]*\s*$")
+_VERSION_BUILD = re.compile(r"^\s*(?:Version\s+)?(\d{2}\.\d{1,2}(?:\.\d{1,2})?)(?:\s+Beta(?:\s+\d{1,2})?)?\s*\((?:Build\s+)?"
+                            r"(\d{2}[A-Z]\d{1,5}[a-z]?)\)\s*[\"';,]*\s*$")  # '10.14.2 Beta (18C52a)' too
 
 
 def _major(version: str) -> Tuple[str, ...]:
@@ -52,7 +53,8 @@ _PROSE_PAIR = re.compile(r"\b(?:macOS|OS ?X|OS|Version|Sonoma|Ventura|Sequoia|Ta
 
 
 _BRACKETED_BUILD = re.compile(r"\bv?\d{1,2}(?:\.\d{1,2}){1,2}\s*\((\d{2}[A-Z]\d{2,4}[a-z]?)\)")
-_NAMES_A_MAC = re.compile(r"\b(?:mac(?:OS|book|mini|studio)?|M[1-5](?: (?:Pro|Max|Ultra))?|Apple silicon)\b", re.IGNORECASE)
+_NAMES_A_MAC = re.compile(r"\b(?:mac(?:OS|book|mini|studio)?|M[1-5](?: (?:Pro|Max|Ultra))?|Apple silicon|Tahoe|Sequoia|Sonoma|Ventura"
+                          r"|Monterey|Big Sur|Catalina|Mojave)\b", re.IGNORECASE)
 
 
 def bracketed_build(line: str) -> Facts:

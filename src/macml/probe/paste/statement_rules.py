@@ -316,7 +316,7 @@ def by_key(key: str, value: str) -> Facts:
         return handler(value)
     if re.fullmatch(r"gpu\s*\d+|gpu\[\d+\]", key):
         return gpu_value(value, int(re.search(r"\d+", key).group()))
-    named = re.fullmatch(r"([a-z][\w.-]*) version", re.sub(r"^tensor flow ", "tensorflow ", key))  # 'Tensor Flow Version' too;
+    named = re.fullmatch(r"([a-z][\w.-]*) version", re.sub(r"^(tensor|onnx) (flow|runtime) ", r"\1\2 ", key))  # 'Tensor Flow Version' too;
     # 'transformers Version: 5.15.0', 'xformers version: 0.0.20'
     if named and named.group(1) not in _NOT_VERSIONED:
         # 'TensorFlow version: tensorflow-gpu 2.5.0': the distribution the value names, when it is one of the key's

@@ -10,7 +10,7 @@ Facts = List[Tuple[str, Any]]
 
 # macOS versions that never shipped: 10.16 (old SDKs' compatibility answer for 11+) and 16-25 (the 26 beta's)
 NO_SUCH_MACOS = re.compile(r"^(10\.16|1[6-9]|2[0-5])(\.|$)")
-CONDA_VIRTUAL = re.compile(r"\b__(osx|cuda|glibc|linux|win|archspec)=([\w.]+)")
+CONDA_VIRTUAL = re.compile(r"\b__(osx|cuda|glibc|linux|win|archspec)=([\w.]+(?:=[\w.]+)?)")  # '__archspec=1=arm64'
 MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac|Mac)\d{1,2},\d{1,2})\b")
 # the same identifier with a space people type in it: 'MacPro 3,1', 'MacBookPro 11,3' (not bare 'Mac 14,2')
 SPACED_MODEL_ID = re.compile(r"\b(MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac) (\d{1,2},\d{1,2})\b(?![.,]?\d)")
@@ -29,10 +29,10 @@ def conda_virtual_packages(line: str) -> Facts:
     supports), __glibc / __linux (Linux), __win, __archspec=1=m2 (the CPU's microarchitecture)."""
     facts: Facts = []
     for kind, value in CONDA_VIRTUAL.findall(line):
-        if kind == "osx" and not NO_SUCH_MACOS.match(value):
-            facts += [("platform", "darwin"), ("os.version", value)]
+        if kind == "osx" and not NO_SUCH_MACOS.match(value.split("=")[0]):  # conda info's '__osx=13.0=0': version=build
+            facts += [("platform", "darwin"), ("os.version", value.split("=")[0])]
         elif kind == "cuda" and re.match(r"\d+\.\d+", value):
-            facts += [("gpu.cuda_driver", value), ("gpu.present", "NVIDIA")]
+            facts += [("gpu.cuda_driver", value.split("=")[0]), ("gpu.present", "NVIDIA")]
         elif kind in ("glibc", "linux"):
             facts.append(("platform", "linux"))
         elif kind == "win":

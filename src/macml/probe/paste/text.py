@@ -80,10 +80,15 @@ _SPACE_ENTITY = re.compile(r"&(?:ensp|emsp|nbsp|thinsp|#160|#8194|#8195);")
 _APPLE_TIER = re.compile(r"\b((?:Apple )?M\d{1,2}) (pro|max|ultra|PRO|MAX|ULTRA)\b")
 
 
+_TEMPLATE_EXAMPLE = re.compile(r"\[\s*(?:e\.g\.|output of\b)[^\]]{0,120}\]|\(\s*e\.g\.[^)]{0,120}\)\s*(?=:)", re.IGNORECASE)
+
+
 def _typed_forms(line: str) -> str:
     """A line's hand-typed spellings in the forms the rules read (after colour codes and quoting are gone)."""
     line = _APPLE_TIER.sub(lambda m: f"{m.group(1)} {m.group(2).title()}", line)  # 'my Apple M1 pro': the tier as Apple writes it
     line = re.sub(r"(?<=[\w)])\\_(?=\w)", "_", line)  # Markdown's escaped underscore: 'metal_intel(r)\\_hd_graphics_530.0'
+    line = re.sub(r"\bBigSur\b", "Big Sur", line)  # macOS 11's name run together
+    line = _TEMPLATE_EXAMPLE.sub("", line)  # an issue template's hint left in the answer: '[e.g. Mac OS 14.4.1, ...]'
     return re.sub(r"(?<![\w.])0S(?= \d{1,2}\.\d)", "OS", line)  # 'OS' typed with a zero: '0S 26.5.2'
 
 
