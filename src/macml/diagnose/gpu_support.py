@@ -58,10 +58,11 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
     arch_list, source = torch_arch_list(facts)
     if not arch_list and not said:
         build = str(probe.data.get("cuda_version") or "")
-        if not build and newest_cuda_build(str(probe.data.get("version") or "")):  # a CUDA build of unknown CUDA
-            return _older_cuda_than_gpu(nvidia, newest_cuda_build(str(probe.data["version"])) or "",
-                                        f"every build of torch {probe.data['version']}")
-        return _older_cuda_than_gpu(nvidia, build)
+        newest = "" if build else newest_cuda_build(str(probe.data.get("version") or ""))
+        if newest:  # a CUDA build of unknown CUDA: no build of the release has more than the newest
+            return _older_cuda_than_gpu(nvidia, newest, f"every build of torch {probe.data['version']} has CUDA {newest} "
+                                                        "at most, which")
+        return _older_cuda_than_gpu(nvidia, build, f"torch's CUDA {build}")
     source = source or "torch's own warning"  # it named the GPU's capability, whatever the list it printed next
     probed = [c if _CAPABILITY.match(str(c or "")) else None for c in probe.data.get("capabilities") or []]
     caps = probed or [g.compute_capability for g in nvidia]
@@ -70,14 +71,13 @@ def gpus_torch_cannot_run(facts: MachineFacts) -> Tuple[List[Tuple[GPU, str]], T
 
 
 def _older_cuda_than_gpu(nvidia: Sequence[GPU], build: str,
-                         which: str = "torch's") -> Tuple[List[Tuple[GPU, str]], Tuple[str, ...], str]:
+                         said: str) -> Tuple[List[Tuple[GPU, str]], Tuple[str, ...], str]:
     """Without an arch list: the GPUs whose compute capability is newer than the build's CUDA (a cu121 build and
     an sm_120 RTX 5090: CUDA 12.1 cannot compile for it), or than the newest CUDA of every build of the release."""
     missing = [(g, g.compute_capability) for g in nvidia if g.compute_capability and cuda_too_old(g.compute_capability, build)]
     if not missing:
         return [], (), ""
     first = cuda_too_old(missing[0][1], build)
-    said = f"{which} CUDA {build}" if which == "torch's" else f"{which} has CUDA {build} at most, which"
     return missing, (), f"{said} predates compute capability {missing[0][1]} (first in CUDA {first}; {SOURCE})"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Pattern, Sequence, Tuple
 
 # Shell prompts people paste with their commands: "$ ", "% ", "> ", "# ", "user@host:~$ ", "PS C:\> ",
 # bash's bracketed "[user@host dir]$ " and nix-shell's "[nix-shell:~/src]$ ".
@@ -68,3 +68,21 @@ def dedent(lines: Sequence[str]) -> List[str]:
         while not indent.startswith(common):
             common = common[:-1]
     return [line[len(common):] if line.startswith(common) else line.lstrip(" \t") for line in lines]
+
+
+def rows_under(lines: Sequence[str], header: Pattern[str], platform: str,
+               row: Callable[[str], Optional[List[Tuple[str, Any]]]], most: int = 16) -> Dict[int, List[Tuple[str, Any]]]:
+    """line index -> facts of a listing printed under its header line (rocm-smi's column heads, PowerShell's
+    '(Get-WmiObject win32_VideoController).Name'): the header states the platform, then each of up to `most` rows the
+    facts `row` gives it; the first line `row` gives none (a blank line, the next command) ends the listing."""
+    found: Dict[int, List[Tuple[str, Any]]] = {}
+    for index, line in enumerate(lines):
+        if not header.match(line):
+            continue
+        found[index] = [("platform", platform)]
+        for follow in range(index + 1, min(len(lines), index + 1 + most)):
+            facts = row(lines[follow])
+            if not facts:
+                break
+            found[follow] = facts
+    return found

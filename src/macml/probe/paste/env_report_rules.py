@@ -108,7 +108,8 @@ def os_strings(line: str) -> Facts:
     return []
 
 
-_OS_KEYS = ("os", "operating system", "system", "distro", "distribution", "os version", "os/platform", "platform")
+_OS_KEYS = ("os", "operating system", "system", "distro", "distribution", "os version", "os/platform", "platform",
+            "os platform and distribution")  # the last: TensorFlow's issue form
 
 
 _MAC_SHORT = re.compile(r"mac\s?((?:10\.1[0-5]|1[1-5]\.\d|2[6-9]\.\d)(?:\.\d{1,2})?)", re.IGNORECASE)
@@ -117,7 +118,7 @@ _MAC_SHORT = re.compile(r"mac\s?((?:10\.1[0-5]|1[1-5]\.\d|2[6-9]\.\d)(?:\.\d{1,2
 def os_answer(key: str, value: str) -> Facts:
     """'- OS: [Ubuntu 22.04 server]' -> 'Ubuntu 22.04'; 'OS: mac 15.0.1' -> macOS 15.0.1; 'Operating System: Kubuntu 25.04'; 'Operating System: ubuntu'
     (a distribution without its version, kept as written)."""
-    if key not in _OS_KEYS + ("os platform and distribution",):  # the last: TensorFlow's issue form
+    if key not in _OS_KEYS:
         return []
     value = value.strip().strip("[]()").strip()
     mac = _MAC_SHORT.fullmatch(value)

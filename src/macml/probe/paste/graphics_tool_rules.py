@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
+from macml.probe.paste.base import rows_under
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
 
 Facts = List[Tuple[str, Any]]
@@ -83,21 +84,15 @@ _SHOWHW_HEADER = re.compile(r"^\s*GPU\s+NODE\s+DID\s+GUID\s+GFX VER\b")
 _SHOWHW_ROW = re.compile(r"^\s*(\d{1,2})\s+\d+\s+(0x[0-9a-f]{4})\s+\d+\s+(gfx[0-9a-f]{3,5})\s", re.IGNORECASE)
 
 
+def _showhw_row(line: str) -> Facts:
+    row = _SHOWHW_ROW.match(line)
+    return [("gpu", {"name": f"AMD GPU (device {row.group(2).lower()})", "vendor": "AMD", "memory_mib": None,
+                     "index": int(row.group(1))})] if row else []
+
+
 def rocm_smi_showhw(lines: Sequence[str]) -> Dict[int, Facts]:
     """rocm-smi --showhw: '0    1     0x7480  3799   gfx11002  N/A ...' -> AMD GPU 0 (device 0x7480), on Linux."""
-    found: Dict[int, Facts] = {}
-    for index, line in enumerate(lines):
-        if not _SHOWHW_HEADER.match(line):
-            continue
-        found[index] = [("platform", "linux")]
-        for follow in range(index + 1, min(len(lines), index + 17)):
-            row = _SHOWHW_ROW.match(lines[follow])
-            if not row:
-                break
-            gpu = int(row.group(1))
-            found[follow] = [("gpu", {"name": f"AMD GPU (device {row.group(2).lower()})", "vendor": "AMD",
-                                      "memory_mib": None, "index": gpu})]
-    return found
+    return rows_under(lines, _SHOWHW_HEADER, "linux", _showhw_row)
 
 
 _OPENCL_CONNECTED = re.compile(r"\bOpenCL: Connected to vendor='[^']*' / device='([^']+)' \(GPU implementation\)")
@@ -106,14 +101,9 @@ _OPENCL_CONNECTED = re.compile(r"\bOpenCL: Connected to vendor='[^']*' / device=
 _VULKAN_FOUND = re.compile(r"\bFound Vulkan-compatible GPU: '([^']+)'")  # RPCS3's log, one line per GPU
 
 
-def vulkan_found(line: str) -> Facts:
-    found = _VULKAN_FOUND.search(line)
-    names = gpu_names(found.group(1)) if found else []
-    return [gpu_record(names[0])] if names else []
-
-
-def opencl_connected(line: str) -> Facts:
-    found = _OPENCL_CONNECTED.search(line)
+def device_opened(line: str) -> Facts:
+    """The GPU a program says it opened: GDAL's OpenCL device, RPCS3's Vulkan one."""
+    found = _OPENCL_CONNECTED.search(line) or _VULKAN_FOUND.search(line)
     names = gpu_names(found.group(1)) if found else []
     return [gpu_record(names[0])] if names else []
 
@@ -132,7 +122,7 @@ def apple_opengl(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return mesa_linux(line) + godot_gl_driver(line) + opencl_connected(line) + vulkan_found(line) + apple_opengl(line)
+    return mesa_linux(line) + godot_gl_driver(line) + device_opened(line) + apple_opengl(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -240,8 +240,8 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts: List[Tuple[str, Any]] = []
         for answers in answer_sets:
             facts += answers.get(index, [])
-        for cell in read_statements(table_rows.get(index, ())):  # a header-and-row table's cells, each as 'Header: cell'
-            facts.append((cell.fact, cell.value))
+        if index in table_rows:  # a header-and-row table's cells, each read as 'Header: cell'
+            facts += [(cell.fact, cell.value) for cell in read_statements(table_rows[index])]
         facts += mac_text_rules.early_line_facts(text)  # before by_key: it reads 'RAM: used / total' as the used
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))

@@ -14,6 +14,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.knowledge.pci_ids import pci_vendor
+from macml.probe.paste.base import rows_under
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor
 
 Facts = List[Tuple[str, Any]]
@@ -181,17 +182,13 @@ _NAME_PROPERTY = re.compile(r"^\s*(?:PS [^>]*>\s*)?\((?:Get-WmiObject|Get-CimIns
 def video_controller_names(lines: Sequence[str]) -> Dict[int, Facts]:
     """'(Get-WmiObject win32_VideoController).Name' then 'AMD Radeon RX 6800' / 'AMD Radeon 780M Graphics': each
     adapter Windows has (WMI's order is not CUDA's or HIP's, so no index), on Windows."""
-    found: Dict[int, Facts] = {}
-    for index, line in enumerate(lines):
-        if not _NAME_PROPERTY.match(line):
-            continue
-        found[index] = [("platform", "win32")]
-        for follow in range(index + 1, min(len(lines), index + 17)):
-            names = gpu_names(lines[follow])
-            if not names or names[0] != lines[follow].strip():
-                break  # a blank line, the next command or anything but one adapter's name ends the list
-            found[follow] = [gpu_record(names[0])]
-    return found
+    return rows_under(lines, _NAME_PROPERTY, "win32", _adapter_name)
+
+
+def _adapter_name(line: str) -> Facts:
+    """A line that is one adapter's name and nothing else (a blank line or the next command ends the list)."""
+    names = gpu_names(line)
+    return [gpu_record(names[0])] if names and names[0] == line.strip() else []
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
