@@ -82,7 +82,7 @@ def gpu_model_key(model: str) -> str:
     text = _GPU_MEMORY_SIZE.sub(" ", model.casefold().replace("(r)", " ").replace("(tm)", " "))
     text = re.sub(r"\(radv [\w ]+\)", " ", text)  # Mesa's driver and codename ('(RADV RENOIR)'), not the model's name
     text = re.sub(r"\(g1\d[a-z] [a-z]\d\)", " ", text)  # Asahi Mesa's GPU generation and revision ('Apple M1 Pro (G13S C0)')
-    text = re.sub(r"\brx\s*(?=\d)", " ", text)  # AMD's 'RX' series word: 'RX 7900 XTX' is the '7900XTX'
+    text = re.sub(r"\brx\s*(?=\d|vega)", " ", text)  # AMD's 'RX' series word: 'RX 7900 XTX' is the '7900XTX', 'RX Vega 64' the 'Vega 64'
     words = re.findall(r"[a-z0-9]+", text)
     # A name made only of brand words ("AMD Radeon Graphics") is its own model.
     return "".join(word for word in words if word not in _GPU_BRAND_WORDS) or "".join(words) or model

@@ -118,7 +118,7 @@ def _judge_vectors(facts: MachineFacts, recipes: Sequence[Recipe], avx: bool, av
                         (pip_cmd(facts, "uninstall -y tensorflow jax jaxlib"),) + install_recipe(facts, recipes, "torch")))
     torch = facts.frameworks.get("torch")
     cpu_torch = torch is not None and torch.ok and not (torch.data.get("cuda_version") or torch.data.get("hip_version"))
-    nothing_known_installed = not facts.frameworks and not (facts.interpreter and facts.interpreter.packages)
+    nothing_known_installed = not facts.frameworks and not any(facts.package(name) for name in _FRAMEWORK_PACKAGES)
     if not avx and (cpu_torch or nothing_known_installed):
         return warn("System", f"{who} has no AVX or AVX2: TensorFlow's and jaxlib's x86 wheels die with 'Illegal "
                     "instruction', and CPU builds of torch fall back to their slowest kernels",
@@ -135,6 +135,10 @@ def _judge_vectors(facts: MachineFacts, recipes: Sequence[Recipe], avx: bool, av
                     Fix("Offload all layers to the GPU, or expect several times slower CPU inference than on an AVX2 "
                         "CPU (Haswell / Zen or newer)."))
     return None
+
+
+# what a machine runs ML with: a package list without them (or an app's version, 'minecraft 1.19.2') has none
+_FRAMEWORK_PACKAGES = ("torch", "tensorflow", "tensorflow-cpu", "tensorflow-macos", "jax", "jaxlib", "mlx", "plaidml")
 
 
 # apps that run models through llama.cpp, whose CPU builds pick AVX / AVX2 / AVX-512 kernels (ollama ships one

@@ -36,8 +36,11 @@ def framework_gpu_finding(probe: FrameworkFacts, kind: str, facts: MachineFacts)
     use = frameworks.judge(probe.name, probe.data, kind)
     if use.sees is None or (use.sees and probe.name == "torch" and gpus_torch_cannot_run(facts)[0]):
         return None  # CUDA is there, but not for this GPU: check_cuda_arch says so
-    if kind == "rocm" and not rocm_runs_here(facts):
-        return None  # no ROCm build runs on this AMD GPU: check_rocm_target says so
+    if kind == "rocm" and not rocm_runs_here(facts):  # no ROCm build runs on this AMD GPU: check_rocm_target says why
+        return None if use.sees else fail(area, f"{named} finds no GPU: its ROCm builds have no kernels for this AMD "
+                                          "GPU's target, so it runs on the CPU", Fix(
+                                              "Nothing to install fixes this on this GPU (see the ROCm target finding): "
+                                              "train on the CPU, or on an AMD GPU the ROCm builds list, or an NVIDIA one."))
     if use.sees:
         return ok(area, f"{named} uses the GPU: {use.label}")
     missing = probe.data.get("missing_gpu_libraries")

@@ -4,7 +4,7 @@ Sources: LLVM's AMDGPU processor table (llvm.org/docs/AMDGPUUsage.html, "Process
 gfx90c Renoir/Lucienne/Cezanne/Barcelo, gfx1035 Rembrandt, gfx1036 Raphael/Dragon Range, gfx1037 Mendocino,
 gfx1103 Phoenix/Hawk Point, gfx1150 Strix Point, gfx1151 Strix Halo) and AMD's mobile model numbering
 (amd.com "AMD Ryzen Mobile Processor Naming", 2023: in a 7000/8000-series number the third digit is the
-architecture, 2 = Zen 2 Mendocino, 3 = Zen 3 Barcelo-R, 3/5 = Zen 3+ Rembrandt-R, 4 = Zen 4 Phoenix / Hawk
+architecture (desktop 7000s, Raphael: 7600, 7700X, 7800X3D, PRO 7945), 2 = Zen 2 Mendocino, 3 = Zen 3 Barcelo-R, 3/5 = Zen 3+ Rembrandt-R, 4 = Zen 4 Phoenix / Hawk
 Point, 5 with HX = Zen 4 Dragon Range). Only parts that have an integrated GPU are listed; the patterns run
 over the lower-cased brand ('amd ryzen 7 pro 7840u'); the first match wins.
 """
@@ -19,6 +19,8 @@ APU_GFX: Tuple[Tuple[str, str], ...] = (
     (r"\bryzen ai 9(?: pro)?(?: hx)? 3[67]\d\b", "gfx1150"),  # Strix Point: AI 9 365, AI 9 HX 370 / 375
     (_RYZEN + r"(?:[78]\d4[05](?:u|hs|h)|8\d00ge?)\b", "gfx1103"),  # Phoenix / Hawk Point: 7840U, 8845HS, 8700G
     (_RYZEN + r"7\d45hx3?d?\b", "gfx1036"),  # Dragon Range: 7945HX
+    # Raphael, the desktop Ryzen 7000s (amd.com lists 'AMD Radeon Graphics' for each; the F parts have none)
+    (_RYZEN + r"(?:7[5-9][05]0(?:x3d|x)?|7[6-9]45)(?![\w-])", "gfx1036"),
     (_RYZEN + r"(?:6\d\d0(?:u|hs|hx|h)|7\d35(?:u|hs|h))\b", "gfx1035"),  # Rembrandt (-R): 6600H, 6800U, 7735HS
     (_RYZEN + r"7\d20u\b", "gfx1037"),  # Mendocino: 7520U
     (_RYZEN + r"(?:[45]\d\d[05](?:u|h|hs|hx|g|ge)|7\d30u)\b", "gfx90c"),  # Renoir, Lucienne, Cezanne, Barcelo(-R)

@@ -51,3 +51,18 @@ AMD_SOURCE = "Apple's technical specifications of that model (every configuratio
 def mac_has_amd_gpu(identifier: str) -> bool:
     """'MacBookPro15,1' -> True: an AMD GPU is in every one of these Macs, whichever model it is."""
     return identifier in MAC_AMD_GPU
+
+
+# The CPU's own GPU beside the AMD one in the MacBook Pros of MAC_AMD_GPU (the same specifications pages list both:
+# 'Intel Iris Pro Graphics' in the 15-inch 2015, 'Intel HD Graphics 530' in 2016, 630 in 2017, 'Intel UHD Graphics
+# 630' in 2018-2019 and the 16-inch); the iMacs' and Mac Pros' pages list only the AMD GPU.
+MAC_IGPU_BESIDE_AMD = {
+    "MacBookPro11,5": "Intel Iris Pro", "MacBookPro13,3": "Intel HD Graphics 530", "MacBookPro14,3": "Intel HD Graphics 630",
+    "MacBookPro15,1": "Intel UHD Graphics 630", "MacBookPro15,3": "Intel UHD Graphics 630",
+    "MacBookPro16,1": "Intel UHD Graphics 630", "MacBookPro16,4": "Intel UHD Graphics 630",
+}
+
+
+def mac_igpu_beside_amd(identifier: str) -> Optional[str]:
+    """'MacBookPro15,3' -> 'Intel UHD Graphics 630'; a Mac with only the AMD GPU listed -> None."""
+    return MAC_IGPU_BESIDE_AMD.get((identifier or "").strip())

@@ -20,7 +20,8 @@ denied the GPU by the OS: in WSL 2 a GPU the Windows driver runs in TCC mode, as
 (NVIDIA's CUDA on WSL User Guide: WSL uses the GPUs of the Windows driver's WDDM model; `nvidia-smi -dm` switches a
 GPU's driver model, nvidia-smi(1)). lspci -k's 'Kernel driver in use: nouveau' (or the writer's 'it is using the
 opensource driver') is the GPU bound to nouveau, the reverse-engineered driver, which has no CUDA (NVIDIA's CUDA
-Installation Guide for Linux: disable nouveau before installing the driver). 'NVRM: ... has fallen off the bus' is Xid
+Installation Guide for Linux: disable nouveau before installing the driver); so is a kernel log line of the nouveau
+module about its device ('nouveau 0000:01:00.0: DRM: VRAM: 2048 MiB'). 'NVRM: ... has fallen off the bus' is Xid
 79, the GPU gone from the PCIe bus (NVIDIA's Xid catalogue: a hardware, power or thermal fault, or a driver error);
 CUDA's 'cudaErrorInsufficientDriver' (error 35, 'CUDA driver version is insufficient for CUDA runtime version') is a
 driver older than the CUDA runtime the program was built with (CUDA Runtime API, cudaError).
@@ -86,7 +87,8 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "or use a build of the program made for an older CUDA. In WSL 2 the driver is the Windows one: update it "
                 "on Windows.", False),
     DriverError(re.compile(r"Kernel driver in use:\s*nouveau\b|\b(?:is|am|are|was)\s+(?:still\s+)?using\s+(?:the\s+)?"
-                           r"(?:nouveau|open[- ]?source(?: nouveau)?)\s+driver\b", re.IGNORECASE),
+                           r"(?:nouveau|open[- ]?source(?: nouveau)?)\s+driver\b"
+                           r"|^\s*(?:\[[^\]]{1,40}\]\s*)?nouveau [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: ", re.IGNORECASE),
                 "the GPU is bound to nouveau, the open-source driver, which has no CUDA: NVIDIA's driver is not in use",
                 "Install NVIDIA's driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu; on Pop!_OS `sudo apt "
                 "install system76-driver-nvidia`), which blacklists nouveau, then reboot; `lspci -k` should then say "

@@ -133,7 +133,7 @@ def _gpus_from_statements(statements: Sequence[Statement], sources: Dict[str, st
         cc = value.get("capability") or extra.get("capability") or _capability_named(value["name"], told)
         gpus.append(GPU(vendor=vendor, model=sized_name(_full_name(value["name"], statements), str(stated.get("text", ""))), memory_bytes=memory * MIB if memory else None,
                         unified_memory=vendor == "Apple", integrated=True if vendor == "Apple" else None,
-                        compute_capability=cc if vendor == "NVIDIA" else _amd_gfx(value["name"], stated, gfx, several_amd, statements)
+                        compute_capability=cc if vendor == "NVIDIA" else value.get("gfx") or _amd_gfx(value["name"], stated, gfx, several_amd, statements)
                         if vendor == "AMD" else None))
         sources[f"gpus.{len(gpus) - 1}"] = where(stated)
     return gpus

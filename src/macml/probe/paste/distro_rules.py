@@ -32,7 +32,7 @@ _NAMES = {"ubuntu": "Ubuntu", "kubuntu": "Kubuntu", "xubuntu": "Xubuntu", "lubun
           "nixos": "NixOS", "gentoo": "Gentoo", "zorin os": "Zorin OS", "elementary os": "elementary OS",
           "kali linux": "Kali Linux", "void linux": "Void Linux", "alpine linux": "Alpine Linux", "nobara": "Nobara",
           "bazzite": "Bazzite", "rhel": "RHEL", "red hat enterprise linux": "Red Hat Enterprise Linux",
-          "linuxmint": "Linux Mint"}  # os-release's ID, as people also write it
+          "linuxmint": "Linux Mint", "centos linux": "CentOS Linux", "talos linux": "Talos Linux"}  # os-release's ID, as people also write it
 _DISTRO = "(?P<name>" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_NAMES, key=len, reverse=True)) + ")"
 _VERSION = r"(?P<version>\d{1,4}(?:\.\d{1,2}){0,2})(?P<lts>\s+LTS)?"
 _END = r"(?![\w.!-]*\w)"
@@ -100,9 +100,19 @@ def runs_distro(line: str) -> Facts:
     return []
 
 
+# /etc/redhat-release's one line: 'Rocky Linux release 9.7 (Blue Onyx)', 'CentOS Linux release 7.9.2009 (Core)'
+_REDHAT_RELEASE = re.compile(r"(?:^|[\s:])" + _DISTRO + r"(?:\s+Linux)?\s+release\s+(?P<version>\d{1,2}(?:\.\d{1,4}){0,2})\s+\(",
+                             re.IGNORECASE)
+
+
+def redhat_release(line: str) -> Facts:
+    """'Rocky Linux release 9.7 (Blue Onyx) & AMD EPYC 9654' -> 'Rocky Linux 9.7'."""
+    return _os_name(_REDHAT_RELEASE.search(line))
+
+
 def line_facts(line: str) -> Facts:
     return (inxi_distro(line) or release_line(line) or bare_item(line) or runs_distro(line) or nix_info_host(line)
-            or field_in_sentence(line))
+            or field_in_sentence(line) or redhat_release(line))
 
 
 # '... (tag ...). Host: Ubuntu, driver 615.71.09, 2x RTX PRO 6000 Blackwell (sm_120). Inside the image:'

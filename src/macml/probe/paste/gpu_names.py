@@ -73,7 +73,7 @@ def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = N
     return ("gpu", {"name": name.strip(), "vendor": vendor, "memory_mib": mib, "index": index})
 
 
-_INTEL_GPU = re.compile(r"\b((?i:intel)(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|(?i:intel)(?:\(R\))? (?:UHD|HD|Iris(?:\((?:TM|R)\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*\b(?!\s?[MG]B\b))?"
+_INTEL_GPU = re.compile(r"\b((?i:intel)(?:\(R\))? Arc(?:\(TM\))? [AB]\d{3}M? Graphics|(?i:intel)(?:\(R\))? GMA (?:950|X3100|3150)\b|(?i:intel)(?:\(R\))? (?:UHD|HD|Iris(?:\((?:TM|R)\))?(?: Pro| Plus| Xe)?|Arc)(?!\w)(?: Graphics)?(?: \w*\d\w*\b(?!\s?[MG]B\b))?(?: (?:CFL|KBL|SKL|CML)\b)?"
                         r"|Intel(?:\(R\))? Data Center GPU (?:Max|Flex) \d+)")
 _PLAIDML_DEVICE = re.compile(r"^\s*((?:metal|opencl|llvm)_[^\s:]+|[a-z0-9_().-]+_compute_engine)\.(\d+)\s*:\s*(.+)$",
                              re.IGNORECASE)
@@ -129,10 +129,11 @@ def gpu_names(text: str) -> List[str]:
 
 # GPU models as people write them in a GPU field or a parts list, without the words tools print: 'GTX 3070
 # laptop', 'RTX 5090D' (the China-market D models), '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as
-# likely the Ryzen 9 7900 CPU)
+# likely the Ryzen 9 7900 CPU), 'AMD 5300M' (a mobile Radeon: no AMD CPU number ends in a bare M)
 _INFORMAL = re.compile(r"(?<![\w.-])((?:n[i]?vidia\s+)?(?:geforce\s+)?(?:(?:rtx|gtx)\s?-?\d{3,4}|gt\s?(?:1030|[2-7][1-6][05]m?))(?:\s?(?:ti|super|d)){0,2}"
                        r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
-                       r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre))?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)|amd\s+[6-8]\d0m(?!\s+graphics)|(?:radeon\s+)?" + _XT_NUMBER + r""
+                       r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre)|m)?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)|amd\s+[6-8]\d0m(?!\s+graphics)"
+                       r"|amd\s+[5-7][3-8]00m|(?:radeon\s+)?" + _XT_NUMBER + r""
                        r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0))"  # Intel Arc's models (Intel ark)
                        r"(?![\w.+-])", re.IGNORECASE)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
+from macml.knowledge.amd_apus import apu_target
 from macml.knowledge.amd_gfx import INSTINCT_MODEL, codename_target, instinct_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.paste import stack_text_rules
@@ -76,6 +77,11 @@ def lspci_device(line: str) -> Facts:
     intel = [f"Intel {b}" for b in brackets if found.group(1).startswith("Intel") and gpu_names(f"Intel {b}")]
     if intel:  # 'Intel Corporation DG2 [Arc A380]': the bracket is the marketing name, as for AMD's, less the maker
         return [gpu_record(intel[-1]), ("platform", "linux")]
+    chip = re.match(r"Advanced Micro Devices, Inc\. \[AMD/ATI\] (\w+(?: \d+| Ridge)?)$", _device_name(found.group(1)))
+    gfx = codename_target(chip.group(1)) if chip else None
+    if gfx:  # '[AMD/ATI] Renoir (rev d9)': a GPU by its chip's name alone; an APU's sits in an x86 CPU
+        return ([gpu_record(f"AMD {chip.group(1)}"), ("gpu.gfx", gfx), ("platform", "linux")]
+                + ([("cpu.hardware_arch", "x86_64")] if apu_target(gfx) else []))
     name = re.sub(r"^Intel Corporation (?=(?:Iris|U?HD|Arc)\b)", "Intel ", _device_name(found.group(1)))
     x86 = [("cpu.hardware_arch", "x86_64")] if _INTEL_CORE_GPU.search(name) else []  # an Intel Core CPU's own GPU
     return [gpu_record(name), ("platform", "linux")] + x86 if re.search(r"\d", name) else []

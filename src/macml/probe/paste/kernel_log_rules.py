@@ -3,6 +3,7 @@
 - the kernel's own version string with Ubuntu's stamp ('Tainted: P OE 5.15.0-57-generic #63-Ubuntu', uname's
   '5.15.0-57-generic #63-Ubuntu SMP'): Linux, and Ubuntu's release whose own kernel that series is
   (knowledge/ubuntu_kernels.py). A backport ('#63~20.04.1-Ubuntu') names its release itself: not read here;
+- arm64's data-abort report ('Mem abort info:', 'EC = 0x25: DABT (current EL)'): an aarch64 machine;
 - an x86 stack dump's markers (a '<TASK>' / '<IRQ>' line, 'RIP: 0010:'): only arch/x86's dumpstack prints
   them, so the machine is x86_64;
 - an amdgpu DKMS build of AMD's driver ('/var/lib/dkms/amdgpu/5.18.2.22.40-1504718.22.04/build',
@@ -100,6 +101,25 @@ def synology_dsm(line: str) -> Facts:
     return [("platform", "linux")] + ([("os.name", release.group())] if release else [])
 
 
+# arm64's data-abort report (arch/arm64/mm/fault.c: 'Mem abort info:', then 'ESR = 0x...' and 'EC = 0x25: DABT (current
+# EL), IL = 32 bits'): only an arm64 kernel prints it
+_ARM64_ABORT = re.compile(_DMESG_PREFIX + r"(?:Mem abort info:|Data abort info:|EC = 0x[0-9a-f]{2}: \w+ \((?:current|lower) EL\))")
+
+
+def arm64_abort(line: str) -> Facts:
+    """'[    8.466327] Mem abort info:' -> Linux on aarch64 hardware."""
+    return [("platform", "linux"), ("cpu.hardware_arch", "aarch64")] if _ARM64_ABORT.match(line) else []
+
+
+_NOUVEAU_VRAM = re.compile(_DMESG_PREFIX + r"nouveau [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: DRM: VRAM: (\d{2,6}) MiB\s*$")
+
+
+def nouveau_vram(line: str) -> Facts:
+    """'nouveau 0000:01:00.0: DRM: VRAM: 2048 MiB' -> the NVIDIA GPU's memory, as nouveau read it from the card."""
+    found = _NOUVEAU_VRAM.match(line)
+    return [("gpu.memory_of", {"index": None, "memory_mib": int(found.group(1))})] if found else []
+
+
 def line_facts(line: str) -> Facts:
-    return (ubuntu_kernel(line) + x86_trace(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + amdgpu_module_gpu(line)
+    return (ubuntu_kernel(line) + x86_trace(line) + arm64_abort(line) + nouveau_vram(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + amdgpu_module_gpu(line)
             + built_for_gfx(line) + hyperv_modules(line) + synology_dsm(line))

@@ -53,8 +53,9 @@ _RYZEN = re.compile(r"\b(?:AMD\s+)?(?:Ryzen\s+)?(AI\s+Max\+?\s+(?:PRO\s+)?3\d\d)
                     r"|(?:\bAMD|\bmy)\s+(Ryzen\s+(?:\d|AI\s+\d)\s+(?:PRO\s+)?(?:HX\s+)?\d{3,4}\w*(?:\s+\d+-Core Processor)?)", re.IGNORECASE)
 _APU_GRAPHICS = re.compile(r"\bRyzen\b.*?(?:\bwith|\bw/)\s+((?:AMD\s+)?Radeon(?:\s+(?!Graphics|Gfx)\w+){0,2}(?:\s+(?:Graphics|Gfx))?)\b",
                            re.IGNORECASE)
-# the APU's Radeon by number in brackets after the CPU: 'ryzen 5 8600G (760M I think)', '(Radeon 780M)'
-_APU_IGPU_ASIDE = re.compile(r"\s*\(\s*(?:AMD\s+)?(?:Radeon\s+)?([5-9]\d0M)\b")
+# the APU's Radeon by number in brackets after the CPU: 'ryzen 5 8600G (760M I think)', '(Radeon 780M)', or by its
+# generic name: 'Ryzen 9 Pro 7945 (AMD Radeon Graphics Raphael)'
+_APU_IGPU_ASIDE = re.compile(r"\s*\(\s*(?:AMD\s+)?(?:Radeon\s+)?([5-9]\d0M\b|(?<=Radeon )Graphics\b)")
 # the APU's GPU said in words: 'AMD Ryzen 5 5600G processor which has an integrated GPU'
 _APU_IGPU_WORDS = re.compile(r"\bRyzen\b.*?\b(?:has|with|w/)\s+(?:an?\s+|its\s+)?(?:integrated|built-in|onboard|on-chip)"
                              r"\s+(?:GPU|graphics)\b", re.IGNORECASE)

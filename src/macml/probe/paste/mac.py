@@ -27,6 +27,8 @@ _PROFILER_LABELS = {"chipset model", "model identifier", "chip", "processor name
 # applegpuinfo's lines (its own shape, not system_profiler's).
 _APPLEGPUINFO = re.compile(r"^\s*GPU (name|vendor|core count|clock frequency|bandwidth|FLOPS|IPS|system level cache|memory|"
                            r"family):\s*(\S.*?)\s*$")
+# a Java crash report's OSHI lines (Minecraft's System Details): its 'Processor Name' is not SPHardware's
+_OSHI_LABELS = {"number of physical packages", "graphics card #0 name", "memory slot #0 capacity (mb)"}
 _STRONG = {"chipset model", "model identifier", "chip", "processor name", "hardware overview", "graphics/displays"}
 
 
@@ -95,7 +97,7 @@ def find_system_profiler_text(lines: Sequence[str]) -> List[Part]:
         block = lines[first:last + 1]
         labels = {_label(l) for l in block} - {None}
         strong = labels & _STRONG or {"vendor", "device id"} <= labels  # a GPU macOS has no driver for
-        if not strong or len(labels & _PROFILER_LABELS) < 2:
+        if not strong or len(labels & _PROFILER_LABELS) < 2 or labels & _OSHI_LABELS:
             continue
         while first < last and not lines[first].strip():
             first += 1

@@ -23,7 +23,7 @@ Facts = List[Tuple[str, Any]]
 
 _CHIP = re.compile(r"(?<![\w.-])M([1-9])(?:\s+(Pro|Max|Ultra)\b)?(?![\w.-])", re.IGNORECASE)
 _MAC = re.compile(r"\b(?:Mac ?(?:Book ?(?:Pro|Air)?|mini|Studio)?|iMac|MBP|MBA)(?![a-z])|\b(?:chip|processor|SoC)\b", re.IGNORECASE)
-_SIZE = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:GB|GiB|Go|G)\b(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|HDD|VRAM|model|file|download))",
+_SIZE = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:GB|GiB|Go|G|gigs?)\b(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|HDD|VRAM|model|file|download))",
                    re.IGNORECASE)
 _SHOULD_SEE = re.compile(r"\bshould\s+(?:be\s+)?(?:see(?:ing)?|show(?:ing)?|report(?:ing)?|detect(?:ing)?|display(?:ing)?|have)\s+"
                          r"(\d{1,3})\s?(?:GB|GiB)\b", re.IGNORECASE)

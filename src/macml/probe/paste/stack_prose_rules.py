@@ -39,11 +39,22 @@ _PAREN_VERSION = re.compile(r"^\s*(?:[-*]\s*)?(python|pytorch|torch)(?:\s+packag
 _TORCH_CUDA_WORKS = re.compile(r"\b(?:Py)?Torch\s+(?:is\s+)?(?:works?|working)\b(?:\s+(?:perfectly|fine|well))?[^.;!?]{0,30}?"
                                r"\bwith\s+CUDA\b", re.IGNORECASE)
 _TF_NO_GPU = re.compile(r"\b(?:TensorFlow|TF)\s+(?:is\s+not|isn't|does\s+not|doesn't|can\s*not|can't|won't)\s+"
-                        r"(?:recogni[sz](?:e|ing)|detect(?:ing)?|see(?:ing)?|find(?:ing)?)\s+(?:my|the|any)\s+GPUs?\b",
+                        r"(?:recogni[sz](?:e|ing)|detect(?:ing)?|see(?:ing)?|find(?:ing)?)\s+(?:my|the|any)\s+GPUs?\b"
+                        r"|\blist_physical_devices\(\s*['\"]GPU['\"]\s*\)\s+(?:is\s+not|isn't|does\s+not|doesn't|can\s*not|can't)"
+                        r"\s+(?:able\s+to\s+)?(?:return|find|list|show|detect)\s+(?:any|a|my)\s+GPU",
                         re.IGNORECASE)
 
 
+# TensorFlow 1's own log ('gpu_init.cc:81] No GPU devices available on machine.'); JAX's default backend as a script
+# prints it ('JAX backend: cpu', jax.default_backend()): JAX picks a GPU backend whenever it has one
+_TF_LOG_NO_GPU = re.compile(r"\bgpu_init\.cc:\d+\] No GPU devices available on machine\b")
+_JAX_BACKEND = re.compile(r"^\s*JAX (?:default )?backend\s*:\s*(cpu|gpu|cuda|rocm|tpu|METAL)\s*$", re.IGNORECASE)
+
+
 def framework_gpu_said(line: str) -> Facts:
+    backend = _JAX_BACKEND.match(line)
+    if _TF_LOG_NO_GPU.search(line) or backend:
+        return [("tensorflow.no_gpu", True)] if not backend else [("jax.platforms", backend.group(1).lower())]
     if line.rstrip().endswith("?") or re.search(r"\b(?:if|whether|should|why)\b", line, re.IGNORECASE):
         return []
     return ([("torch.cuda_available", True)] if _TORCH_CUDA_WORKS.search(line) else []) + \

@@ -32,8 +32,9 @@ _NO_GPU = re.compile(r"\b(?:RuntimeError|AssertionError):\s*(?:No (?:HIP|CUDA) G
                      r"|^\W*Found no NVIDIA driver on your system\b")  # torch.cuda's _check_driver, a CUDA build
 
 
-_NO_KERNEL_IMAGE = re.compile(r"^\W*(?:RuntimeError|torch\.AcceleratorError):\s*CUDA error: no kernel image is available for "
-                              r"execution on the device\b")
+# torch's words when it reached a GPU its build has no kernels for (HIP says 'invalid device function')
+_NO_KERNEL_IMAGE = re.compile(r"^\W*(?:RuntimeError|torch\.AcceleratorError):\s*(?:CUDA|HIP) error: (?:no kernel image is "
+                              r"available for execution on the device|invalid device function)\b")
 
 
 def stack_line(line: str) -> Facts:

@@ -43,6 +43,8 @@ _ALIASES = {"pytorch": "torch", "pytorch.version": "torch", "torch version": "to
 
 def _ram_size(value: str) -> Optional[int]:
     """'32 GB', a kit of modules: '2 x 16GB DDR5 6000' -> 32 GiB, and 'used / total': '5.23 GB / 8 GB (65%)' -> 8 GiB."""
+    if re.match(r"\s*\d+ bytes \(\d+ MiB\) /", value):
+        return None  # a Java app's heap ('Memory: 807884976 bytes (770 MiB) / ... up to ...'), not the RAM
     used_of = re.match(r"^\s*\d+(?:\.\d+)?\s?G(?:B|iB)\s*/\s*(\d+(?:\.\d+)?\s?G(?:B|iB))\b", value)
     if used_of:
         return gib(used_of.group(1))
@@ -56,7 +58,7 @@ def platform_word(value: str) -> Optional[str]:
         return "darwin"
     if word.startswith(("linux", "ubuntu", "debian", "centos", "red hat", "fedora", "rocky", "arch linux", "opensuse",
                         "kali", "linux mint", "manjaro", "pop!_os", "almalinux", "alpine", "gentoo", "nobara", "endeavouros",
-                        "cachyos", "nixos", "zorin", "bazzite", "garuda", "void linux", "oracle linux")):
+                        "cachyos", "nixos", "zorin", "bazzite", "garuda", "void linux", "oracle linux", "talos")):
         return "linux"
     if word.startswith(("win32", "windows", "microsoft windows")) or word == "nt":  # os.name on Windows
         return "win32"
@@ -84,7 +86,7 @@ def _os_line(value: str) -> Facts:
                    flags=re.IGNORECASE)  # TensorFlow's form: 'Linux Ubuntu 20.04.2 LTS'
     if platform == "linux" and re.search(r"\b\d+(?:\.\d+)*\b", named):
         facts.append(("os.name", named))
-    elif platform == "linux" and re.search(r"\(\d+(?:\.\d+)+\)", value):  # 'Kali Linux Rolling (2018.2)'
+    elif platform == "linux" and re.search(r"\(v?\d+(?:\.\d+)+\)", value):  # 'Kali Linux Rolling (2018.2)', 'Talos (v1.9.6)'
         facts.append(("os.name", value.strip()))
     elif platform == "linux" and re.fullmatch(r"[A-Za-z][\w!.-]*(?: [A-Za-z][\w!.-]*)?", named) \
             and named.lower() not in ("linux", "gnu/linux", "linux os", "linux kernel"):
