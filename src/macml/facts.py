@@ -237,7 +237,8 @@ class MachineFacts:
         if self.is_mac and (interp is None or not interp.machine) and self.translated_process is not None:
             return self.translated_process  # the evidence's process ran translated; a Python started beside it would too
         if interp is None or not interp.machine or not self.is_mac:
-            return None if self.is_mac else False
+            known_pc = self.platform in ("linux", "win32") or self.cpu.apple_silicon is False
+            return False if known_pc else None  # an unknown OS on unknown hardware may be an Apple-silicon Mac's
         if interp.translated is not None:
             return bool(interp.translated)
         if interp.machine != "x86_64":

@@ -72,6 +72,7 @@ _RDNA = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?(" + "|".join(f"(?:{p})" for
 def radeon_target(name: str) -> Optional[str]:
     """'AMD RX 580' / 'Radeon RX 470' / 'AMD Radeon (TM) Pro WX 5100 Graphics' -> 'gfx803'; 'Radeon Pro WX 9100' ->
     'gfx900'; 'AMD Radeon VII' -> 'gfx906'; 'RX 6600' -> 'gfx1032'; lspci's 'Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]' -> its chip's 'gfx1030';
+    'AMD Radeon R9 200 Series' -> PRE_GFX9 (older than Vega, whichever chip);
     None for any other name (Polaris, the Pro WX cards, the RDNA RX cards and lspci's chip names)."""
     name = re.sub(r"\s*\((?:TM|R)\)", "", name.strip(), flags=re.IGNORECASE)
     chip = re.match(r"^(?:Advanced Micro Devices, Inc\. \[AMD/ATI\]\s*|AMD\s+)?(\w+(?: \d+| Ridge)?)(?: (?:XT|PRO|XL|GL))*\s*\[", name)
@@ -85,7 +86,17 @@ def radeon_target(name: str) -> Optional[str]:
     rdna = _RDNA.match(name)
     if rdna:
         return next(gfx for pattern, gfx in _RDNA_RX if re.fullmatch(pattern, rdna.group(1), re.IGNORECASE))
-    return "gfx803" if _POLARIS_RX.match(name) else None
+    return "gfx803" if _POLARIS_RX.match(name) else PRE_GFX9 if _PRE_GFX9_NAMES.match(name) else None
+
+
+# Radeons every chip of which predates Vega's gfx900 (LLVM's AMDGPUUsage "Processors": gfx6 Southern Islands (Tahiti,
+# Pitcairn, Oland), gfx7 Sea Islands (Hawaii, Bonaire, the Kaveri APUs' 'R7 Graphics'), gfx8 Volcanic Islands (Tonga,
+# Fiji, Polaris, the Carrizo / Bristol Ridge APUs); the TeraScale Radeon HD 2000-6000s before them have no gfx target):
+# a series sold on several of them ('R9 200 Series', 'Radeon 500 Series', a Radeon HD 7000/8000) has no one target,
+# but no ROCm build of PyTorch runs on any of them (knowledge/rocm.py).
+PRE_GFX9 = "pre-gfx9"
+_PRE_GFX9_NAMES = re.compile(r"^(?:amd\s+)?(?:ati\s+)?radeon\s+(?:r[3-9]\s+(?:m?[23]\d0x?|[23]00\s+series|graphics)"
+                             r"|hd\s+[2-8]\d{3}[a-z]?|[45]00\s+series)(?:\s+series)?$", re.IGNORECASE)
 
 
 # CDNA Instinct accelerators (MI100 and later) have drivers for Linux only: AMD publishes no Windows or macOS driver

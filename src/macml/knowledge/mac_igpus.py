@@ -48,6 +48,15 @@ MAC_AMD_GPU = frozenset({
 AMD_SOURCE = "Apple's technical specifications of that model (every configuration has an AMD GPU)"
 
 
+# The Mac Pro 2013 has two (its FirePro D300, D500 or D700 pair: the same specifications page); every other Mac of
+# MAC_AMD_GPU has one.
+MAC_AMD_GPU_COUNT = {"MacPro6,1": 2}
+
+
+def mac_amd_gpu_count(identifier: str) -> int:
+    return MAC_AMD_GPU_COUNT.get(identifier, 1)
+
+
 def mac_has_amd_gpu(identifier: str) -> bool:
     """'MacBookPro15,1' -> True: an AMD GPU is in every one of these Macs, whichever model it is."""
     return identifier in MAC_AMD_GPU

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from macml.knowledge.amd_gfx import PRE_GFX9
 from macml.knowledge.compat import in_spec, version
 
 
@@ -63,6 +64,8 @@ def rocm_gfx_verdict(gfx: Optional[str], rocm: str) -> Tuple[Optional[bool], str
     """(True, "") when the ROCm build's torch runs on gfx, (False, why) when known not to, (None, "") unknown."""
     targets = next((t for t in ROCM_GFX if t.rocm == rocm), None)
     name = (gfx or "").strip().lower()
+    if name == PRE_GFX9 and targets is not None:
+        return False, "a GCN 1-4 or TeraScale chip, older than Vega's gfx900 and than every target of the wheels"
     if targets is None or not name.startswith("gfx"):
         return None, ""
     if name in targets.gfx:

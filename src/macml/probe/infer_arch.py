@@ -47,7 +47,7 @@ def _linux_arch(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dict[
     if cpu.hardware_arch not in ("", "unknown"):
         return cpu
     interp = facts.interpreter
-    if interp is not None and interp.machine:
+    if interp is not None and interp.machine and facts.platform in ("linux", "win32"):  # a Mac's x86_64 Python may be Rosetta's
         sources["cpu.hardware_arch"] = f"the interpreter's machine ({interp.machine})"
         return dataclasses.replace(cpu, hardware_arch=hardware_arch_name(interp.machine, facts.platform))
     kernel = _KERNEL_ARCH.search(" ".join((facts.os.kernel or "", all_text(snapshot))))

@@ -21,9 +21,9 @@ MIB = 1024**2
 
 def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], Statement]]:
     listed = [s for s in statements if s.get("fact") == "gpu"]
-    if not listed:  # names mentioned on other lines: one GPU per name
+    if not listed:  # names mentioned on other lines, or the eGPU the writer names: one GPU per name
         listed = [dict(s, value={"name": s["value"], "vendor": None, "memory_mib": None, "index": None})
-                  for s in statements if s.get("fact") == "gpu.mention"]
+                  for s in statements if s.get("fact") in ("gpu.mention", "gpu.external")]
         # a model the writer owns, named bare ('I have two GPUs: A6000 and GT1030'), unless a mention names it whole
         named = {_model_words(str(s["value"]["name"])) for s in listed}
         listed = sorted(listed + [s for s in statements if s.get("fact") == "gpu.owned" and not any(

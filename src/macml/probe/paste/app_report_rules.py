@@ -88,7 +88,7 @@ def runtime_platform(line: str) -> Facts:
 
 
 _DRIVER_KEYS = ("gpu driver", "graphics driver", "display driver", "gpu driver version", "graphics driver version",
-                "video driver")
+                "video driver", "devpkey device driverversion")  # the last: Windows' device property, as dumps print it
 
 
 def windows_driver_vendor(version: str) -> str:

@@ -63,6 +63,8 @@ def device_facts(lines: Sequence[str]) -> Dict[int, Facts]:
             facts.append(_gpu(created.group(2).strip(), int(created.group(1)), created.group(3)))
         elif current is not None:
             facts += _in_device(line, current, major)
+        elif _PROPERTIES.search(line):  # TensorFlow's 'name: ... major: 7 minor: 5', its header wrapped away
+            facts += _in_device(line, 0, major)
         if facts:
             found[index] = facts
     return found

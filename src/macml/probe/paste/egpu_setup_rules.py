@@ -18,7 +18,8 @@ from macml.probe.paste.gpu_names import gpu_names, gpu_record
 
 Facts = List[Tuple[str, Any]]
 
-_MAC_PRO_2013 = re.compile(r"\bMac\s?Pro\s*(?:6,\s?1\b|\(?\s*(?:late\s+)?2013\b)|\bMacPro6,1\b", re.IGNORECASE)
+_MAC_PRO_2013 = re.compile(r"\bMac\s?Pro\s*(?:6,\s?1\b|\(?\s*(?:late\s+)?2013\b)|\bMacPro6,1\b|\b(?:late\s+)?2013\s+Mac\s?Pro\b",
+                           re.IGNORECASE)
 _FIREPRO_BARE = re.compile(r"(?<![\w-])(dual|two|2x?)?\s*(?:AMD\s+)?(?:FirePro\s+)?(D[357]00)(s)?(?![\w-])", re.IGNORECASE)
 _EGPU_HEADING = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?e-?GPU(?:\s+(?:setup|config\w*|enclosure|box))?(?:\*\*)?\s*:\s*(?:\*\*)?\s*$",
                            re.IGNORECASE)

@@ -8,6 +8,7 @@
   "memline: ['Memory: 12112MiB / 32768MiB']", "sysosline: ['OS: macOS Mojave 10.14.6 18G103 x86_64 ', ...]"):
   each quoted item is one of the tool's own lines, read as such.
 
+- fastfetch's text GPU line, 'GPU: Apple M1 (8) [Integrated]': the count in brackets is its GPU cores.
 - fastfetch's JSON GPU object: '"name": "Apple M4 Pro",' then, in the same object, '"coreCount": 20,' (its GPU cores).
 
 Each line rule is a pure function of one line; `answers` reads the JSON object's lines together.
@@ -42,8 +43,19 @@ def list_items(line: str) -> List[str]:
     return [a or b for a, b in _ITEM.findall(found.group(1))]
 
 
+# fastfetch's text GPU line: 'GPU: Apple M1 (8) [Integrated]', the count in brackets its GPU cores
+_APPLE_GPU_CORES = re.compile(r"^\s*GPU:\s+Apple M\d(?: (?:Pro|Max|Ultra))? \((\d{1,2})\)(?:\s+@\s+[\d.]+ GHz)?(?:\s+\[Integrated\])?"
+                              r"(?:\s+\d+ms)?\s*$")
+
+
+def apple_gpu_cores(line: str) -> Facts:
+    """fastfetch's 'GPU: Apple M1 (8) [Integrated]' -> an Apple GPU of 8 cores."""
+    found = _APPLE_GPU_CORES.match(line)
+    return [("gpu.cores", int(found.group(1)))] if found else []
+
+
 def line_facts(line: str) -> Facts:
-    facts = os_line_arch(line)
+    facts = os_line_arch(line) + apple_gpu_cores(line)
     for item in list_items(line):
         facts += os_line_arch(item) + early_line_facts(item)
     return facts

@@ -30,6 +30,7 @@ _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?|
 
 def gib(value: str) -> Optional[int]:
     # 'Gi': free -h; 'Go'/'Mo': French octets ('RAM : 96 go')
+    value = re.sub(r"(?<!\d)(\d{1,3}),(\d{3})(?![\d,])", r"\1\2", value.replace("`", ""))  # a thousands comma: '16,354 MB' is 16354 MB
     match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To)\b", value)
     if match:
         scale = {"TB": 1024**4, "TI": 1024**4, "GB": 1024**3, "GIB": 1024**3, "GI": 1024**3, "G": 1024**3, "MB": 1024**2,

@@ -58,6 +58,7 @@ def linux_mine(line: str) -> Facts:
 
 
 _MAC_MINE = re.compile(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:on|using|running)\s+mac\s?OS\b"
+                       r"|\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:using|running)\s+[^.;!?]{1,60}?\bon\s+mac\s?OS\b"  # '... EGPU with RX580 on MacOS'
                        r"|\bmy\s+(?:computer|pc|machine|laptop|desktop|system|box|hackintosh)\s+(?:is\s+running|runs)\s+mac\s?OS\b",
                        re.IGNORECASE)
 # an Intel CPU written with its number glued on ('with intel9900k cpu')

@@ -27,7 +27,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                stack_prose_rules, tf_device_answer_rules, tool_check_json_rules, torch_info_rules,
                                typed_specs_rules,
                                ubuntu_codename_rules, uv_tag_rules, windows_python_platform_rules,
-                               windows_shell_rules, windows_spec_rules, windows_tool_rules, wsl_rules,
+                               windows_diag_rules, windows_shell_rules, windows_spec_rules, windows_tool_rules, wsl_rules,
                                statement_rules as rules)
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import repl_facts
@@ -60,13 +60,14 @@ KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     gpu_list_rules.keyed_facts, pc_parts_rules.keyed_facts, mac_model_name_rules.keyed_facts,
     os_build_rules.keyed_facts, code_span_value_rules.keyed_facts,
     build_triple_rules.keyed_facts, ram_beside_parts_rules.keyed_facts, windows_python_platform_rules.keyed_facts,
-    project_version_answer_rules.keyed_facts, faceswap_info_rules.keyed_facts, torch_info_rules.keyed_facts)
+    project_version_answer_rules.keyed_facts, faceswap_info_rules.keyed_facts, torch_info_rules.keyed_facts,
+    windows_diag_rules.keyed_facts)
 # The answers of an issue form's fields ('### OS' then 'macOS 14'), in the order their facts join.
 FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     rules.by_key, mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
     gpu_text_rules.keyed_facts, mac_memory_rules.keyed_facts, mac_spec_words_rules.keyed_facts,
     form_answer_rules.keyed_facts, form_question_rules.keyed_facts, gpu_list_rules.form_keyed_facts,
-    distro_rules.keyed_facts, env_report_rules.os_answer)
+    distro_rules.keyed_facts, env_report_rules.os_answer, mac_model_name_rules.keyed_facts)
 # The readers of any one line. These two come before inline_rules.anywhere: the CPU they name is the more precise.
 BEFORE_ANYWHERE: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (general_rules.line_facts,
                                                                        linux_words_rules.line_facts)

@@ -26,7 +26,7 @@ Facts = List[Tuple[str, Any]]
 _TORCH_EXPRESSIONS = (
     (r"torch\.cuda\.is_available\(\)", "available"), (r"torch\.version\.cuda\b", "cuda"),
     (r"torch\.version\.hip\b", "hip"), (r"torch\.__version__", "version"),
-    (r"torch\.cuda\.get_device_name\(\s*(?:0|device=0)?\s*\)", "device"),
+    (r"torch\.cuda\.get_device_name\(\s*(?:0|device=0|torch\.cuda\.current_device\(\))?\s*\)", "device"),
 )
 _TORCH_EXPRESSION = re.compile("|".join(f"({pattern})" for pattern, _ in _TORCH_EXPRESSIONS))
 # the answer written on the same line: '... returns False', '-> True', '== True', 'gives 11.8'

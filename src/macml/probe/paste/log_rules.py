@@ -74,6 +74,8 @@ def _ollama_compute(line: str) -> Facts:
     gfx = re.fullmatch(r"gfx[0-9a-f]+", fields.get("compute", ""))
     if gfx and named:
         facts.append(("gpu.gfx", gfx.group()))
+    elif gfx and fields.get("library", "").lower() == "rocm":  # name=1002:1900, a PCI id: an AMD GPU of that target
+        facts += [("gpu.present", "AMD"), ("gpu.gfx", gfx.group())]
     driver = re.fullmatch(r"\d{2}\.\d", fields.get("driver", ""))
     if driver and named and fields.get("library", "").lower() == "cuda":  # the CUDA version the driver supports
         facts.append(("gpu.cuda_driver", driver.group()))

@@ -37,7 +37,7 @@ _ROSETTA_ERROR_AFTER = re.compile(r"[.:!]\s+rosetta error:\s", re.IGNORECASE)
 _ROSETTA_CACHE = re.compile(r"(?:^|\s|')/(?:private/)?var/db/oah/")  # Rosetta 2's ahead-of-time translations
 _MKL_SSE42 = re.compile(r"\bIntel MKL WARNING: Support of Intel\(R\) Streaming SIMD Extensions 4\.2\b", re.IGNORECASE)
 _UNIFIED_ZH = re.compile(r"(?<![\d.])(\d{1,3})\s?G(?:B)?\s*(?:的\s*)?统一内存")
-_CHIP_MEMORY_ZH = re.compile(r"\bM[1-5](?:\s+(?:Pro|Max|Ultra))?\s*[,，、]\s*(\d{1,3})\s?G(?:B)?\s*内存")
+_CHIP_MEMORY_ZH = re.compile(r"\bM[1-5](?:\s+(?:Pro|Max|Ultra))?\s*[,，、]\s*(?:(\d{1,3})\s?G(?:B)?\s*内存|内存\s*[:：]?\s*(\d{1,3})\s?G(?:B)?(?![\w.]))")
 # '我的16G内存' (my 16G of memory): the writer's own machine's memory
 _MY_MEMORY_ZH = re.compile(r"(?:我的|我|本机|电脑)\s*(?:的\s*)?(\d{1,3})\s?G(?:B)?\s*(?:的\s*)?内存")
 # 'on a MacBook Pro with an 8-core i9 CPU': a Mac the writer uses, with an Intel CPU in the same sentence
@@ -123,8 +123,9 @@ def chinese_specs(line: str) -> Facts:
     """'128GB 统一内存' (unified memory), 'M4 Max,128G内存' (memory), '40 核图形处理器' / '40核GPU' (GPU cores)."""
     facts: Facts = []
     memory = _UNIFIED_ZH.search(line) or _CHIP_MEMORY_ZH.search(line)
-    if memory and int(memory.group(1)) in APPLE_SILICON_MEMORY_GB:
-        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", int(memory.group(1)) * 1024**3)]
+    size = int(next(g for g in memory.groups() if g)) if memory else 0
+    if memory and size in APPLE_SILICON_MEMORY_GB:
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("cpu.memory_bytes", size * 1024**3)]
     mine = _MY_MEMORY_ZH.search(line)
     if mine and not memory and int(mine.group(1)) in APPLE_SILICON_MEMORY_GB | {12, 4, 6}:
         facts.append(("cpu.memory_bytes", int(mine.group(1)) * 1024**3))

@@ -21,10 +21,11 @@ Facts = List[Tuple[str, Any]]
 
 # the fields a report's writer fills with their own Mac
 _MAC_KEYS = frozenset({"mac", "my mac", "computer", "machine", "model", "model name", "mac model", "hardware", "device",
-                       "laptop", "system", "host", "mac hardware", "hardware model"})
+                       "laptop", "system", "host", "mac hardware", "hardware model", "system information", "system info"})
 _OWNED = re.compile(r"(?:\b(?:my|our)|\bI(?:'ve| have| got|'ve got| have got| own| bought| use| am using|'m using"
                     r"| am on|'m on| am running|'m running)"
-                    r"(?:\s+(?:an?|the|this))?|\b(?:on|using|with)\s+(?:my|our))\s+(?:(?:old|new|trusty|\w+-inch|\d{2}\")\s+)*$",
+                    r"(?:\s+(?:an?|the|this))?|\b(?:on|using|with)\s+(?:my|our))\s+(?:(?:old|new|trusty|\w+-inch|\d{2}\")\s+)*"
+                    r"(?:(?!(?:previous|former|last|other|friend|work)\b)[a-z]{3,12}\s+)?$",
                     re.IGNORECASE)
 _ELSEWHERE = re.compile(r"\b(?:not|never|unlike|instead of|other than|than|compared? (?:to|with)|vs\.?|friend'?s?|colleague'?s?)\b|n't\b",
                         re.IGNORECASE)
@@ -41,12 +42,21 @@ def _clean(name: str) -> str:
     return " ".join(name.split()).strip(" ,.")
 
 
+_LISTED_FAMILY = re.compile(r"^(Mac ?Book(?: ?Pro| ?Air)?|iMac|Mac ?mini|Mac ?Pro)$", re.IGNORECASE)
+_LISTED_YEAR = re.compile(r"^(?:(?:early|mid|late)[ -])?20[01]\d$", re.IGNORECASE)
+
+
 def keyed_mac(key: str, value: str) -> Facts:
-    """'**Mac**: MacBook Pro 15" Late-2013', 'Computer: 2015 iMac': the writer's own Mac."""
-    found = _named(value) if key.strip().lower() in _MAC_KEYS else None
-    if not found or _APPLE_CHIP.search(value) or _ELSEWHERE.search(value) or _RANGE_AFTER.match(value[found.end():]):
+    """'**Mac**: MacBook Pro 15" Late-2013', 'Computer: 2015 iMac': the writer's own Mac; a list of its parts that
+    names the family and the year apart ('System information: Macbook Pro, macOS Catalina 10.15.7, mid 2012, ...')."""
+    if key.strip().lower() not in _MAC_KEYS or _APPLE_CHIP.search(value) or _ELSEWHERE.search(value):
         return []
-    return [("cpu.model_name", _clean(found.group()))]
+    found = _named(value)
+    if found and not _RANGE_AFTER.match(value[found.end():]):
+        return [("cpu.model_name", _clean(found.group()))]
+    items = [item.strip() for item in value.split(",")]
+    year = next((item for item in items[1:] if _LISTED_YEAR.match(item)), None)
+    return [("cpu.model_name", f"{items[0]} ({year})")] if year and _LISTED_FAMILY.match(items[0]) else []
 
 
 def owned_mac(line: str) -> Facts:

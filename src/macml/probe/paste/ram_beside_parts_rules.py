@@ -4,6 +4,7 @@
   that name this machine's OS, CPU or GPU (DeepFaceLab's header: build, 'Windows 11 Pro x64', the CPU, 'NVIDIA GeForce
   GTX 1650 (Driver 516.94)', '11.84 GB RAM'); nothing where the block is requirements or another's ('Minimum
   requirements:', 'Recommended:'), or where a line of the block is a GPU's memory;
+- a server's memory counted in DIMMs ('16Dimm * 32GB-3200': 512 GB);
 - the RAM after a GPU whose own memory the same words give as VRAM ('AMD RX 480 8g vram 16gb ram',
   'RTX 3060 12GB VRAM, 32GB RAM'): with the VRAM named apart, the 'RAM' is the machine's, in an answer about the
   machine ('GPU model and memory: ...') or in the writer's own words ('my RTX 3060 12GB VRAM, 32GB RAM').
@@ -83,10 +84,16 @@ def keyed_facts(key: str, value: str) -> Facts:
     return ram_after_vram(value) if _MACHINE_KEY.search(key) else []
 
 
+# a server's memory as its DIMMs: '(16Dimm * 32GB-3200)', '16 DIMMs x 32GB' (a GPU's memory is never in DIMMs)
+_DIMMS = re.compile(r"(?<![\w.])(\d{1,2})\s*(?:x\s*)?DIMMs?\s*[*x×]\s*(\d{1,3})\s?GB\b", re.IGNORECASE)
+
+
 def line_facts(line: str) -> Facts:
-    """The writer's own words ('my RTX 3060 12GB VRAM, 32GB RAM')."""
+    """The writer's own words ('my RTX 3060 12GB VRAM, 32GB RAM'); memory counted in DIMMs."""
     owned = _OWNED.search(line)
-    return ram_after_vram(line[owned.start():]) if owned else []
+    dimms = _DIMMS.search(line)
+    return ((ram_after_vram(line[owned.start():]) if owned else [])
+            + ([("cpu.memory_bytes", int(dimms.group(1)) * int(dimms.group(2)) * 1024**3)] if dimms else []))
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

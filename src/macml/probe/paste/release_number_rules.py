@@ -14,7 +14,7 @@ from macml.knowledge.macos import sole_release
 
 Facts = List[Tuple[str, Any]]
 
-_LEAD = r"(?:^\s*#+\s*|\b(?:installing|installed|install|updated?|upgraded?|updating|upgrading|running|on|to)\s+)"
+_LEAD = r"(?:^\s*#+\s*|\b(?:installing|installed|install|updated?|upgraded?|updating|upgrading|running|on|to|version:?)\s+)"
 _REACH = 2
 
 

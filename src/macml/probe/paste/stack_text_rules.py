@@ -24,6 +24,7 @@ Facts = List[Tuple[str, Any]]
 
 
 _TARGETS = re.compile(r"/cuda[-\d.]*/targets/(x86_64|sbsa|aarch64)-linux/")
+_SAMPLES_BUILD = re.compile(r"/samples/bin/(x86_64|aarch64|sbsa)/(linux|darwin)/(?:release|debug)/")
 _PADDLE = re.compile(r"GPU Compute Capability:\s*(\d{1,2}\.\d),\s*Driver API Version:\s*(\d{1,2}\.\d)")
 _TRT_LLM = re.compile(r"\[TensorRT-LLM\]\s*TensorRT-LLM version:\s*(\d+\.\d+\.\d+\w*)")
 _NO_GPU = re.compile(r"\b(?:RuntimeError|AssertionError):\s*(?:No (?:HIP|CUDA) GPUs are available|Torch not compiled with CUDA enabled)"
@@ -44,6 +45,10 @@ def stack_line(line: str) -> Facts:
     target = _TARGETS.search(line)
     if target:
         facts += [("platform", "linux"), ("cpu.hardware_arch", "x86_64" if target.group(1) == "x86_64" else "aarch64")]
+    samples = _SAMPLES_BUILD.search(line)
+    if samples:  # the CUDA samples' build folder: bin/<arch>/<OS>/release
+        facts += [("platform", "darwin" if samples.group(2) == "darwin" else "linux"),
+                  ("cpu.hardware_arch", "x86_64" if samples.group(1) == "x86_64" else "aarch64")]
     paddle = _PADDLE.search(line)
     if paddle:
         facts += [("gpu.capability", {"name": None, "capability": paddle.group(1)}), ("gpu.cuda_driver", paddle.group(2)),

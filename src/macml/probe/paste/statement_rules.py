@@ -215,6 +215,7 @@ BY_KEY = {
     "egpu": lambda v: [] if gpu_names(v) else gpu_value(v), "external gpu": lambda v: [] if gpu_names(v) else gpu_value(v),
     "chipset model": gpu_value, "graphics": gpu_value, "graphics adapter": gpu_value, "gpu type": gpu_value, "device name": gpu_value,
     "nvidia driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
+    "nvidia driver": lambda v: [("gpu.driver", v.strip(" []"))] if re.fullmatch(r"\s*\[?\d{3}\.\d[\d.]*\]?\s*", v) else [],
     "driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "gpu driver version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],
     "kmd version": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],

@@ -43,7 +43,7 @@ class Statement:
 # template's "- PyTorch Version (e.g., 1.0): 1.6.0" keeps its example out of the key
 _KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s*(?=[A-Za-z]))?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)(?:\s*\((?:e\.g\.|i\.e\.)[^)]{0,40}\))?["']?(?:\*\*)?\s*"""
                         r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
-_SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯]\s*)?((?:sysctl\s+-n|uname\s+-m)\b.*)$")  # λ, ❯: custom zsh prompts
+_SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯]\s*)?((?:sysctl\s+-n|uname\s+-[mpr])\b.*)$")  # λ, ❯: custom zsh prompts
 
 
 # a key a word describes ('relevant environment', 'my OS', 'current system'): the key itself
@@ -114,7 +114,7 @@ def _sysctl_answers(lines: Sequence[str]) -> Dict[int, str]:
             piece = re.sub(r"^sysctl\s+-n\s*", "sysctl -n ", piece)
             words = piece.split()
             if words[:1] == ["uname"]:
-                names.append("uname -m" if "-m" in words else "uname")
+                names.append("uname -m" if "-m" in words or "-p" in words else "uname -r" if "-r" in words else "uname")
             elif words and words[0] != "sysctl":
                 names.extend(w for w in words if not w.startswith("-"))
             elif words[:2] == ["sysctl", "-n"]:
@@ -125,7 +125,7 @@ def _sysctl_answers(lines: Sequence[str]) -> Dict[int, str]:
 
 
 _LEAVES = ("hw.memsize", "hw.model", "hw.ncpu", "hw.optional.arm64", "kern.osrelease", "kern.osproductversion",
-           "sysctl.proc_translated", "machdep.cpu.brand_string", "uname -m")
+           "sysctl.proc_translated", "machdep.cpu.brand_string", "uname -m", "uname -r")
 
 
 def _pair_answers(names: Sequence[str], values: Sequence[int]) -> Dict[int, str]:

@@ -64,7 +64,7 @@ def crashed_python(key: str, value: str) -> Facts:
 
 
 def sysctl_value(name: str, value: str) -> Facts:
-    """A bare answer of `sysctl -n NAME` (or `uname -m`) on its own line."""
+    """A bare answer of `sysctl -n NAME` (or `uname -m` / `-p` / `-r`) on its own line."""
     if name == "machdep.cpu.brand_string":
         return [("cpu.brand", value)]
     if name == "hw.memsize":
@@ -75,6 +75,9 @@ def sysctl_value(name: str, value: str) -> Facts:
         return [("process.translated", value == "1")]
     if name == "uname -m":
         return [("process.arch", a) for a in [arch_word(value)] if a]
+    darwin = re.fullmatch(r"(?:[89]|[12]\d)\.\d{1,2}\.\d{1,2}", value) if name == "uname -r" else None
+    if darwin:  # a bare 'X.Y.Z' release from 8 up is Darwin's (Linux's kernels are 2 to 6, with a suffix)
+        return [("platform", "darwin"), ("os.darwin", value)]
     if name in ("machdep.cpu.features", "machdep.cpu.leaf7_features") and re.search(r"\b(SSE2|FPU|AVX)\b", value):
         return [("cpu.x86_features", value[:200])]
     if name == "hw.model":

@@ -23,7 +23,9 @@ _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:
                          r"|^\s*`?\d{1,2}:\d{2}:\d{2}\.\d{3}: (?=\S)"  # OBS Studio's log: '16:50:34.899: OS Version: ...'
                          r"|^\s*\++ string='(?=[A-Za-z][\w ]{0,30}: )"  # `bash -x neofetch`: + string='GPU: ...'
                          r"|^\s*\[(?i:info|warning|warn|error|debug)\] (?=\S)"  # libobs's '[Info] CPU Name: ...', ComfyUI's '[INFO] ...'
-                         r"|^\s*\[[A-Z][\w.-]* (?:INFO|DEBUG|WARN|WARNING|ERROR)\]\s+")  # '[Crystools INFO] NVIDIA Driver: 540.4.0'
+                         r"|^\s*\[[A-Z][\w.-]* (?:INFO|DEBUG|WARN|WARNING|ERROR)\]\s+"
+                         r"|^\s*(?:INFO|DEBUG|WARNING|ERROR|CRITICAL):root:(?=\S)")  # Python logging's default: 'INFO:root:'
+# (a named logger's prefix is kept: 'INFO:plaidml:' says which library logged)  # '[Crystools INFO] NVIDIA Driver: 540.4.0'
 # syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
 _JOURNAL_PREFIX = re.compile(r"^\s*(?!\[)(?:\S{1,12}|\S{1,4}\s+\S{1,6})\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")  # "de des. 03": a month in two words (Catalan)
 # (dmesg -T's '[Sun May 17 15:55:50 2026] NVRM: ...' is a kernel line with its date in brackets, not a journal line)
@@ -77,7 +79,7 @@ def _unquoted_lines(text: str) -> List[str]:
 _SPACE_ENTITY = re.compile(r"&(?:ensp|emsp|nbsp|thinsp|#160|#8194|#8195);")
 
 
-_APPLE_TIER = re.compile(r"\b((?:Apple )?M\d{1,2}) (pro|max|ultra|PRO|MAX|ULTRA)\b")
+_APPLE_TIER = re.compile(r"\b((?:Apple )?M\d{1,2})(?: |\s{2,}(?=[PMU]))(pro|max|ultra|PRO|MAX|ULTRA|Pro|Max|Ultra)\b")  # 'M2  Ultra' too
 
 
 _TEMPLATE_EXAMPLE = re.compile(r"\[\s*(?:e\.g\.|output of\b)[^\]]{0,120}\]|\(\s*e\.g\.[^)]{0,120}\)\s*(?=:)", re.IGNORECASE)
