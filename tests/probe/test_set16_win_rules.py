@@ -36,7 +36,7 @@ def test_parts_list_ryzen_without_graphics_is_no_apu():
 
 @pytest.mark.parametrize("lines", [
     ["The app needs:", "Ryzen 5600g", "32gb ddr4 ram"],  # requirements, not the writer's parts
-    ["Here is my system:", "", "Ryzen 5600g"],  # the list ended at the blank line
+    ["Here is my system:", "", "", "", "Ryzen 5600g"],  # blank lines after the heading: no list under it (one blank opens it)
     ["Tested on these machines:", "Ryzen 5600g"],
     ["My system:", "I also tried a friend's Ryzen 5600g and 32gb samsung ddr4 3200mhz laptop ram, which did not help at all"],
     ["Recommended for the 13B model", "Specs", "- 32 GB RAM", "- 24GB VRAM"],

@@ -55,7 +55,8 @@ def test_parts_list_items_and_headings():
     assert part_facts("- i3 3110-M") == [("cpu.brand", "Intel Core i3-3110M"), ("cpu.hardware_arch", "x86_64")]
     assert part_facts("- 24GB DDR4") == [("cpu.memory_bytes", 24 * 1024**3)]
     assert part_facts("- Vega 8")[0][1]["vendor"] == "AMD"
-    assert part_facts("- RTX 3090 24GB") == []  # a GPU with its memory is another rule's
+    assert part_facts("- RTX 3090 24GB") == [("gpu", {"name": "RTX 3090 24GB", "vendor": "NVIDIA", "memory_mib": 24576,
+                                                      "index": None})]  # with its memory (set-39 round)
     facts = facts_of("Currently I have laptop with these specs:\n- Lenovo G400s\n- 8GB Ram\n- i3 3110-M\n- nVidia GT 720M\n")
     assert facts.cpu.brand == "Intel Core i3-3110M" and facts.gpus[0].model == "nVidia GT 720M"
     assert facts_of("heres my specs\n- ryzen 5 3500u\n- Vega 8\n- 24GB DDR4\n").cpu.memory_bytes == 24 * 1024**3

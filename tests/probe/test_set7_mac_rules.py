@@ -274,7 +274,7 @@ def test_plaidml_ids_keep_the_marketing_case(line, name):
 
 @pytest.mark.parametrize("value, version", [
     ("v2.16.1-0-g5bc9d26649c 2.16.1", "2.16.1"),
-    ("v2.15.0-rc1-8-g6887368d6d4 2.15.0", "2.15.0-rc1"),
+    ("v2.15.0-rc1-8-g6887368d6d4 2.15.0", "2.15.0"),  # GIT_VERSION then VERSION: the release is the second
     ("2.16.1", "2.16.1"),
 ], ids=["git-describe", "rc-describe", "plain"])
 def test_git_describe_versions(value, version):

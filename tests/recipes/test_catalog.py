@@ -250,5 +250,6 @@ def test_a_macos_release_name_alone_is_read_as_a_version_only_where_no_recipe_bo
     from macml.probe.named_release import FLOORED_MAJORS
     bounds = {cond.min_os for recipe in recipes.load_all() for cond in [recipe.requires] + [p.when for p in recipe.pins]}
     bounds |= {cond.below_os for recipe in recipes.load_all() for cond in [recipe.requires] + [p.when for p in recipe.pins]}
-    inside = {int(b.split(".")[0]) for b in bounds if b and b.split(".")[1:] not in ([], ["0"])}
+    # a 10.x release name is a major.minor ('Mavericks' = 10.9); a later one only a major ('Sonoma' = 14)
+    inside = {int(b.split(".")[0]) for b in bounds if b and b.split(".")[1 if int(b.split(".")[0]) > 10 else 2:] not in ([], ["0"])}
     assert inside and inside <= set(FLOORED_MAJORS)

@@ -215,12 +215,19 @@ def nvidia_compute_capability(name: str) -> Optional[str]:
     text = re.sub(r"\b(\d{3,4})(ti|super|d)\b", r"\1 \2", text)  # 'GTX 1070Ti', 'RTX 3060Ti', 'RTX 5090D' as written
     text = re.sub(r"\b(\d{4}(?: ti)?) (rtx|gtx)\b", r"\2 \1", text)  # '4080 RTX'
     text = re.sub(r"\bgtx (?=(?:20[6-8]|30[5-9]|40[6-9]|50[5-9])0\b)", "rtx ", text)  # 'GTX 3070': no such GTX
+    text = re.sub(r"^nvidia ([km]\d{3,4}m?)\b", r"quadro \1", text)  # 'Nvidia K5200': a Quadro (Teslas K80, M60 have two digits)
     text = re.sub(r"\bgrid ((?:rtx ?)?[a-z]?\d+)[a-z]{0,2} \d+[a-z]\b", r"grid \1", text)  # a vGPU type 'GRID A100D-20C' is
     # <board>-<framebuffer GB><series> on that board's GPU (docs.nvidia.com/grid, Virtual GPU Types)
     if (name or "").rstrip().endswith(("...", "\u2026")):
         found = {_capability(text + tail) for tail in ("", *"0123456789", "0 ti")} - {None}
         return found.pop() if len(found) == 1 else None
-    return _capability(text)
+    return _capability(text) or next((_capability(alt) for pattern, series in _SERIES_UNSAID
+                                      for alt in [re.sub(pattern, series, text)] if alt != text and _capability(alt)), None)
+
+
+# a GeForce written with only its maker and number: 'nvidia 820m' (a notebook part), 'nvidia 1080ti' (a GTX)
+_SERIES_UNSAID = ((r"^nvidia (?=[7-9][1-6]0mx?$)", "geforce "), (r"^nvidia (?=(?:9[5-8]0|10[5-8]0|16[56]0)(?: ti| super)?$)", "gtx "),
+                  (r"^nvidia (?=(?:20[6-8]0|30[5-9]0|40[6-9]0|50[5-9]0)(?: ti| super)?$)", "rtx "))
 
 
 def _capability(text: str) -> Optional[str]:

@@ -47,6 +47,15 @@ MAC_AMD_GPU = frozenset({
 })
 AMD_SOURCE = "Apple's technical specifications of that model (every configuration has an AMD GPU)"
 
+# Intel Macs sold with one of two Intel integrated GPUs and nothing else (the same pages): the Mac mini (Late 2014)
+# with HD Graphics 5000 or Iris Graphics 5100, the 21.5-inch iMac (Late 2015) with Iris Graphics 6100 or Iris Pro 6200.
+MAC_INTEL_ONLY = frozenset({"Macmini7,1", "iMac16,1"})
+INTEL_ONLY_SOURCE = "Apple's technical specifications of that model (every configuration has only Intel graphics)"
+
+
+def mac_intel_only(identifier: str) -> bool:
+    return (identifier or "").strip() in MAC_INTEL_ONLY
+
 
 # The Mac Pro 2013 has two (its FirePro D300, D500 or D700 pair: the same specifications page); every other Mac of
 # MAC_AMD_GPU has one.

@@ -21,7 +21,8 @@ from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES,
                                      MAC_MODEL_CHIP_GPU_CORES, MAC_MODEL_GPU_CORES, apple_core_options,
                                      nvidia_compute_capability)
 from macml.knowledge.mac_igpus import (AMD_SOURCE as MAC_AMD_SOURCE, SOURCE as MAC_IGPU_SOURCE, mac_amd_gpu_count,
-                                       mac_has_amd_gpu, mac_igpu_beside_amd, mac_integrated_gpu)
+                                       mac_has_amd_gpu, mac_igpu_beside_amd, mac_integrated_gpu, mac_intel_only,
+                                       INTEL_ONLY_SOURCE as MAC_INTEL_ONLY_SOURCE)
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
@@ -292,6 +293,9 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     elif facts.is_mac and not gpus and mac_integrated_gpu(cpu.model):
         gpus = (GPU(vendor="Intel", model=mac_integrated_gpu(cpu.model), integrated=True),)
         sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_IGPU_SOURCE
+    elif facts.is_mac and not gpus and mac_intel_only(cpu.model or ""):
+        gpus = (GPU(vendor="Intel", model="Intel GPU (model not in the evidence)", integrated=True),)
+        sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_INTEL_ONLY_SOURCE
     elif facts.is_mac and not gpus and mac_has_amd_gpu(cpu.model or ""):  # (a GPU list given is the machine's own)
         gpus = (GPU(vendor="AMD", model="AMD GPU (model not in the evidence)"),) * mac_amd_gpu_count(cpu.model or "")
         sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_AMD_SOURCE

@@ -93,6 +93,11 @@ def _add_command(commands: Dict[str, str], key: str, stdout: str, notes: List[st
 def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict[str, Any]]) -> Optional[str]:
     stated = [p.platform for p in parts if p.platform and p.shape == "collect_env"]
     votes = stated or [p.platform for p in parts if p.platform]
+    wsl = any(s.get("fact") == "os.wsl" and s.get("value") for s in statements)
+    if wsl and not stated and votes and all(p.shape.startswith("nvidia") for p in parts if p.platform) \
+            and stated_platform(statements) == "linux":
+        notes.append("platform: a WSL guest, whose nvidia-smi reports the Windows host's driver")
+        return "linux"
     if not votes and stated_platform(statements):
         return stated_platform(statements)
     if not votes:

@@ -84,8 +84,21 @@ def easybuild_gpu(line: str) -> Facts:
         [("gpu.driver", found.group(4))] if found.group(4) else [])
 
 
+# amd-smi's header box: '| Platform: Linux Baremetal |' (its own word for a machine that is no VM guest)
+_AMD_SMI_PLATFORM = re.compile(r"^\s*\|\s*Platform:\s*(Linux|Windows)\s+(Baremetal|Guest|Host)\b")
+
+
+def amd_smi_platform(line: str) -> Facts:
+    """'| Platform: Linux Baremetal |' -> Linux, not a VM."""
+    found = _AMD_SMI_PLATFORM.match(line)
+    if not found:
+        return []
+    facts: Facts = [("platform", "linux" if found.group(1) == "Linux" else "win32"), ("gpu.present", "AMD")]
+    return facts + ([("hypervisor.none", True)] if found.group(2) in ("Baremetal", "Host") else [])
+
+
 def line_facts(line: str) -> Facts:
-    return pve_kernel(line) + igpu_target(line) + apu_vbios(line) + easybuild_gpu(line)
+    return pve_kernel(line) + igpu_target(line) + apu_vbios(line) + easybuild_gpu(line) + amd_smi_platform(line)
 
 
 def apu_vbios(line: str) -> Facts:

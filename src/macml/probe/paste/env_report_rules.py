@@ -169,7 +169,8 @@ def spoken_gpu(text: str) -> Facts:
     if not bare.group(3) and (len(bare.group(2)) == 3 and bare.group(2) < "600" or re.search(r"driver", text, re.I)):
         return []  # 'nvidia 470', 'nvidia 535': driver branches (390-580), not the GTX 470 of 2010
     suffix = (bare.group(3) or "").lower()
-    capability = nvidia_compute_capability(f"{_series(bare.group(2))} {bare.group(2)}" + ("m" if suffix == "m" else f" {suffix}"))
+    model = bare.group(2) + ("m" if suffix == "m" else f" {suffix}")
+    capability = nvidia_compute_capability(f"{_series(bare.group(2))} {model}") or nvidia_compute_capability(f"geforce {model}")
     if capability is None:
         return []
     name, record = bare.group(1), gpu_record(bare.group(1))[1]
@@ -244,7 +245,8 @@ _PROSE_PACKAGES = ("numba", "cuda-python", "cupy", "jax", "jaxlib", "tensorflow"
                    "tensorrt", "paddlepaddle", "paddlepaddle-gpu", "mxnet", "llvmlite", "numpy", "tinycudann", "vllm", "sglang",
                    "mlx-lm", "mlx-vlm", "turicreate", "tinygrad")
 _PROSE_PACKAGE = re.compile(r"(?<![\w./-])(" + "|".join(map(re.escape, sorted(_PROSE_PACKAGES, key=len, reverse=True)))
-                            + r")(?: v| ?== ?| version | )(\d+\.\d+(?:\.\d+)?)(?![\w+-]|\.\w)", re.IGNORECASE)
+                            + r")(?: v| ?== ?| version | )(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?"
+                            r"(?:\+[a-z0-9]+(?:\.[a-z0-9]+)*)?)(?![\w+-]|\.\w)", re.IGNORECASE)  # PEP 440's pre/dev/local parts
 
 
 # not a version this machine has: a question, one pip could not install, a bound ('after tensorflow 2.16.2')

@@ -30,8 +30,8 @@ def model_key(name: str) -> str:
 
 def same_model(first: str, second: str) -> bool:
     """Two spellings of one GPU model: equal keys, or equal but for a form-factor word only one of them has."""
-    if {gpu_vendor(first), gpu_vendor(second)} - {"unknown"} and gpu_vendor(first) != gpu_vendor(second):
-        return False
+    if len({gpu_vendor(first), gpu_vendor(second)} - {"unknown"}) > 1:
+        return False  # two makers' GPUs (a name without its maker, '1080ti', may be either's spelling)
     one, other = model_key(first), model_key(second)
     if not one or not other:
         return False

@@ -14,7 +14,7 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS
                      r"|(?<=\d )Blackwell(?: (?:Max-Q )?(?:Workstation|Server) Edition)?|(?<=\d )Ada Generation"
                      r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?(?: Low Profile)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
-                     r"|(?=\s*(?:$|[,(:|\]\"'+&\u2014\u2013]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
+                     r"|(?=\s*(?:$|[,(:|\]\"'+&\u2014\u2013]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\sPCI(?:e|-E)?\s+cards?\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
 _RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
@@ -31,7 +31,7 @@ _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?|
 def gib(value: str) -> Optional[int]:
     # 'Gi': free -h; 'Go'/'Mo': French octets ('RAM : 96 go')
     value = re.sub(r"(?<!\d)(\d{1,3}),(\d{3})(?![\d,])", r"\1\2", value.replace("`", ""))  # a thousands comma: '16,354 MB' is 16354 MB
-    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To)\b", value)
+    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To|gb|gib|mb|mib)\b", value)
     if match:
         scale = {"TB": 1024**4, "TI": 1024**4, "GB": 1024**3, "GIB": 1024**3, "GI": 1024**3, "G": 1024**3, "MB": 1024**2,
                  "MIB": 1024**2, "MI": 1024**2, "GIGABYTES": 1024**3, "MEGABYTES": 1024**2, "GO": 1024**3, "MO": 1024**2,

@@ -156,8 +156,8 @@ def gpu_answer(key: str, value: str) -> Facts:
     return []
 
 
-_DASH_ITEM = re.compile(r"^\s*[-*•]?\s*(Graphics card|Video card|GPU|Processor|CPU|RAM|Memory|OS|Operating system)\s+[-–—]\s+(\S.*)$",
-                        re.IGNORECASE)
+_DASH_ITEM = re.compile(r"^\s*[-*•]?\s*(Graphics card|Video card|[de]?GPU|Processor|CPU|RAM|Memory|OS|Operating system)\s+(?:[-–—]|->|=>|→)"
+                        r"\s+(\S.*)$", re.IGNORECASE)  # 'dGPU -> AMD Radeon Pro 5500M 4GB' too
 _X86_CPU = re.compile(r"\b(?:Xeon|Core|Ryzen|EPYC|Threadripper|Pentium|Celeron|Athlon|i[3579])\b", re.IGNORECASE)
 
 
@@ -172,8 +172,10 @@ def dash_item(line: str) -> Facts:
         brand = re.sub(r"\s+-\s+", "-", value)
         return [("cpu.brand", brand if re.search(r"\b(?:Intel|AMD)\b", brand, re.IGNORECASE) else _cpu_maker(brand) + brand),
                 ("cpu.hardware_arch", "x86_64")] if _X86_CPU.search(value) else []
-    if key in ("graphics card", "video card", "gpu"):
+    if key in ("graphics card", "video card", "gpu", "dgpu"):
         return by_key("gpu", value) + gpu_answer("gpu", value)
+    if key == "egpu":
+        return by_key("egpu", value)
     if key in ("ram", "memory"):
         return by_key("ram", value)
     return by_key("os", value)
@@ -220,16 +222,20 @@ def gpu_count_after(line: str) -> Facts:
     return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": i}) for i in range(int(found.group(1)))]
 
 
-_NODE = re.compile(r"(?<![\w./-])((?:NVIDIA\s+)?G?[AHBL]\d{2,3}[A-Z]?)\s+(?:node|server|machine|box|instance|host|cluster)s?\b")
+_NODE = re.compile(r"(?<![\w./-])((?:NVIDIA\s+)?G?[AHBL]\d{2,3}[A-Z]?)\s+(?:node|server|machine|box|instance|host|cluster)s?\b"
+                   r"|\b(?:running|runs|ran|run)\s+on\s+(?:an?\s+)?(?:\*\*)?((?:NVIDIA\s+)?G[BH]\d{3}|[AHBL]\d{2,3}[A-Z]?)(?:\*\*)?"
+                   r"(?![\w./-])")  # 'test fails running on **GB200**'
 
 
 def node_gpu(line: str) -> Facts:
-    """'(GH200 node, image ...)', 'on our H100 server': a machine named for its NVIDIA data-center GPU."""
+    """'(GH200 node, image ...)', 'on our H100 server', 'running on GB200': a machine named for its NVIDIA data-center
+    GPU."""
     found = _NODE.search(line)
     asked = "?" in re.split(r"[.!](?:\s|$)", line[found.end():])[0] if found else False  # 'support for DGX H200 servers?'
-    if not found or asked or NEGATION.search(line[:found.start()]) or not nvidia_compute_capability(found.group(1)):
+    name = (found.group(1) or found.group(2)) if found else ""
+    if not found or asked or NEGATION.search(line[:found.start()]) or not nvidia_compute_capability(name):
         return []
-    return [("gpu", {"name": found.group(1), "vendor": "NVIDIA", "memory_mib": None, "index": None})]
+    return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": None})]
 
 
 _MY_GPU_ZH = re.compile(r"我(?:的|用的|电脑的|笔记本的)\s*(?:显卡|GPU)?(?:型号)?是\s*(.+)$")

@@ -104,7 +104,7 @@ def bold_os_answers(lines: Sequence[str]) -> Dict[int, Facts]:
 # a report that opens with its OS, then the rest ('Windows 10, Julia v1.5.0, CUDA v1.3.0': CUDA.jl's own first line)
 _WINDOWS_FIRST = re.compile(r"^\s*(?:(?:This|It)\s+(?:is|was|happens|happened)\s+on\s+)?"  # 'This is on Windows 10, ...'
                             r"((?:Microsoft\s+)?Windows\s+(?:1[01]|7|8(?:\.1)?)(?:\s+(?:Pro|Home|Enterprise|Education|"
-                            r"x64|64-bit))*)\s*,\s*\S")
+                            r"x64|64-bit))*)(?:\s*\(build \d{4,5}\))?\s*(?:,|\s-)\s*\S")  # Godot's 'Windows 11 (build 26100) - ...'
 
 
 def windows_first(line: str) -> Facts:

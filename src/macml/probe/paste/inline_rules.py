@@ -32,7 +32,8 @@ _INTEL_BRAND = re.compile(r"\b(Intel\(R\) (?:Core\(TM\)|Xeon\(R\)|Celeron\(R\)|P
 # Homebrew's names for Apple-silicon core designs (brew config's CPU line)
 _APPLE_CORES = re.compile(r"\barm_(?:firestorm|icestorm|blizzard|avalanche|everest|sawtooth|ibiza|lobos|palma|donan|brava)(?![a-z])")
 _CORE_ULTRA = re.compile(r"(?<![\w-])(?:Intel(?:\(R\))?\s+)?Core(?:\(TM\))?\s+Ultra\s+([3579])\s+(\d{3}[A-Za-z]{0,2})\b")
-_AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?)\b")
+_AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w-]*(?: \d+-Core Processor)?"
+                        r"|AMD Opteron(?:\((?:tm|TM)\))?(?: Processor)? \d{3,4}\w{0,2})\b")
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 # conda packages built only for one Linux subdir, as a `conda list` row names them ('ld_impl_linux-64  2.40  h41732ed_0')
 _CONDA_LINUX_ROW = re.compile(r"^\s*(?:ld_impl|sysroot|kernel-headers)_linux-(64|aarch64)\s+\d[\w.]*\s+\S+")

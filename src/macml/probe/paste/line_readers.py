@@ -8,7 +8,7 @@ from typing import Any, Callable, List, Mapping, Sequence, Tuple
 
 from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_rules, apple_chip_spec_rules,
                                arch_word_rules, asahi_rules, avx_prose_rules, board_rules, build_triple_rules,
-                               code_comment_answer_rules, code_span_value_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
+                               code_comment_answer_rules, code_span_value_rules, cpufetch_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
                                faceswap_info_rules, fetch_tool_rules, gfx_aside_rules, import_error_rules, form_answer_rules, framework_stem_rules, form_question_rules, general_rules, gha_runner_rules,
                                gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules, lshw_rules,
@@ -47,7 +47,8 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     about_this_mac_rules.answers, tf_device_answer_rules.answers, ram_beside_parts_rules.answers,
     device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers,
     gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers,
-    amd_tool_rules.amd_smi_static, os_build_rules.form_version, framework_stem_rules.answers, java_report_rules.answers)
+    amd_tool_rules.amd_smi_static, os_build_rules.form_version, framework_stem_rules.answers, java_report_rules.answers,
+    cpufetch_rules.clusters, wsl_rules.wsl_form_distro)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
@@ -85,7 +86,7 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     mac_spec_words_rules.line_facts, windows_spec_rules.line_facts, distro_rules.line_facts,
     apple_chip_spec_rules.line_facts, crash_rosetta_rules.line_facts, pc_parts_rules.line_facts,
     mac_model_name_rules.line_facts, log_prefix_rules.line_facts, kernel_log_rules.line_facts, rocm_runtime_rules.line_facts,
-    gfx_aside_rules.line_facts, import_error_rules.line_facts,
+    gfx_aside_rules.line_facts, import_error_rules.line_facts, cpufetch_rules.build_line,
     own_gpu_words_rules.line_facts, host_os_words_rules.line_facts,
     distro_sentence_rules.line_facts, avx_prose_rules.line_facts, quadro_model_rules.line_facts,
     device_repr_rules.line_facts, rocm_wheel_rules.line_facts, ubuntu_codename_rules.line_facts,

@@ -49,7 +49,8 @@ _UNAME_KERNEL = re.compile(r"\bLinux\s+(?:\S+\s+)?(\d+\.\d+\.\d+[\w.+~-]*)\s+#\d
 _PLATFORM_KERNEL = re.compile(r"\bLinux-(\d+\.\d+\.\d+[\w.+~-]*?)-(?:x86_64|aarch64|armv7l|ppc64le|s390x)-with\b")
 _FREE_MEM = re.compile(r"^\s*Mem:\s+(\d+(?:[.,]\d+)?)\s*([KMGT]i|[MGT])\s")
 _BARE_METAL = re.compile(r"^\s*[-*]?\s*(?:\*\*)?(?:Environment|Virtuali[sz]ation|Hypervisor|VM|Virtual machine)(?:\*\*)?\s*:"
-                         r"\s*(?:\*\*)?\s*(?:bare[- ]metal|none|no|physical(?: machine| host)?|not virtuali[sz]ed)\b",
+                         r"\s*(?:\*\*)?\s*(?:bare[- ]metal|none|no|physical(?: machine| host)?|not virtuali[sz]ed)\b"
+                         r"|^\s*[-*]?\s*(?:\*\*)?OS(?:\*\*)?\s*:[^:]*,\s*(?:native Linux|bare[- ]metal)\s*$",  # 'OS: Ubuntu 26.04, native Linux'
                          re.IGNORECASE)
 _TORCH_WHEEL = re.compile(r"/whl/(?:(cu)(\d)(\d{1,2})|cpu)/torch-(\d+\.\d+\.\d+[\w.]*?)(?:%2B\w+|\+\w+)?-cp\d+")
 _OLD_LINUX_WHEEL = re.compile(r"-cp(3)(\d{1,2})-cp3\d{1,2}[dmu]*-linux_(x86_64|aarch64)\.whl\b")  # before manylinux tags

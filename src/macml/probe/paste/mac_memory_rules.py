@@ -3,6 +3,7 @@
 - A Mac whose chip is written without its tier beside a memory size only one tier of that generation was sold with:
   'a new Mac Mini with an M2 processor and 8Gb RAM', 'Mac M2 mini, 24GB' name the plain Apple M2.
 - The memory an app should have found: 'The M5 shows 0/0 - it should be seeing 64GB.'
+- A chip 'with' a size it was sold with: 'M5PRO with  48G'.
 - A chip with its tier and a bare number only that chip's memory can be ('macOS 12.5 M1max 64'): its memory in GB,
   unless the number is also one of its CPU or GPU core counts ('M1 Ultra 64' may be the 64-core GPU).
 - An issue form's 'GPU VRAM' answer ('18Go', French for 18 GB): on Apple silicon the GPU's memory is the Mac's
@@ -58,6 +59,21 @@ def memory_after_chip(line: str) -> Facts:
     return [("memory.unified", size * 1024**3)]
 
 
+_CHIP_WITH_SIZE = re.compile(r"(?<![\w.-])(?:apple\s*)?M([1-9])\s*(Pro|Max|Ultra)?\s+with\s+(\d{1,3})\s?(?:GB|GiB|G)\b"
+                             r"(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|VRAM))", re.IGNORECASE)
+
+
+def memory_with_chip(line: str) -> Facts:
+    """'M5PRO with  48G': an Apple chip 'with' a size that chip was sold with is its memory."""
+    found = _CHIP_WITH_SIZE.search(line)
+    if not found:
+        return []
+    chip = f"M{found.group(1)}" + (f" {found.group(2).title()}" if found.group(2) else "")
+    size = int(found.group(3))
+    sold = APPLE_CHIP_MEMORY_GB.get(chip, APPLE_SILICON_MEMORY_GB)  # a chip newer than the table: any Apple size
+    return [("memory.unified", size * 1024**3)] if size in sold else []
+
+
 def memory_it_should_see(line: str) -> Facts:
     """'The M5 shows 0/0 - it should be seeing 64GB.': the memory an app missed on the one Apple chip the sentence
     names."""
@@ -83,7 +99,7 @@ def vram_answer(key: str, value: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return plain_chip_by_memory(line) + memory_it_should_see(line) + memory_after_chip(line)
+    return plain_chip_by_memory(line) + memory_it_should_see(line) + memory_after_chip(line) + memory_with_chip(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

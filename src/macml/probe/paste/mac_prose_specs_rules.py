@@ -49,7 +49,7 @@ _GLUED_MACOS = re.compile(r"\bmac ?OS(1[1-5]|2[6-9])\.(\d{1,2}(?:\.\d{1,2})?)(?!
 _NAMED_VERSION = re.compile(r"\bmac ?OS(?: X)?\s+(" + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r"),?\s+(?:version\s+)?"
                             r"((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
 _MY_PYTHON = re.compile(r"\bmy python(?: version)? is\s+v?(3\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d)", re.IGNORECASE)
-_RAM = re.compile(r"(?<![\d.])(\d{1,3})\s?(?:gb|gigs?)\s+(?:of\s+)?(?:ram|memory)\b", re.IGNORECASE)  # '8 gig of ram' too
+_RAM = re.compile(r"(?<![\d.])(\d{1,3})\s?(?:gb|gib|gigs?)\s+(?:of\s+)?(?:ram|memory)\b", re.IGNORECASE)  # '8 gig of ram' too
 _APPLE_CHIP_WORD = re.compile(r"\bM[1-5](?:\s+(?:Pro|Max|Ultra))?\b")
 _GPU_WORDS = re.compile(r"\b(?:GPU|VRAM|graphics|card|Radeon|GeForce|RTX|GTX|TITAN|Quadro|Tesla|NVIDIA|Arc)\b", re.IGNORECASE)
 _INTEL_GLUED_VRAM = re.compile(r"\b(Intel (?:HD|UHD|Iris(?: Pro| Plus)?) Graphics(?: P)? ?\d{3,4})(128|256|384|512|768|1024|1536|2048|3072)"

@@ -25,7 +25,7 @@ Facts = List[Tuple[str, Any]]
 
 # A heading that introduces the writer's own parts, one a line: 'Here is my system:', 'My specs', 'Hardware:'
 _PARTS_HEADING = re.compile(r"^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:(?:here\s+is|here'?s|this\s+is|these\s+are)\s+)?"
-                            r"(?:(?:my|our)\s+(?:system|specs?|setup|hardware|pc|rig|machine|computer|configuration)"
+                            r"(?:(?:my|our)\s+(?:hackintosh\s+)?(?:system|specs?|setup|hardware|pc|rig|machine|computer|configuration|hackintosh)"
                             r"|hardware|system\s+specs?|pc\s+specs?|specs)(?:\s+(?:specs?|details|info))?\s*:?\s*(?:\*\*)?\s*:?\s*$"
                             r"|^\s*(?:currently\s+)?I\s+(?:have|own|use|am\s+using)\s+(?:an?\s+|this\s+)?(?:laptop|pc|desktop|machine"
                             r"|computer|notebook|workstation)\s+with\s+(?:these|the\s+following)\s+specs?\s*:\s*$",
@@ -35,7 +35,9 @@ _BARE_HEADING = re.compile(r"^\W*(?:hardware|system\s+specs?|pc\s+specs?|specs)\
 _MAX_ITEM = 80  # a parts list's line is short; a longer one is prose and ends the list
 _CPU_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(?:CPU\s*:?\s*)?(?:AMD\s+)?Ryzen\s*(?:([3579])\s+)?(?:PRO\s+)?(\d{4}[A-Z]{0,2}\d?D?)\s*$",
                        re.IGNORECASE)
-_RAM_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(\d{1,4})\s?(?:GB|GiB|G)\b(?:\s+[\w-]+){0,5}?\s+(?:RAM|memory|L?P?DDR\d\w*)\s*$", re.IGNORECASE)
+_RAM_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(\d{1,4})\s?(?:GB|GiB|G)\b(?:(?:\s+[\w-]+){0,5}?\s+(?:RAM|memory|L?P?DDR\d\w*)\s*$"
+                       r"|\s+(?:Corsair|G\.?Skill|Kingston|Crucial|HyperX|TeamGroup|Patriot|ADATA)\b)",  # a memory maker's kit
+                       re.IGNORECASE)
 _INTEL_CORE_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(?:CPU\s*:?\s*)?(?:Intel\s+)?(?:Core\s+)?(i[3579])[- ]?(\d{4,5})-?([A-Z]{0,2})\s*$",
                               re.IGNORECASE)
 _VRAM_ITEM = re.compile(r"^\s*(?:[-*]\s*)?(?:(?:VRAM|GPU\s+memory|Video\s+memory)\s*:?\s*(\d{1,3}(?:\.\d+)?)\s?(GB|GiB|G|MB|MiB)"
@@ -62,9 +64,10 @@ def part_facts(line: str) -> Facts:
     if core:  # '- i3 3110-M': Intel's brand for it, 'Core i3-3110M'
         return [("cpu.brand", f"Intel Core {core.group(1).lower()}-{core.group(2)}{core.group(3).upper()}"),
                 ("cpu.hardware_arch", "x86_64")]
-    gpus = [] if re.search(r"\d\s?(?:GB|MB)\b", line, re.IGNORECASE) else gpu_names(line) or informal_gpu_names(line)
-    if gpus:  # '- nVidia GT 720M': the writer's GPU
-        return [gpu_record(gpus[0])]
+    gpus = gpu_names(line) or informal_gpu_names(line)
+    size = re.search(r"(\d{1,2})\s?GB\b", line, re.IGNORECASE)
+    if gpus:  # '- nVidia GT 720M', 'MSI GTX 1060 Gaming X 3GB': the writer's GPU (and its memory)
+        return [gpu_record(gpus[0], f"{size.group(1)} GB" if size else None)]
     vega = re.match(r"^\s*(?:[-*]\s*)?((?:AMD\s+)?(?:Radeon\s+)?(?:RX\s+)?Vega\s?\d{1,2})(?:\s+Graphics)?\s*$", line, re.IGNORECASE)
     if vega:  # '- Vega 8': an AMD APU's Radeon Vega graphics, as written
         return [("gpu", dict(gpu_record(vega.group(1))[1], vendor="AMD"))]
@@ -94,7 +97,8 @@ def parts_lists(lines: Sequence[str]) -> Dict[int, Facts]:
     for index, line in enumerate(lines):
         if not _PARTS_HEADING.match(line) or _BARE_HEADING.match(line) and _introduced_as_others(lines[:index]):
             continue
-        for follow in range(index + 1, min(len(lines), index + 16)):
+        first = next((i for i in range(index + 1, min(len(lines), index + 3)) if lines[i].strip()), index + 1)
+        for follow in range(first, min(len(lines), first + 15)):  # a blank line under the heading opens the list
             item = lines[follow]
             if not item.strip() or len(item.strip()) > _MAX_ITEM or _PARTS_HEADING.match(item) or item.lstrip().startswith(("#", "**")):
                 break

@@ -3,7 +3,8 @@
 - an NVIDIA driver named with its version ('Nvidia driver is 516.94', 'geforce, driver version 470.76'): a driver
   is installed for an NVIDIA GPU, so the machine has one (model unknown); 'my RTX': the writer's NVIDIA card;
 - AMD's packaged driver ('AMDGPU-PRO 17.10 drivers'): the AMD GPU driver's version;
-- AMD cards counted ('a system with 6 AMD RX 580 cards'): that many GPUs of that name, as written;
+- AMD and NVIDIA cards counted ('a system with 6 AMD RX 580 cards', '2 nvidia 1080ti cards on ...'): that many GPUs
+  of that name, as written;
 - a board with a desktop chipset ('ASRock H81 BTC Pro R2.0 motherboard'): an x86_64 machine (knowledge.pc_boards);
 - versions in parentheses ('python (version 3.8.10)', 'pytorch package (version 1.7.1)'), as the WSL issue form's
   'Other Software' answers write them;
@@ -26,9 +27,10 @@ _NVIDIA_DRIVER = re.compile(r"\b(?:nvidia|geforce)\b[^.()]{0,30}?\bdriver(?:\s+v
 _MY_RTX = re.compile(r"\bmy (?:nvidia )?(?:rtx|geforce)\b(?!\s*-?\s*[A-Za-z]?\d)", re.IGNORECASE)
 _AMDGPU_PRO = re.compile(r"\bAMDGPU-PRO\s+(?:driver\s+)?v?(\d{2}\.\d{1,2}(?:\.\d+)?)\b", re.IGNORECASE)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_COUNTED_AMD = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|six|seven|eight|[2-9]|1[0-6])\s+"
-                          r"((?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?)\s+(?:cards|gpus|graphics cards)\b",
-                          re.IGNORECASE)
+_COUNTED_AMD = re.compile(r"(?:^\s*|\b(?:my|have|the|with|using)\s+)(two|three|four|five|six|seven|eight|[2-9]|1[0-6])\s+"
+                          r"((?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?"
+                          r"|NVIDIA\s+(?:GeForce\s+)?(?:(?:RTX|GTX)\s?)?\d{3,4}\s?(?:Ti|SUPER)?)\s+(?:cards|gpus|graphics cards)\b",
+                          re.IGNORECASE)  # also 'NVIDIA 1080ti cards' (the maker named: a bare number is no GPU)
 # 'a laptop that have two graphics card, an AMD and an Nvidia': the two GPUs' makers, each named once
 _TWO_MAKERS = re.compile(r"\b(?:have|has|with)\s+(?:two|2)\s+(?:graphics\s+cards?|gpus?|video\s+cards?)[,:]?\s+(?:an?\s+)?"
                          r"(AMD|Nvidia|Intel)(?:\s+one)?\s+and\s+(?:an?\s+)?(AMD|Nvidia|Intel)\b", re.IGNORECASE)

@@ -137,6 +137,8 @@ def package_facts(name: str, value: str) -> Facts:
     named = pinned and (pinned.group(1).lower() if pinned.group(1).lower() != "tf" else "tensorflow")
     if pinned and canonical(_ALIASES.get(named, named)) == canonical(_ALIASES.get(name, name)):
         value = value[pinned.end():]
+    described = re.match(r"^\s*v\S+-g[0-9a-f]{7,40}\s+(\d+\.\d+\.\d+\S*)\s*$", value)  # TF's form: 'GIT_VERSION VERSION'
+    value = described.group(1) if described else value
     version = re.match(r"^v?(\d+(?:\.\d+)+(?:[.+-]?[A-Za-z0-9]+)*?)(?:-\d+-g[0-9a-f]{7,40})?(?:\s|@|$|\s*\()", value.strip() + " ")
     name = _ALIASES.get(name, name)
     if not version or name in _NOT_PACKAGES or not _DIST_NAME.match(name) or _UNIT_AFTER.search(version.group(1)):
@@ -200,7 +202,8 @@ BY_KEY = {
     "sys.platform": lambda v: [("platform", p) for p in [platform_word(v)] if p],
     "system": lambda v: [("platform", p) for p in [platform_word(v)] if p and len(v.split()) <= 3],
     "python platform": python_platform,
-    "platform": lambda v: python_platform(v) or (_os_line(v) if platform_word(v) and len(v.split()) <= 3 else []),
+    "platform": lambda v: python_platform(v) or (_os_line(v) if platform_word(v) and (len(v.split()) <= 3 or re.match(
+        r"\s*Windows (?:1[01]|7|8(?:\.1)?)\b", v)) else []),  # Cemu's 'Platform: Windows 10 Home (Build 9200)' too
     "python version": lambda v: _python_version(v),
     "python": lambda v: _python_version(v),
     "cuda used to build pytorch": _torch_cuda, "rocm used to build pytorch":
@@ -209,7 +212,7 @@ BY_KEY = {
     "pytorch version": lambda v: package_facts("torch", v), "torch version": lambda v: package_facts("torch", v),
     "pytorch": lambda v: package_facts("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
-    "gpu models and configuration": gpu_value, "gpu": gpu_value, "igpu": gpu_value, "dgpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
+    "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu/driver": lambda v: gpu_value(v.split(" / ")[0]), "igpu": gpu_value, "dgpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
     # a form's eGPU answer in words tools do not print ('Aorus GamingBox Nvidia GTX 1080'; external_gpu marks it
     # external): a name as tools print it is egpu_gpus' to read, with the enclosure's words left out
     "egpu": lambda v: [] if gpu_names(v) else gpu_value(v), "external gpu": lambda v: [] if gpu_names(v) else gpu_value(v),
@@ -259,7 +262,7 @@ BY_KEY = {
     "total memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "physical memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "hw.memsize": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
-    "ram": lambda v: [("cpu.memory_bytes", b) for b in [_ram_size(v)] if b],
+    "ram": lambda v: [("cpu.memory_bytes", b) for b in [_ram_size(v)] if b], "ram size": lambda v: BY_KEY["ram"](v),
     "total ram": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],  # llmfit system
     "physicalmemory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],
     "primary memory available": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],

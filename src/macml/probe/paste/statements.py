@@ -88,6 +88,15 @@ def key_value(line: str) -> Optional[Tuple[str, str]]:
 _REPR_PAIR = re.compile(r"""\(\s*'([A-Za-z][\w .-]{0,48})'\s*,\s*(?:'((?:[^'\\]|\\.)*)'|(True|False|-?\d[\d.]*))\s*\)""")
 
 
+def piped_pairs(line: str) -> List[Tuple[str, str]]:
+    """A log's summary line of 'key: value' fields split by ' | ' ('ℹ️ Python: 3.12.11 | PyTorch: 2.10.0 | CUDA: N/A'):
+    each field's pair, where two or more fields are pairs."""
+    if " | " not in line:
+        return []
+    pairs = [key_value(re.sub(r"^[^A-Za-z0-9(]+", "", field)) for field in line.split(" | ")]
+    return [p for p in pairs if p] if sum(1 for p in pairs if p) >= 2 else []
+
+
 def repr_pairs(line: str) -> List[Tuple[str, str]]:
     """The (key, value) tuples of a printed OrderedDict or list of pairs, each value up to its first escaped newline:
     "OrderedDict([('CUDA available', True), ('GPU 0', 'NVIDIA GeForce RTX 4060 Ti')])" -> [('cuda available', 'True'),
@@ -246,7 +255,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
-        for each in ([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text):
+        for each in ([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text) + piped_pairs(text):
             facts.extend(rules.by_key(*each))
             for keyed in readers.KEYED:
                 facts.extend(keyed(*each))

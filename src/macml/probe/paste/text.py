@@ -21,6 +21,8 @@ _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:
                          r"|(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?)\s*[-|:]\s"
                          r"|^\s*\d{1,2}:\d{2}:\d{2}, Frame \d+, (?:LOG|WARNING|ERROR|EXCEPTION) \u00bb\s+"  # a Unity game's log
                          r"|^\s*`?\d{1,2}:\d{2}:\d{2}\.\d{3}: (?=\S)"  # OBS Studio's log: '16:50:34.899: OS Version: ...'
+                         r"|^\s*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[-+]\d{2}(?::?\d{2})? \S+ [\w.-]+\[\d+\]: (?=\S)"  # macOS install.log
+                         r"|^\s*\[\d{1,2}:\d{2}:\d{2}(?:\.\d{3})?\]\s+(?=\S)"  # a bracketed time: '[15:57:29.160] ℹ️ OS: ...'
                          r"|^\s*\++ string='(?=[A-Za-z][\w ]{0,30}: )"  # `bash -x neofetch`: + string='GPU: ...'
                          r"|^\s*\[(?i:info|warning|warn|error|debug)\] (?=\S)"  # libobs's '[Info] CPU Name: ...', ComfyUI's '[INFO] ...'
                          r"|^\s*\[[A-Z][\w.-]* (?:INFO|DEBUG|WARN|WARNING|ERROR)\]\s+"

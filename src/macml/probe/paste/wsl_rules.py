@@ -9,11 +9,12 @@
   in, and a loaded module is a Hyper-V VM's GPU-PV driver, the dxgkrnl-dkms package). A WSL guest's GPU is the Windows host's (knowledge/wsl.py).
   WSL only named must be stated as this machine's: not in a question ('Does this work in WSL?'), advice ('If you use
   WSL2 ...') or a setup left behind ('I tried WSL2 but went back to native Ubuntu 22.04', 'Removed WSL Ollama').
+- WSL's issue form with 'WSL 2' ticked: its 'Distro Version' answer is the Linux the writer works in.
 """
 from __future__ import annotations
 
 import re
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 Facts = List[Tuple[str, Any]]
 
@@ -66,6 +67,22 @@ def wsl_signs(line: str) -> Facts:
         ran_in = re.search(r"\b(?:on|in|inside|under)\s+(?:the\s+|my\s+)?WSL\s?2?\b", line, re.IGNORECASE)
         return [("os.wsl", True)] + ([("platform", "linux")] if ran_in else [])
     return []
+
+
+_TICKED_WSL2 = re.compile(r"^\s*[-*]\s*\[[xX]\]\s*WSL\s?2\b")
+_DISTRO_HEADING = re.compile(r"^\s*#{2,4}\s*Distro(?:\s+Version)?\s*$", re.IGNORECASE)
+
+
+def wsl_form_distro(lines: Sequence[str]) -> Dict[int, Facts]:
+    """WSL's issue form with 'WSL 2' ticked: its 'Distro Version' answer ('Ubuntu 22.04') is the Linux guest the
+    writer works in, whatever its 'Windows Version' answer says of the host."""
+    if not any(map(_TICKED_WSL2.match, lines)):
+        return {}
+    for index, line in enumerate(lines):
+        answer = next((i for i in range(index + 1, min(len(lines), index + 3)) if lines[i].strip()), None)
+        if _DISTRO_HEADING.match(line) and answer is not None and re.match(r"\s*" + _DISTRO, lines[answer], re.IGNORECASE):
+            return {answer: [("platform", "linux"), ("platform.declared", "linux"), ("os.wsl", True)]}
+    return {}
 
 
 def line_facts(line: str) -> Facts:
