@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 from macml.diagnose.common import install_recipe, macos_at_least, pip_cmd
 from macml.facts import MachineFacts, arch_family
 from macml.diagnose.findings import Finding, Fix, fail, ok, warn
-from macml.knowledge.cpu_models import mac_model_vectors, mac_name_vectors, x86_vectors
+from macml.knowledge.cpu_models import igpu_vectors, mac_model_vectors, mac_name_vectors, x86_vectors
 from macml.recipes.catalog import Recipe
 
 ROSETTA_AVX_MACOS = (15, 0)  # Rosetta 2 translates AVX/AVX2 from macOS 15 Sequoia on; before, no AVX at all
@@ -99,7 +99,8 @@ def check_cpu_features(facts: MachineFacts, recipes: Sequence[Recipe]) -> Option
 def _judge_cpu_model(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """A stated CPU model the table knows to lack AVX or AVX2 (knowledge/cpu_models.py); any other model
     stays unknown. Every process on an x86 CPU is x86, unless the text shows another arch's Python."""
-    known = x86_vectors(facts.cpu.brand) or mac_model_vectors(facts.cpu.model or "") or mac_name_vectors(facts.cpu.model_name or "")
+    known = (x86_vectors(facts.cpu.brand) or mac_model_vectors(facts.cpu.model or "") or mac_name_vectors(facts.cpu.model_name or "")
+             or igpu_vectors(tuple(g.model for g in facts.gpus_by_vendor("Intel"))))
     machine = facts.interpreter.machine if facts.interpreter is not None else ""
     if known is None or facts.rosetta or (machine and arch_family(machine) != "x86_64"):
         return None

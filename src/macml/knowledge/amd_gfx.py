@@ -41,7 +41,7 @@ def codename_target(name: str) -> Optional[str]:
 
 def instinct_target(name: str) -> Optional[str]:
     """'MI60' -> 'gfx906', 'Instinct MI250X' -> 'gfx90a'."""
-    return INSTINCT_GFX.get(re.sub(r"^(?:amd\s+)?(?:instinct\s+)?", "", name.strip().lower()))
+    return INSTINCT_GFX.get(re.sub(r"^(?:amd\s+)?(?:instinct\s+)?|\s+(?:vf|oam)$", "", name.strip().lower()))  # a VF: a virtual function of the board
 
 
 # Polaris cards by their Radeon RX number: Polaris 10/11/12/20/21/23/30 all compile for gfx803 (LLVM's

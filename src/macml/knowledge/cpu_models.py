@@ -145,3 +145,24 @@ def mac_name_vectors(name: str) -> Optional[CpuVectors]:
     era = "Sandy Bridge / Ivy Bridge" if avx else "Intel before Sandy Bridge"
     named = " ".join(found.group().split())
     return CpuVectors(f"{era} in a {named}" + ")" * (named.count("(") - named.count(")")), avx, False, _MAC_SOURCE)
+
+
+# An Intel integrated GPU sits in its CPU, so its model names the CPU's generation (Intel ARK's 'Processor Graphics'
+# row; Wikipedia: Intel HD and Iris Graphics): HD 2000/3000 only in Sandy Bridge, HD 2500/4000 only in Ivy Bridge (AVX,
+# no AVX2); GMA 950/X3100/X4500 beside Core 2 and Atom parts (no AVX).
+_IGPU_ROWS = ((re.compile(r"\bhd(?: graphics)? (?:2000|3000)\b"), "Sandy Bridge (its HD Graphics 2000/3000)", _NO_AVX2),
+              (re.compile(r"\bhd(?: graphics)? (?:2500|4000)\b"), "Ivy Bridge (its HD Graphics 2500/4000)", _NO_AVX2),
+              (re.compile(r"\bgma (?:950|x3100|x4500|3150)\b"), "Core 2 / Atom era (its GMA graphics)", _NO_AVX))
+_IGPU_SOURCE = "Intel ARK: Processor Graphics of each CPU; Wikipedia: Intel HD and Iris Graphics"
+
+
+def igpu_vectors(gpu_models: Tuple[str, ...]) -> Optional[CpuVectors]:
+    """('Intel HD Graphics 4000',) -> Ivy Bridge: AVX, no AVX2; an Intel GPU the rows do not name -> None."""
+    for model in gpu_models:
+        text = " ".join(re.sub(r"\((?:r|tm)\)", " ", model.lower()).split())
+        if "intel" not in text and not text.startswith(("hd ", "gma ")):
+            continue
+        row = next((r for r in _IGPU_ROWS if r[0].search(text)), None)
+        if row:
+            return CpuVectors(row[1], row[2][0], row[2][1], _IGPU_SOURCE)
+    return None

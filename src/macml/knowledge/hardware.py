@@ -219,10 +219,16 @@ def nvidia_compute_capability(name: str) -> Optional[str]:
     text = re.sub(r"\bgrid ((?:rtx ?)?[a-z]?\d+)[a-z]{0,2} \d+[a-z]\b", r"grid \1", text)  # a vGPU type 'GRID A100D-20C' is
     # <board>-<framebuffer GB><series> on that board's GPU (docs.nvidia.com/grid, Virtual GPU Types)
     if (name or "").rstrip().endswith(("...", "\u2026")):
-        found = {_capability(text + tail) for tail in ("", *"0123456789", "0 ti")} - {None}
+        last = text.split()[-1] if text.split() else ""
+        words = [text[:len(text) - len(last)] + word for word in _CUT_WORDS if last and word.startswith(last) and word != last]
+        found = {_capability(candidate) for candidate in [text + tail for tail in ("", *"0123456789", "0 ti")] + words} - {None}
         return found.pop() if len(found) == 1 else None
     return _capability(text) or next((_capability(alt) for pattern, series in _SERIES_UNSAID
                                       for alt in [re.sub(pattern, series, text)] if alt != text and _capability(alt)), None)
+
+
+# words nvidia-smi's 22-column name cell cuts ('NVIDIA RTX PRO 4500 Blac...'), completed to find the model
+_CUT_WORDS = ("blackwell", "ada generation", "laptop gpu", "generation", "super", "workstation edition")
 
 
 # a GeForce written with only its maker and number: 'nvidia 820m' (a notebook part), 'nvidia 1080ti' (a GTX)

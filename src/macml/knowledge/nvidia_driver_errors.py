@@ -93,7 +93,8 @@ DRIVER_ERRORS: Tuple[DriverError, ...] = (
                 "Install NVIDIA's driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu; on Pop!_OS `sudo apt "
                 "install system76-driver-nvidia`), which blacklists nouveau, then reboot; `lspci -k` should then say "
                 "'Kernel driver in use: nvidia'.", True),
-    DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver", re.IGNORECASE),
+    DriverError(re.compile(r"NVIDIA-SMI has failed because it couldn'?t communicate with the NVIDIA driver"
+                           r"|\bnvml error: driver not loaded\b", re.IGNORECASE),  # nvidia-container-cli's words for it
                 "the NVIDIA driver is not loaded",
                 "Install the driver for this GPU (`sudo ubuntu-drivers install` on Ubuntu), make sure Secure Boot is "
                 "not blocking its kernel module (enrol the MOK or sign it), then reboot.", False),

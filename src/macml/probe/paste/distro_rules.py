@@ -32,12 +32,12 @@ _NAMES = {"ubuntu": "Ubuntu", "kubuntu": "Kubuntu", "xubuntu": "Xubuntu", "lubun
           "nixos": "NixOS", "gentoo": "Gentoo", "zorin os": "Zorin OS", "elementary os": "elementary OS",
           "kali linux": "Kali Linux", "void linux": "Void Linux", "alpine linux": "Alpine Linux", "nobara": "Nobara",
           "bazzite": "Bazzite", "rhel": "RHEL", "red hat enterprise linux": "Red Hat Enterprise Linux",
-          "linuxmint": "Linux Mint", "mint": "Mint", "centos linux": "CentOS Linux", "talos linux": "Talos Linux"}  # os-release's ID, as people also write it
+          "linuxmint": "Linux Mint", "mint": "Mint", "rocky": "Rocky", "centos linux": "CentOS Linux", "talos linux": "Talos Linux"}  # os-release's ID, as people also write it
 _DISTRO = "(?P<name>" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_NAMES, key=len, reverse=True)) + ")"
 _VERSION = r"(?P<version>\d{1,4}(?:\.\d{1,2}){0,2})(?P<lts>\s+LTS)?"
 _END = r"(?![\w.!-]*\w)"
 
-_INXI_DISTRO = re.compile(r"(?:^|\s)Distro:\s+" + _DISTRO + r"(?:\s+" + _VERSION + r")?" + _END, re.IGNORECASE)
+_INXI_DISTRO = re.compile(r"(?:^|\s)Distro:\s+" + _DISTRO + r"(?:\s+Asahi\s+Remix)?(?:\s+" + _VERSION + r")?" + _END, re.IGNORECASE)
 _RELEASE_LINE = re.compile(r"^\s*" + _DISTRO + r"\s+(?:Release|Version)\s*:\s*" + _VERSION + r"\s*$", re.IGNORECASE)
 _BARE_ITEM = re.compile(r"^\s*[-*•+]\s*" + _DISTRO + r"(?:\s+" + _VERSION + r")?\s*$", re.IGNORECASE)
 _RUNS = re.compile(r"\b(?:runs?|running|use[ds]?|using|installed|on|under)\s+(?:the\s+|my\s+)?(?:latest\s+)?`?" + _DISTRO
@@ -134,7 +134,8 @@ def listed_distro(key: str, value: str) -> Facts:
     distribution -> Linux, that distribution."""
     if key not in _MACHINE_KEYS or NEGATION.search(value):
         return []
-    found = next((m for m in map(_LISTED_DISTRO.match, re.split(r"[,;]", value)) if m), None)
+    items = [re.sub(r"^\s*Linux\s+\d+\.\d+[\w.-]*\s+\((.+)\)\s*$", r"\1", item) for item in re.split(r"[,;]", value)]
+    found = next((m for m in map(_LISTED_DISTRO.match, items) if m), None)  # 'Linux 6.12 (Rocky 10)': the distribution
     if not found:
         return []
     name = distro_spelling(found.group("name")) + (f" {found.group('version')}" if found.group("version") else "")
@@ -142,8 +143,10 @@ def listed_distro(key: str, value: str) -> Facts:
 
 
 def keyed_facts(key: str, value: str) -> Facts:
-    """'CPU: Xeon-6338*2', 'Processor: Ryzen 7 7800X3D': an x86 CPU family, so x86_64 hardware."""
-    listed = listed_distro(key, value)
+    """'CPU: Xeon-6338*2', 'Processor: Ryzen 7 7800X3D': an x86 CPU family, so x86_64 hardware; 'Host: x86_64, Linux
+    6.12 (Rocky 10), ...': a machine's field that lists its architecture."""
+    arch = re.match(r"\s*(x86_64|aarch64|arm64)\s*(?:,|$)", value) if key in _MACHINE_KEYS else None
+    listed = listed_distro(key, value) + ([("cpu.hardware_arch", arch.group(1))] if arch else [])
     if listed:
         return listed
     if key in _CPU_KEYS and _BARE_MODEL_NUMBER.match(value.strip()):

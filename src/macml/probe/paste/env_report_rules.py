@@ -243,9 +243,9 @@ def chinese_answer(line: str) -> Facts:
 _PROSE_PACKAGES = ("numba", "cuda-python", "cupy", "jax", "jaxlib", "tensorflow", "onnx", "onnxruntime", "onnxruntime-gpu",
                    "ctranslate2", "faster-whisper", "whisperx", "transformers", "diffusers", "xformers", "triton",
                    "tensorrt", "paddlepaddle", "paddlepaddle-gpu", "mxnet", "llvmlite", "numpy", "tinycudann", "vllm", "sglang",
-                   "mlx-lm", "mlx-vlm", "turicreate", "tinygrad")
+                   "mlx-lm", "mlx-vlm", "turicreate", "tinygrad", "plaidml")
 _PROSE_PACKAGE = re.compile(r"(?<![\w./-])(" + "|".join(map(re.escape, sorted(_PROSE_PACKAGES, key=len, reverse=True)))
-                            + r")(?: v| ?== ?| version | )(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?"
+                            + r")(?: v| ?== ?| version (?:is )?| )(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?"
                             r"(?:\+[a-z0-9]+(?:\.[a-z0-9]+)*)?)(?![\w+-]|\.\w)", re.IGNORECASE)  # PEP 440's pre/dev/local parts
 
 

@@ -50,7 +50,8 @@ _SPEC_CPU = re.compile(r"^(?:Intel\s+)?(?:Core\s+)?(i[3579])(?:-\d{4,5}\w*)?$"
                        re.IGNORECASE)
 _GFX = re.compile(r"^gfx[0-9a-f]{3,4}$", re.IGNORECASE)
 _RYZEN = re.compile(r"\b(?:AMD\s+)?(?:Ryzen\s+)?(AI\s+Max\+?\s+(?:PRO\s+)?3\d\d)\b"
-                    r"|(?:\bAMD|\bmy)\s+(Ryzen\s+(?:\d|AI\s+\d)\s+(?:PRO\s+)?(?:HX\s+)?\d{3,4}\w*(?:\s+\d+-Core Processor)?)", re.IGNORECASE)
+                    r"|(?:\bAMD|\bmy|\bI(?:'m| am)\s+(?:running|using)\s+an?|\bI\s+(?:have|own|use)\s+an?)\s+"
+                    r"(Ryzen\s+(?:\d|AI\s+\d)\s+(?:PRO\s+)?(?:HX\s+)?\d{3,4}\w*(?:\s+\d+-Core Processor)?)", re.IGNORECASE)
 _APU_GRAPHICS = re.compile(r"\bRyzen\b.*?(?:\bwith|\bw/)\s+((?:AMD\s+)?Radeon(?:\s+(?!Graphics|Gfx)\w+){0,2}(?:\s+(?:Graphics|Gfx))?)\b",
                            re.IGNORECASE)
 # the APU's Radeon by number in brackets after the CPU: 'ryzen 5 8600G (760M I think)', '(Radeon 780M)', or by its

@@ -52,7 +52,7 @@ _VEGA_CARD = re.compile(r"\b((?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?Vega\s+(?:II|\d
                         r"(?:\s+with\s+(\d{1,2})\s?GB)?", re.IGNORECASE)
 _RELEASE_NAME = re.compile(r"\b(?:on|with|running|upgraded to|updated to|macOS|OS X)\s+(?:macOS\s+)?(Big Sur|Monterey|Ventura|Sonoma|"
                            r"Sequoia|Tahoe|Catalina|Mojave|High Sierra|El Capitan)\b"
-                           r"|\b(?i:mac ?os)\s+(?i:(big ?sur|monterey|ventura|sonoma|sequoia|tahoe|catalina|mojave|high sierra))\b")
+                           r"|\b(?i:mac ?os|os ?x)(?:\s+|-)(?i:(big ?sur|monterey|ventura|sonoma|sequoia|tahoe|catalina|mojave|high sierra))\b")
 _INTEL_MACS = re.compile(r"\b(?:running|runs|run|working|works)\s+on\s+(?:an?\s+)?Intel[- ]Macs?\b(?:\s+with\s+(?:an?\s+)?"
                          r"(AMD)\s+(?:Radeon\s+)?GPUs?\b)?", re.IGNORECASE)
 _MACOS_NUMBER = re.compile(r"\bmac ?OS(?: X)?\s+(?:1[0-5]|2[6-9])\.\d", re.IGNORECASE)

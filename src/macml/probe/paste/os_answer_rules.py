@@ -16,7 +16,7 @@ from macml.probe.paste.statement_rules import platform_word
 
 Facts = List[Tuple[str, Any]]
 
-_OS_KEYS = ("os", "operating system", "os version")
+_OS_KEYS = ("os", "operating system", "os version", "operating system version")
 _BARE_MACOS = re.compile(r"^(10\.(?:[4-9]|1[0-5])(?:\.\d{1,2})?|1[1-5]\.\d{1,2}(?:\.\d{1,2})?|26\.\d{1,2}(?:\.\d{1,2})?)$")
 _BRACKETS = re.compile(r"[\[\]]")
 

@@ -13,7 +13,9 @@
   PRETTY_NAME gives it, whatever the name (a build suffix after '+' and a parenthesised codename dropped);
 - installed wheels listed by their file names, '.whl' left off or not ('tensorflow-2.19.0-cp39-cp39-macosx_12_0_arm64',
   'keras-3.9.2-py3-none-any'), with a plain 'name-version' among them ('tensorflow-metal-1.2.0'): each a package,
-  and a wheel's tags what report_rules.wheel_tag reads from them.
+  and a wheel's tags what report_rules.wheel_tag reads from them;
+- NVIDIA's placeholder wheels' debug block ('Python Version: CPython 3.10.18', 'CPU Architecture: arm64'): the
+  building Python's architecture.
 """
 from __future__ import annotations
 
@@ -128,6 +130,25 @@ def listed_wheels(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_PLACEHOLDER_PYTHON = re.compile(r"^\s*Python Version:\s*CPython \d+\.\d+\.\d+\s*$")
+_PLACEHOLDER_ARCH = re.compile(r"^\s*CPU Architecture:\s*(arm64|aarch64|x86_64|AMD64)\s*$")
+
+
+def placeholder_debug(lines: Sequence[str]) -> Dict[int, Facts]:
+    """NVIDIA's placeholder wheels' debug block ('Python Version: CPython 3.10.18' ... 'CPU Architecture: arm64'): the
+    build ran in that Python, so the architecture is its platform.machine()."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if not _PLACEHOLDER_PYTHON.match(line):
+            continue
+        for near in range(index + 1, min(len(lines), index + 4)):
+            arch = _PLACEHOLDER_ARCH.match(lines[near])
+            if arch:
+                machine = {"amd64": "x86_64", "aarch64": "aarch64"}.get(arch.group(1).lower(), arch.group(1))
+                found[near] = [("python.machine", machine)]
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, List]:
     return {**legacy_pip_rows(lines), **pip_rows(lines), **arch_answers(lines), **hostnamectl_os(lines),
-            **listed_wheels(lines)}
+            **listed_wheels(lines), **placeholder_debug(lines)}

@@ -45,6 +45,9 @@ def stack_line(line: str) -> Facts:
     target = _TARGETS.search(line)
     if target:
         facts += [("platform", "linux"), ("cpu.hardware_arch", "x86_64" if target.group(1) == "x86_64" else "aarch64")]
+    umd = re.search(r"\bCUDA UMD(?: Version)?\s*:?\s*(\d{2}\.\d)(?![\d.])", line)  # R610's name for the driver's CUDA
+    if umd:
+        facts.append(("gpu.cuda_driver", umd.group(1)))
     samples = _SAMPLES_BUILD.search(line)
     if samples:  # the CUDA samples' build folder: bin/<arch>/<OS>/release
         facts += [("platform", "darwin" if samples.group(2) == "darwin" else "linux"),

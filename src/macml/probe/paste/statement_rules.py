@@ -91,8 +91,9 @@ def _os_line(value: str) -> Facts:
     elif platform == "linux" and re.fullmatch(r"[A-Za-z][\w!.-]*(?: [A-Za-z][\w!.-]*)?", named) \
             and named.lower() not in ("linux", "gnu/linux", "linux os", "linux kernel"):
         facts.append(("os.name", named))  # a distribution named without its release: 'Ubuntu (Linux)', 'Arch Linux'
+    scooby = re.match(r"\s*Windows \((1[01]|7|8\.1|8) \d+\.\d+\.\d+", value)  # scooby's 'Windows (11 10.0.26100 SP0 ...)'
     if platform == "win32" and "windows" in value.lower():
-        facts.append(("os.name", re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
+        facts.append(("os.name", f"Windows {scooby.group(1)}" if scooby else re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
     return facts
 
 
@@ -209,6 +210,7 @@ BY_KEY = {
     "cuda used to build pytorch": _torch_cuda, "rocm used to build pytorch":
         lambda v: [("torch.hip_version", v.strip())] if re.match(r"^\d", v.strip()) else [],
     "is cuda available": _available, "cuda available": _available, "available": _available,
+    "rocm available": _available,  # sglang's check_env on a ROCm build
     "pytorch version": lambda v: package_facts("torch", v), "torch version": lambda v: package_facts("torch", v),
     "pytorch": lambda v: package_facts("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),

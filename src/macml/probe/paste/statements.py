@@ -80,7 +80,7 @@ def key_value(line: str) -> Optional[Tuple[str, str]]:
     if not match:
         return None
     value = re.sub(r"\s*<-{2,}.*$", "", match.group(2))  # the writer's arrow note after it: '770 <------ onboard'
-    value = value.strip().strip('"').strip("'").strip("*").strip("`").strip()
+    value = value.replace("**", "").strip().strip('"').strip("'").strip("*").strip("`").strip()  # Markdown bold anywhere
     return (_key(match.group(1)), value) if value else None
 
 
