@@ -76,7 +76,7 @@ def test_nvidia_driver_in_prose_means_an_nvidia_gpu():
 
 def test_amd_cards_counted_and_amdgpu_pro():
     line = "I'm trying to use ROC-smi on a system with 6 AMD RX 580 cards, running ubuntu 16.04 and AMDGPU-PRO 17.10 drivers."
-    gpus = [v for f, v in prose.counted_amd(line) if f == "gpu"]
+    gpus = [v for f, v in prose.counted_cards(line) if f == "gpu"]
     assert len(gpus) == 6 and {g["name"] for g in gpus} == {"AMD RX 580"} and {g["vendor"] for g in gpus} == {"AMD"}
     assert ("gpu.driver", "17.10") in prose.amdgpu_pro(line)
     assert radeon_target("AMD RX 580") == "gfx803" and radeon_target("Radeon RX 7900 XTX") == "gfx1100"

@@ -223,8 +223,8 @@ def nvidia_compute_capability(name: str) -> Optional[str]:
         words = [text[:len(text) - len(last)] + word for word in _CUT_WORDS if last and word.startswith(last) and word != last]
         found = {_capability(candidate) for candidate in [text + tail for tail in ("", *"0123456789", "0 ti")] + words} - {None}
         return found.pop() if len(found) == 1 else None
-    return _capability(text) or next((_capability(alt) for pattern, series in _SERIES_UNSAID
-                                      for alt in [re.sub(pattern, series, text)] if alt != text and _capability(alt)), None)
+    unsaid = (re.sub(pattern, series, text) for pattern, series in _SERIES_UNSAID)
+    return _capability(text) or next((found for alt in unsaid if alt != text for found in [_capability(alt)] if found), None)
 
 
 # words nvidia-smi's 22-column name cell cuts ('NVIDIA RTX PRO 4500 Blac...'), completed to find the model

@@ -81,6 +81,9 @@ MAC_IGPU_BESIDE_AMD = {
 }
 
 
+BESIDE_AMD_SOURCE = "Apple's technical specifications of that model (its integrated GPU, beside the AMD one)"
+
+
 def mac_igpu_beside_amd(identifier: str) -> Optional[str]:
     """'MacBookPro15,3' -> 'Intel UHD Graphics 630'; a Mac with only the AMD GPU listed -> None."""
     return MAC_IGPU_BESIDE_AMD.get((identifier or "").strip())

@@ -20,7 +20,8 @@ from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES,
                                      MACBOOK_PRO_13_GPU_CORES, MACBOOK_PRO_16_GPU_CORES,
                                      MAC_MODEL_CHIP_GPU_CORES, MAC_MODEL_GPU_CORES, apple_core_options,
                                      nvidia_compute_capability)
-from macml.knowledge.mac_igpus import (AMD_SOURCE as MAC_AMD_SOURCE, SOURCE as MAC_IGPU_SOURCE, mac_amd_gpu_count,
+from macml.knowledge.mac_igpus import (AMD_SOURCE as MAC_AMD_SOURCE, BESIDE_AMD_SOURCE as MAC_BESIDE_AMD_SOURCE,
+                                       SOURCE as MAC_IGPU_SOURCE, mac_amd_gpu_count,
                                        mac_has_amd_gpu, mac_igpu_beside_amd, mac_integrated_gpu, mac_intel_only,
                                        INTEL_ONLY_SOURCE as MAC_INTEL_ONLY_SOURCE)
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
@@ -299,9 +300,10 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     elif facts.is_mac and not gpus and mac_has_amd_gpu(cpu.model or ""):  # (a GPU list given is the machine's own)
         gpus = (GPU(vendor="AMD", model="AMD GPU (model not in the evidence)"),) * mac_amd_gpu_count(cpu.model or "")
         sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_AMD_SOURCE
-        if mac_igpu_beside_amd(cpu.model or ""):
-            gpus += (GPU(vendor="Intel", model=mac_igpu_beside_amd(cpu.model or ""), integrated=True),)
-            sources[f"gpus.{len(gpus) - 1}"] = f"model identifier {cpu.model}: " + MAC_IGPU_SOURCE.replace("its only GPU", "beside the AMD one")
+        beside = mac_igpu_beside_amd(cpu.model or "")
+        if beside:
+            gpus += (GPU(vendor="Intel", model=beside, integrated=True),)
+            sources[f"gpus.{len(gpus) - 1}"] = f"model identifier {cpu.model}: " + MAC_BESIDE_AMD_SOURCE
     elif facts.is_mac and cpu.apple_silicon and not vm and not any(is_apple_gpu(g) for g in gpus):
         gpus = gpus + (_apple_gpu(cpu, snapshot),)
         sources[f"gpus.{len(gpus) - 1}"] = ("every Apple-silicon Mac has an Apple GPU with unified memory ("

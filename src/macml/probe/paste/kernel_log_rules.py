@@ -111,9 +111,6 @@ def arm64_abort(line: str) -> Facts:
     return [("platform", "linux"), ("cpu.hardware_arch", "aarch64")] if _ARM64_ABORT.match(line) else []
 
 
-_NOUVEAU_VRAM = re.compile(_DMESG_PREFIX + r"nouveau [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: DRM: VRAM: (\d{2,6}) MiB\s*$")
-
-
 # an X server log's line from AMD's old fglrx (Catalyst) driver: '(--) fglrx(0): Video RAM: 2097152 kByte, Type: GDDR5'
 _FGLRX_VRAM = re.compile(r"\(--\) fglrx\(\d\): Video RAM: (\d{5,9}) kByte\b")
 
@@ -125,6 +122,9 @@ def fglrx_vram(line: str) -> Facts:
              ("gpu.memory_of", {"index": None, "memory_mib": int(found.group(1)) // 1024})] if found else [])
 
 
+_NOUVEAU_VRAM = re.compile(_DMESG_PREFIX + r"nouveau [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: DRM: VRAM: (\d{2,6}) MiB\s*$")
+
+
 def nouveau_vram(line: str) -> Facts:
     """'nouveau 0000:01:00.0: DRM: VRAM: 2048 MiB' -> the NVIDIA GPU's memory, as nouveau read it from the card."""
     found = _NOUVEAU_VRAM.match(line)
@@ -132,5 +132,6 @@ def nouveau_vram(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return (ubuntu_kernel(line) + x86_trace(line) + arm64_abort(line) + nouveau_vram(line) + fglrx_vram(line) + dkms_amdgpu(line) + nvidia_module_gpu(line) + amdgpu_module_gpu(line)
-            + built_for_gfx(line) + hyperv_modules(line) + synology_dsm(line))
+    return (ubuntu_kernel(line) + x86_trace(line) + arm64_abort(line) + nouveau_vram(line) + fglrx_vram(line)
+            + dkms_amdgpu(line) + nvidia_module_gpu(line) + amdgpu_module_gpu(line) + built_for_gfx(line) + hyperv_modules(line)
+            + synology_dsm(line))

@@ -25,6 +25,7 @@ from typing import Dict, List, Sequence
 from macml.probe.paste.base import runs
 from macml.probe.paste.report_rules import wheel_tag
 from macml.probe.paste.statement_rules import Facts, package_facts
+from macml.probe.paste.system_rules import arch_word
 
 _FILE_PYTHON = re.compile(r"^\s*\S*/python(?:3(?:\.\d{1,2})?)?:\s+Mach-O 64-bit executable (x86_64|arm64)\s*$")
 _PIP_ROW = re.compile(r"^(\s*)([A-Za-z][\w.-]*)(\s+)(\d[\w.+!-]*)\s*$")
@@ -144,8 +145,7 @@ def placeholder_debug(lines: Sequence[str]) -> Dict[int, Facts]:
         for near in range(index + 1, min(len(lines), index + 4)):
             arch = _PLACEHOLDER_ARCH.match(lines[near])
             if arch:
-                machine = {"amd64": "x86_64", "aarch64": "aarch64"}.get(arch.group(1).lower(), arch.group(1))
-                found[near] = [("python.machine", machine)]
+                found[near] = [("python.machine", arch_word(arch.group(1)))]
     return found
 
 

@@ -27,7 +27,7 @@ _NVIDIA_DRIVER = re.compile(r"\b(?:nvidia|geforce)\b[^.()]{0,30}?\bdriver(?:\s+v
 _MY_RTX = re.compile(r"\bmy (?:nvidia )?(?:rtx|geforce)\b(?!\s*-?\s*[A-Za-z]?\d)", re.IGNORECASE)
 _AMDGPU_PRO = re.compile(r"\bAMDGPU-PRO\s+(?:driver\s+)?v?(\d{2}\.\d{1,2}(?:\.\d+)?)\b", re.IGNORECASE)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_COUNTED_AMD = re.compile(r"(?:^\s*|\b(?:my|have|the|with|using)\s+)(two|three|four|five|six|seven|eight|[2-9]|1[0-6])\s+"
+_COUNTED_CARDS = re.compile(r"(?:^\s*|\b(?:my|have|the|with|using)\s+)(two|three|four|five|six|seven|eight|[2-9]|1[0-6])\s+"
                           r"((?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?"
                           r"|NVIDIA\s+(?:GeForce\s+)?(?:(?:RTX|GTX)\s?)?\d{3,4}\s?(?:Ti|SUPER)?)\s+(?:cards|gpus|graphics cards)\b",
                           re.IGNORECASE)  # also 'NVIDIA 1080ti cards' (the maker named: a bare number is no GPU)
@@ -55,8 +55,10 @@ _JAX_BACKEND = re.compile(r"^\s*JAX (?:default )?backend\s*:\s*(cpu|gpu|cuda|roc
 
 def framework_gpu_said(line: str) -> Facts:
     backend = _JAX_BACKEND.match(line)
-    if _TF_LOG_NO_GPU.search(line) or backend:
-        return [("tensorflow.no_gpu", True)] if not backend else [("jax.platforms", backend.group(1).lower())]
+    if backend:
+        return [("jax.platforms", backend.group(1).lower())]
+    if _TF_LOG_NO_GPU.search(line):
+        return [("tensorflow.no_gpu", True)]
     if line.rstrip().endswith("?") or re.search(r"\b(?:if|whether|should|why)\b", line, re.IGNORECASE):
         return []
     return ([("torch.cuda_available", True)] if _TORCH_CUDA_WORKS.search(line) else []) + \
@@ -86,8 +88,8 @@ def two_makers(line: str) -> Facts:
     return [("gpu.maker", makers[found.group(1).lower()]), ("gpu.maker", makers[found.group(2).lower()])]
 
 
-def counted_amd(line: str) -> Facts:
-    found = _COUNTED_AMD.search(line)
+def counted_cards(line: str) -> Facts:
+    found = _COUNTED_CARDS.search(line)
     if not found:
         return []
     count = _COUNTS.get(found.group(1).lower()) or int(found.group(1))
@@ -109,7 +111,7 @@ def paren_version(line: str) -> Facts:
     return [("package", {"name": "torch", "version": version}), ("torch.version", version)]
 
 
-RULES = (nvidia_driver_named, my_rtx, amdgpu_pro, counted_amd, two_makers, board, paren_version, framework_gpu_said)
+RULES = (nvidia_driver_named, my_rtx, amdgpu_pro, counted_cards, two_makers, board, paren_version, framework_gpu_said)
 
 
 def line_facts(line: str) -> Facts:

@@ -23,8 +23,9 @@ def keyed_facts(key: str, value: str) -> Facts:
     found = _WINDOWS_VERSION.match(value) if key == "version" else None
     if found:
         return [("platform", "win32"), ("os.name", found.group(1))]
-    if key == "dedicated video memory" and (gib(value) or 0) >= 256 * 1024**2:
-        return [("gpu.memory_of", {"index": None, "memory_mib": gib(value) // 1024**2})]
+    size = gib(value) if key == "dedicated video memory" else None
+    if size and size >= 256 * 1024**2:
+        return [("gpu.memory_of", {"index": None, "memory_mib": size // 1024**2})]
     if key == "vram" and re.fullmatch(r"\s*\d{3,6},?\s*", value) and int(value.strip(" ,")) >= 256:
         return [("gpu.memory_of", {"index": None, "memory_mib": int(value.strip(" ,"))})]  # systeminformation's MB
     if key in ("devicename", "device name") and _GDI_DISPLAY.search(value):
