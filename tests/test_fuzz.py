@@ -273,5 +273,5 @@ def test_the_command_line_never_crashes_nor_prints_escapes(places, command, data
     result = run_cli(*argv, env=data.draw(environment(places)))
     shown = result.stdout + result.stderr
     assert result.returncode in (0, 1, 2), (argv, shown[-2000:])
-    assert "Traceback" not in shown, (argv, shown[-2000:])
+    assert "Traceback (most recent call last)" not in shown, (argv, shown[-2000:])  # the word alone may be an echoed argument
     assert not set(shown) & {"\x1b", "\x9b", "\x07"}, (argv, shown[-2000:])
