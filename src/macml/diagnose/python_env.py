@@ -26,9 +26,9 @@ def venv_fix(facts: MachineFacts, recipes: Sequence[Recipe], why: str) -> Fix:
 def check_install_target(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:
     """Externally managed (PEP 668) or OS-provided Python as the install target."""
     interp = facts.interpreter
-    if interp is None or interp.kind == "unknown":
+    if interp is None or interp.kind == "unknown" and not interp.externally_managed:
         return None  # a pasted report does not say where the interpreter lives
-    where = f"Python {interp.version} ({interp.kind}) at {interp.executable}"
+    where = f"Python {interp.version}" + (f" ({interp.kind}) at {interp.executable}" if interp.kind != "unknown" else "")
     if interp.externally_managed:
         return warn("Python", f"{where} is externally managed (PEP 668): pip refuses to install into it",
                     venv_fix(facts, recipes, "Do not force it with --break-system-packages."))

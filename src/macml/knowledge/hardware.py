@@ -232,8 +232,9 @@ _CUT_WORDS = ("blackwell", "ada generation", "laptop gpu", "generation", "super"
 
 
 # a GeForce written with only its maker and number: 'nvidia 820m' (a notebook part), 'nvidia 1080ti' (a GTX)
-_SERIES_UNSAID = ((r"^nvidia (?=[7-9][1-6]0mx?$)", "geforce "), (r"^nvidia (?=(?:9[5-8]0|10[5-8]0|16[56]0)(?: ti| super)?$)", "gtx "),
-                  (r"^nvidia (?=(?:20[6-8]0|30[5-9]0|40[6-9]0|50[5-9]0)(?: ti| super)?$)", "rtx "))
+_SAID = r"^(?:nvidia (?:geforce )?|geforce )"  # ... or with 'GeForce' and no series: 'Nvidia geforce 960'
+_SERIES_UNSAID = ((_SAID + r"(?=[7-9][1-6]0mx?$)", "geforce "), (_SAID + r"(?=(?:9[5-8]0|10[5-8]0|16[56]0)(?: ti| super)?$)", "gtx "),
+                  (_SAID + r"(?=(?:20[6-8]0|30[5-9]0|40[6-9]0|50[5-9]0)(?: ti| super)?$)", "rtx "))
 
 
 def _capability(text: str) -> Optional[str]:

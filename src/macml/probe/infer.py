@@ -14,8 +14,6 @@ import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from macml.facts import GPU, CPUFacts, MachineFacts
-from macml.knowledge.amd_apus import igpu_gfx
-from macml.knowledge.amd_gfx import radeon_target
 from macml.knowledge.hardware import (CHIP_CPU_GPU_CORES, CHIP_MEMORY_GPU_CORES, MAC_MINI_GPU_CORES,
                                      MACBOOK_PRO_13_GPU_CORES, MACBOOK_PRO_16_GPU_CORES,
                                      MAC_MODEL_CHIP_GPU_CORES, MAC_MODEL_GPU_CORES, apple_core_options,
@@ -27,6 +25,7 @@ from macml.knowledge.mac_igpus import (AMD_SOURCE as MAC_AMD_SOURCE, BESIDE_AMD_
 from macml.probe.infer_arch import pc_arch, windows_cuda_python
 from macml.probe.infer_boards import raspberry_pi_gpu
 from macml.probe.infer_driver_cuda import cuda_from_driver_branch, driver_errors
+from macml.probe.infer_gfx import stated_gfx
 from macml.probe.infer_silicon import apple_chip_on_linux, gpus_not_apple_silicon, x86_is_not_apple_silicon
 from macml.probe.stated_gpus import ruled_out_vendors
 from macml.probe.infer_mac import (all_text as _all_text, apple_chip_gpu, infer_mac_cpu, infer_macos_version,
@@ -162,16 +161,17 @@ def _model_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, st
 def _memory_gpu_cores(gpus: Tuple[GPU, ...], cpu: CPUFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     """An Apple GPU's core count from its chip and memory where each memory size came with one GPU bin only
     (an M3 Max with 36 GB has the 30-core GPU)."""
+    chip = cpu.chip.name if cpu.chip else cpu.brand  # the tiered chip where a line named only its generation
     memory_gb = round(cpu.memory_bytes / 1024**3) if cpu.memory_bytes else None
-    cores = CHIP_MEMORY_GPU_CORES.get((cpu.brand, memory_gb)) if memory_gb else None
-    why = f"the {cpu.brand} with {memory_gb} GB was sold with a {cores}-core GPU only (Apple tech specs)"
+    cores = CHIP_MEMORY_GPU_CORES.get((chip, memory_gb)) if memory_gb else None
+    why = f"the {chip} with {memory_gb} GB was sold with a {cores}-core GPU only (Apple tech specs)"
     if cores is None and cpu.cores:  # or its CPU bin: each came with one GPU bin
-        cores = CHIP_CPU_GPU_CORES.get((cpu.brand, cpu.cores))
-        why = f"the {cpu.brand} with a {cpu.cores}-core CPU was sold with a {cores}-core GPU only (Apple tech specs)"
-    options = apple_core_options(cpu.brand) if cores is None and cpu.brand else None
+        cores = CHIP_CPU_GPU_CORES.get((chip, cpu.cores))
+        why = f"the {chip} with a {cpu.cores}-core CPU was sold with a {cores}-core GPU only (Apple tech specs)"
+    options = apple_core_options(chip) if cores is None and chip else None
     if options and len(options[1]) == 1:  # a chip sold in one GPU configuration (the M5)
         cores = next(iter(options[1]))
-        why = f"every {cpu.brand} has a {cores}-core GPU (Apple tech specs)"
+        why = f"every {chip} has a {cores}-core GPU (Apple tech specs)"
     return _apple_cores(gpus, cores, why, sources)
 
 
@@ -225,36 +225,6 @@ def _tegra_gpu(facts: MachineFacts, sources: Dict[str, str]) -> Tuple[GPU, ...]:
     return facts.gpus + (gpu,)
 
 
-def _stated_gfx(gpus: Tuple[GPU, ...], snapshot: Mapping[str, Any], sources: Dict[str, str]) -> Tuple[GPU, ...]:
-    """A GPU the text calls external ('an external NVIDIA GeForce RTX 4070'); a gfx target the text states once
-    ('Navi 22' in rocm-smi's cut name is gfx1031) for the AMD GPUs a tool listed without one (not where it names two)."""
-    for said in (s for s in snapshot.get("statements") or () if s.get("fact") == "gpu.external"):
-        named = " ".join(re.sub(r"\b(?:nvidia|geforce|amd)\b", " ", str(said["value"]).lower()).split())
-        gpus = tuple(dataclasses.replace(g, external=True) if " ".join(re.sub(
-            r"\b(?:nvidia|geforce|amd)\b", " ", g.model.lower()).split()) == named else g for g in gpus)
-        sources["egpu"] = f"line {said.get('line')}: {str(said.get('text'))[:120]}"
-    stated = [s for s in snapshot.get("statements") or () if s.get("fact") == "gpu.gfx"]
-    if len({s["value"] for s in stated}) != 1:
-        return tuple(_named_gfx(g, index, sources) for index, g in enumerate(gpus))
-    out = []
-    several_amd = sum(1 for g in gpus if g.vendor == "AMD") > 1  # then only the GPU the gfx line names
-    for index, gpu in enumerate(gpus):
-        if gpu.vendor == "AMD" and not gpu.compute_capability and (not several_amd or gpu.model in str(stated[0].get("text"))):
-            gpu = dataclasses.replace(gpu, compute_capability=stated[0]["value"])
-            sources[f"gpus.{index}.compute_capability"] = f"line {stated[0].get('line')}: {str(stated[0].get('text'))[:120]}"
-        out.append(_named_gfx(gpu, index, sources))  # another AMD GPU's name may give its own
-    return tuple(out)
-
-
-def _named_gfx(gpu: GPU, index: int, sources: Dict[str, str]) -> GPU:
-    """An AMD GPU whose name alone gives its gfx target ('AMD RX 580' is Polaris, gfx803; 'AMD Radeon 780M', an APU's, gfx1103)."""
-    target = (radeon_target(gpu.model) or igpu_gfx(gpu.model)) if gpu.vendor == "AMD" and not gpu.compute_capability else None
-    if target:
-        sources[f"gpus.{index}.compute_capability"] = f"GPU-name table: {gpu.model} compiles for {target}"
-        return dataclasses.replace(gpu, compute_capability=target)
-    return gpu
-
-
 def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     """The facts the evidence implies, each new one with its source; nothing is asserted from absence."""
     sources: Dict[str, str] = dict(facts.sources)
@@ -277,9 +247,9 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
         facts = infer_translation(intel_mac_python(facts, sources), snapshot, snapshot.get("statements"), sources)
     vm, hypervisor, vm_source = detect_vm(facts, snapshot)
     known = gpu_list_known(facts, snapshot)
-    gpus = _stated_gfx(mps_gpu_on_intel(facts, cuda_from_driver_branch(_nvidia_capabilities(_tegra_gpu(facts, sources), sources),
+    gpus = stated_gfx(mps_gpu_on_intel(facts, cuda_from_driver_branch(_nvidia_capabilities(_tegra_gpu(facts, sources), sources),
                                                                        sources), sources),
-                       snapshot, sources)
+                       snapshot, sources, cpu.brand or "")
     if not gpus:
         gpus = raspberry_pi_gpu(facts, snapshot, sources)
         known = known or bool(gpus)

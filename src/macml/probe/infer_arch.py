@@ -10,7 +10,7 @@ import re
 from typing import Any, Dict, Mapping
 
 from macml.facts import CPUFacts, MachineFacts, hardware_arch_name
-from macml.knowledge.amd_apus import apu_target
+from macml.knowledge.amd_apus import apu_target, igpu_gfx
 from macml.knowledge.hardware import intel_integrated_gpu
 from macml.probe.infer_mac import all_text
 from macml.probe.infer_wsl import wsl_arch
@@ -78,15 +78,18 @@ def _x86_from_brand(facts: MachineFacts, cpu: CPUFacts, sources: Dict[str, str])
     if igpu:
         sources["cpu.hardware_arch"] = f"{igpu}: an Intel integrated GPU, on an x86 Intel CPU's die"
         return dataclasses.replace(cpu, hardware_arch="x86_64")
-    # a GeForce laptop part: NVIDIA's laptop GPUs ship in Intel or AMD laptops only (nvidia.com/en-us/geforce/laptops)
+    # a GeForce or Quadro laptop part (K2000M, M1000M): NVIDIA's laptop GPUs ship in Intel or AMD laptops only
+    # (nvidia.com/en-us/geforce/laptops)
     laptop = next((g.model for g in facts.gpus_by_vendor("NVIDIA")
-                   if re.search(r"Max-Q|Laptop GPU|\bGeForce (?:GTX |GT )?\d{3,4}M\b", g.model, re.IGNORECASE)), None)
+                   if re.search(r"Max-Q|Laptop GPU|\bGeForce (?:GTX |GT )?\d{3,4}M\b|\bQuadro [KM]\d{3,4}M\b", g.model,
+                             re.IGNORECASE)), None)
     if laptop:
-        sources["cpu.hardware_arch"] = f"{laptop}: a GeForce laptop GPU, sold in x86 laptops only"
+        sources["cpu.hardware_arch"] = f"{laptop}: an NVIDIA laptop GPU, sold in x86 laptops only"
         return dataclasses.replace(cpu, hardware_arch="x86_64")
-    ryzen_igpu = next((g for g in facts.gpus_by_vendor("AMD") if apu_target(g.compute_capability)), None)
+    ryzen_igpu = next((g for g in facts.gpus_by_vendor("AMD") if apu_target(g.compute_capability or igpu_gfx(g.model))), None)
     if ryzen_igpu:
-        sources["cpu.hardware_arch"] = (f"{ryzen_igpu.model} ({ryzen_igpu.compute_capability}): the integrated GPU of an "
+        sources["cpu.hardware_arch"] = (f"{ryzen_igpu.model} ({ryzen_igpu.compute_capability or igpu_gfx(ryzen_igpu.model)}): "
+                                        "the integrated GPU of an "
                                         "AMD Ryzen APU, an x86 CPU (LLVM AMDGPU processor table)")
         return dataclasses.replace(cpu, hardware_arch="x86_64")
     apu = next((g.model for g in facts.gpus if re.search(r"\bMI300A\b", g.model)), None)

@@ -164,12 +164,23 @@ def infer_mac_cpu(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dic
     if cpu.hardware_arch in ("", "unknown") and cpu.apple_silicon is not None:
         cpu = dataclasses.replace(cpu, hardware_arch="arm64" if cpu.apple_silicon else "x86_64")
         sources["cpu.hardware_arch"] = sources.get("cpu.apple_silicon", "Apple silicon")
+    elif _hardware_named(evidence) and (cpu.hardware_arch == "arm64") != cpu.apple_silicon \
+            and cpu.hardware_arch in ("arm64", "x86_64"):
+        # the Mac's own identifier or CPU brand outranks an arch read from one process ('Code Type: X86-64
+        # (Native)' in a crash report of a MacBookPro18,3, as macOS 12 wrote some Rosetta processes)
+        sources["cpu.hardware_arch"] = f"{evidence[0][1]} (not {sources.get('cpu.hardware_arch', cpu.hardware_arch)})"
+        cpu = dataclasses.replace(cpu, hardware_arch="arm64" if cpu.apple_silicon else "x86_64")
     if cpu.apple_silicon and cpu.chip is None:
         chip, source = _chip(facts, snapshot)
         if chip is not None:
             cpu = dataclasses.replace(cpu, chip=chip)
             sources["cpu.chip"] = source
     return cpu
+
+
+def _hardware_named(evidence: List[Evidence]) -> bool:
+    """Is the strongest evidence the Mac's hardware itself: its CPU brand string, chip or model identifier?"""
+    return bool(evidence) and evidence[0][1].startswith(("CPU brand string", "chip:", "model identifier"))
 
 
 # sysctl keys only an x86 CPU has (an Intel Mac, or Rosetta's view on Apple silicon)

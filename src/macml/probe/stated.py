@@ -141,6 +141,10 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
         if stated and not getattr(interp, field):
             found[field] = stated["value"]
             sources[f"interpreter.{field}"] = where(stated)
+    managed = first_stated(statements, "python.externally_managed")
+    if managed and not interp.externally_managed:
+        found["externally_managed"] = True
+        sources["interpreter.externally_managed"] = where(managed)
     if "prefix" in found and not interp.base_prefix:
         found["base_prefix"] = found["prefix"]
     minors = {s["value"] for s in statements if s.get("fact") == "python.minor"}

@@ -104,6 +104,7 @@ def _platform(parts: Sequence[Part], notes: List[str], statements: Sequence[Dict
         if any(p.shape.startswith(("nvidia", "rocm")) for p in parts) or any(
                 s.get("fact") in ("gpu.driver", "gpu.cuda_driver") and re.search(r"NVIDIA|CUDA|Driver Version|libcuda", str(s.get("text")))
                 or s.get("fact") == "gpu" and s["value"].get("vendor") == "NVIDIA"
+                or s.get("fact") == "gpu.named" and s["value"] == "NVIDIA Graphics Device"  # the driver's own name
                 or s.get("fact") == "gpu.capability" and gpu_vendor(str(s["value"].get("name") or "")) == "NVIDIA"
                 for s in statements):
             notes.append("platform: the pastes name no OS; GPU tool output read as Linux")

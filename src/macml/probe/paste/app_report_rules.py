@@ -111,9 +111,18 @@ def video_row(value: str) -> Facts:
         [("gpu.driver_of", {"name": names[0], "driver": driver})] if driver else [])
 
 
+# AMD's Windows driver package by its release ('Radeon Software version: 17.12.2', 'Adrenalin version: 24.3.1'):
+# the Radeon Software / Adrenalin package is Windows' (Linux has AMDGPU-PRO, numbered 2x.x0)
+_RADEON_SOFTWARE_KEYS = ("radeon software version", "adrenalin version", "adrenalin edition version",
+                         "radeon software adrenalin version", "amd software version")
+
+
 def keyed_facts(key: str, value: str) -> Facts:
     if key == "video":
         return video_row(value)
+    release = re.match(r"^\s*(\d{2}\.\d{1,2}\.\d{1,2})\b", value) if key in _RADEON_SOFTWARE_KEYS else None
+    if release:
+        return [("platform", "win32"), ("gpu.present", "AMD"), ("gpu.driver", release.group(1))]
     if key not in _DRIVER_KEYS:
         return []
     vendor = windows_driver_vendor(value.split()[0] if value.split() else "")
@@ -121,11 +130,12 @@ def keyed_facts(key: str, value: str) -> Facts:
     return [("platform", "win32"), ("gpu.driver", driver)] if driver else []
 
 
-_BRACKET_DRIVER = re.compile(r"\(\s*(?:Driver|Adrenalin)(?: Version)?:?\s*(\d+\.\d+(?:\.\d+)*)\s*\)", re.IGNORECASE)
+_BRACKET_DRIVER = re.compile(r"\(\s*(?:Driver|Adrenalin)(?: Version| v\.?)?:?\s*v?(\d+\.\d+(?:\.\d+)*)\s*\)", re.IGNORECASE)
 
 
 def bracket_driver(line: str) -> Facts:
-    """'GPU: GIGABYTE AMD Radeon RX 6650 XT (Driver Version 23.10.2)': the driver of the GPU just named."""
+    """'GPU: GIGABYTE AMD Radeon RX 6650 XT (Driver Version 23.10.2)', 'GPU: Nvidia Quadro M5000, GTX 1070 (driver v.
+    576.80)': the driver of the GPUs just named."""
     found = _BRACKET_DRIVER.search(line)
     if not found or not gpu_names(line[:found.start()]):
         return []

@@ -1,5 +1,5 @@
 """The CPU architecture a text names in passing: build and package names ('NVIDIA-Linux-x86_64-570.124.04.run',
-'dkms ... x86_64: installed', '/usr/lib/x86_64-linux-gnu/', 'win_amd64', '[MSC v.1934 64 bit (AMD64)]'), log lines
+'dkms ... x86_64: installed', CUDA's runfile 'cuda_11.4.4_470.82.01_linux.run', '/usr/lib/x86_64-linux-gnu/', 'win_amd64', '[MSC v.1934 64 bit (AMD64)]'), log lines
 ('ARM64 does not support NUMA'), x86's CPUID vendor strings ('GenuineIntel', 'AuthenticAMD'), the MKL that torch's
 build config names ('Math Kernel Library ... for Intel(R) 64 architecture applications'), Windows' processor
 family ('Intel64 Family 6 Model 158') and a desktop motherboard chipset ('Motherboard: X870E', knowledge/pc_boards).
@@ -21,6 +21,9 @@ from macml.probe.paste.statement_rules import Facts
 _ARCH_WORD = re.compile(r"(?<![A-Za-z0-9])(x86[_-]64|amd64|x64|aarch64|arm64)(?![A-Za-z0-9]|_[A-Za-z])", re.IGNORECASE)
 _X86_VENDOR = re.compile(r"\b(GenuineIntel|AuthenticAMD|Intel64 Family \d+|AMD64 Family \d+|x86 Family \d+|"
                          r"Intel Compatible Processor|for Intel\(R\) 64 archi\s*tecture)\b")  # the last: MKL's build line
+# CUDA's Linux runfiles: the x86_64 one carries no architecture ('cuda_11.4.4_470.82.01_linux.run'), the Arm server
+# one ends '_linux_sbsa.run' (developer.nvidia.com/cuda-downloads)
+_CUDA_RUNFILE = re.compile(r"\bcuda_\d+\.\d+\.\d+_\d+\.\d+(?:\.\d+)?_linux(_sbsa)?\.run\b")
 _LINK = re.compile(r"\b(?:https?|file)://\S+")
 _OTHER_PLATFORMS = re.compile(r"\b(?:available for|following platforms|supported platforms|platforms?:\s*\[|"
                               r"cross[- ]compil\w*|for (?:the )?(?:target|host) )|--platform[= ]", re.IGNORECASE)
@@ -41,6 +44,9 @@ def line_arch(line: str) -> Optional[Tuple[str, ...]]:
     found = {family(m.group(1)) for m in _ARCH_WORD.finditer(text)}
     if _X86_VENDOR.search(text):
         found.add("x86_64")
+    runfile = _CUDA_RUNFILE.search(text)
+    if runfile:
+        found.add("arm64" if runfile.group(1) else "x86_64")
     board = _BOARD_KEY.match(text)
     if board and keyed_chipset(board.group(1)):
         found.add("x86_64")

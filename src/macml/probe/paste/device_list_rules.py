@@ -34,7 +34,8 @@ _DEVICE_NAME = re.compile(r"^\s*(?:\*\s+)?(?:Name\.{3,}|Device(?:\s+name|\s*#\d+
 # '* Device #2: Intel(R) UHD Graphics 630, skipped' too
 _EXTERNAL = re.compile(r"^\s*Phys\.Location\.*\s*:\s*connected via an external interface\b"
                        r"|^\s*GPU\.Properties\.*\s*:.*\bremovable 1\b", re.IGNORECASE)
-_HASHCAT_MEMORY = re.compile(r"^\s*Memory\.Total\.*\s*:\s*(\d+)\s*MB\b")
+# hashcat's 'Memory.Total...: 1536 MB', darktable's 'GLOBAL MEM SIZE:          1536 MB'
+_HASHCAT_MEMORY = re.compile(r"^\s*(?:Memory\.Total\.*|GLOBAL MEM SIZE)\s*:\s*(\d+)\s*MB\b")
 _APPLE_CORES = re.compile(r"^\s*(?:max(?:imum)?\s+compute\s+units|Compute\s+units|Processor\(s\)\.*)\s*(?::|\s{2,})\s*(\d{1,3})\s*$",
                           re.IGNORECASE)
 _APPLE_CHIP = re.compile(r"^Apple M\d{1,2}(?: (?:Pro|Max|Ultra))?$")

@@ -100,6 +100,18 @@ def runs_distro(line: str) -> Facts:
     return []
 
 
+_SPEC_KEYS = re.compile(r"\b(?:CPU|GPU|RAM)\s*:", re.IGNORECASE)
+
+
+def spec_line_distro(line: str) -> Facts:
+    """'CPU: AMD Ryzen 5 2600X; GPU: RX590 8GB; RAM: 2x8GB, darktable 4.6.1 on Arch linux.': the OS the writer's
+    listed hardware runs (a line of their own CPU/GPU/RAM keys is their machine's)."""
+    if len(_SPEC_KEYS.findall(line)) < 2 or NEGATION.search(line):
+        return []
+    found = next((m for m in _RUNS.finditer(line) if not _NOT_THE_HOST.match(line[m.end():])), None)
+    return _os_name(found)
+
+
 # /etc/redhat-release's one line: 'Rocky Linux release 9.7 (Blue Onyx)', 'CentOS Linux release 7.9.2009 (Core)'
 _REDHAT_RELEASE = re.compile(r"(?:^|[\s:])" + _DISTRO + r"(?:\s+Linux)?\s+release\s+(?P<version>\d{1,2}(?:\.\d{1,4}){0,2})\s+\(",
                              re.IGNORECASE)
@@ -112,7 +124,7 @@ def redhat_release(line: str) -> Facts:
 
 def line_facts(line: str) -> Facts:
     return (inxi_distro(line) or release_line(line) or bare_item(line) or runs_distro(line) or nix_info_host(line)
-            or field_in_sentence(line) or redhat_release(line))
+            or field_in_sentence(line) or redhat_release(line) or spec_line_distro(line))
 
 
 # '... (tag ...). Host: Ubuntu, driver 615.71.09, 2x RTX PRO 6000 Blackwell (sm_120). Inside the image:'
@@ -158,9 +170,12 @@ def keyed_facts(key: str, value: str) -> Facts:
 
 
 _NIX_INFO = re.compile(r"^\s*-?\s*host os:\s*`?Linux [\d.]+, NixOS, (\d{2}\.\d{2})\b")
+# `nixos-version`'s answer: release, date and nixpkgs commit, and the codename ('26.05.20260409.4c1018d (Yarara)')
+_NIXOS_VERSION = re.compile(r"^\s*[-*]?\s*`?nixos-version`?\s*[:=]?\s*`?(\d{2}\.\d{2})\.\d{8}\.[0-9a-f]{7,40}\b")
 
 
 def nix_info_host(line: str) -> Facts:
-    """nix-info's ' - host os: `Linux 6.8.7, NixOS, 24.05 (Uakari), 24.05.20240427.58a1abd`' -> NixOS 24.05."""
-    found = _NIX_INFO.match(line)
+    """nix-info's ' - host os: `Linux 6.8.7, NixOS, 24.05 (Uakari), 24.05.20240427.58a1abd`' -> NixOS 24.05;
+    '`nixos-version`: 26.05.20260409.4c1018d (Yarara)' -> NixOS 26.05."""
+    found = _NIX_INFO.match(line) or _NIXOS_VERSION.match(line)
     return [("platform", "linux"), ("os.name", f"NixOS {found.group(1)}")] if found else []

@@ -6,6 +6,7 @@
   'XFX Radeon RX 580'), so it is external.
 - A setup list whose item names an eGPU enclosure ('- Razer Core X V2 on a direct rear Thunderbolt 5 connection') and
   whose next item is a GPU alone ('- AMD Radeon RX 7900 XTX'): that GPU is the one in the enclosure.
+- An enclosure named with its GPU on one line ('Using Razer Core X with a Nvidia geforce 960'): that GPU, external.
 
 `answers` reads the whole text: line index -> facts.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
-from macml.probe.paste.gpu_names import gpu_names, gpu_record
+from macml.probe.paste.gpu_names import gpu_names, gpu_record, informal_gpu_names
 
 Facts = List[Tuple[str, Any]]
 
@@ -76,8 +77,23 @@ def enclosure_item(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_ENCLOSURE = (r"(?:Ra[sz][eo]r Core(?: X)?(?: V2| Chroma)?|Sonnet (?:eGFX|Breakaway)(?: \w+)*?|Akitio Node(?: \w+)*?|"
+              r"Mantiz (?:Venus|Saturn)|(?:AORUS|Gigabyte) Gaming Box|PowerColor (?:Gaming Station|Devil Box))")
+_ENCLOSURE_WITH = re.compile(r"\b" + _ENCLOSURE + r"\s+(?:with|holding|housing|containing|and)\s+(?:an?\s+|my\s+|the\s+)?(.+)$",
+                             re.IGNORECASE)
+
+
+def enclosure_with_gpu(line: str) -> Facts:
+    """'Using Razer Core X with a Nvidia geforce 960' -> the GTX 960, in the enclosure."""
+    found = _ENCLOSURE_WITH.search(line)
+    names = (gpu_names(found.group(1)) or informal_gpu_names(found.group(1))) if found else []
+    return [gpu_record(names[0]), ("gpu.external", names[0])] if names else []
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
-    found = mac_pro_firepro(lines)
+    found = {index: enclosure_with_gpu(line) for index, line in enumerate(lines) if enclosure_with_gpu(line)}
+    for index, facts in mac_pro_firepro(lines).items():
+        found.setdefault(index, []).extend(facts)
     for index, facts in list(egpu_section(lines).items()) + list(enclosure_item(lines).items()):
         found.setdefault(index, []).extend(facts)
     return found

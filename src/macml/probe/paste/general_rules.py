@@ -67,7 +67,13 @@ def env_assignments(line: str) -> Facts:
         if not _NOT_A_VALUE.match(value) and ("env", {"name": name, "value": value}) not in facts \
                 and all(name != f[1]["name"] for f in facts):
             facts.append(("env", {"name": name, "value": value}))
+    if _ROCR_EXPORT.search(line) and facts:
+        facts.append(("platform", "linux"))
     return facts
+
+
+# ROCr, the runtime that reads these, runs on Linux only (Windows' HIP runs on PAL), and `export` is a POSIX shell's
+_ROCR_EXPORT = re.compile(r"(?<![\w$.-])export\s+(?:HSA_OVERRIDE_GFX_VERSION|ROCR_VISIBLE_DEVICES)=")
 
 
 # --- a CPU named in words ------------------------------------------------------------------------------

@@ -9,6 +9,8 @@
       Image: macos-14-arm64
       Version: 20240415.6
 
+The runner-images issue form asks for the same lines under '### Image version and build link'.
+
 The lines under 'Operating System' are the runner's OS name, version and (macOS) build. 'Image: macos-14-arm64' (or
 ubuntu-22.04, windows-2022) names a GitHub-hosted runner image, and GitHub-hosted runners are virtual machines
 (docs.github.com/en/actions/using-github-hosted-runners/about-github-hosted-runners: "each GitHub-hosted runner is a
@@ -37,7 +39,7 @@ _OS_HEADING = re.compile(r"^\s*Operating System\s*$")
 _OS_NAME = re.compile(r"^\s+(macOS|Ubuntu|Microsoft Windows Server \d{4}[\w ]*)\s*$")
 _VERSION = re.compile(r"^\s+(\d{1,2}\.\d{1,2}(?:\.\d{1,5})?)\s*(?:LTS)?\s*$")
 _BUILD = re.compile(r"^\s+(\d{2}[A-Z]\d{1,5}[a-z]?)\s*$")
-_IMAGE = re.compile(r"^\s+Image:\s+(macos|ubuntu|windows)-[\w.]+?(-arm64|-xlarge|-large)?\s*$")
+_IMAGE = re.compile(r"^\s*Image:\s+(macos|ubuntu|windows)-[\w.]+?(-arm64|-xlarge|-large)?\s*$")
 _HOSTED = "GitHub-hosted runner"
 
 
@@ -92,6 +94,10 @@ def runner_label(line: str) -> Facts:
     return facts
 
 
+# the log's own heading, or the runner-images issue form's question that asks for the same lines
+_IMAGE_HEADING = re.compile(r"^\s*(?:Runner Image|#+\s*Image version and build link)\s*$", re.IGNORECASE)
+
+
 def line_facts(line: str) -> Facts:
     return hosted_in_words(line) + hosted_runner_clues(line) + runner_label(line)
 
@@ -114,7 +120,8 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
             else:
                 found[index + 1] = [("platform", "win32"), ("os.name", name.group(1).strip())]
         image = _IMAGE.match(line)
-        if image and index > 0 and re.match(r"^\s*Runner Image\s*$", lines[index - 1]):
+        above = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i].strip()), "")
+        if image and _IMAGE_HEADING.match(above):
             facts: Facts = [("hypervisor", _HOSTED)]
             if image.group(1) == "macos":
                 facts.insert(0, ("platform", "darwin"))

@@ -23,7 +23,7 @@ _COUNT = re.compile(r"^\s*\|?\s*[-*]?\s*(?:GPU[ _]?count|GPU[ _]?num(?:ber)?|num
 _MODEL = re.compile(r"^\s*\|?\s*[-*]?\s*GPU[ _]?(?:type|model|name)s?" + _SEPARATOR + r"(.+?)\s*\|?\s*$", re.IGNORECASE)
 _XPU_SMI_ROW = re.compile(r"^\s*\|\s*(\d{1,2})\s*\|\s*Device Name:\s*(\S.*?)\s*\|\s*$")
 _JETSON = re.compile(r"\b((?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+(?:Orin|Xavier|Thor)|(?:Orin|Xavier)\s+(?:AGX|NX|Nano)"
-                     r"|Jetson\s+(?:Orin|Xavier|Nano|TX[12]|Thor|NX)))(?:\s+(?:Developer Kit|Super))*(?:\s+(\d{1,2})\s?GB)?\b",
+                     r"|Jetson\s+(?:Orin|Xavier|Nano|TX[12]|Thor|NX)))\b(?:\s+(?:Developer Kit|Super))*(?:\s+\[?(\d{1,2})\s?GB\b\]?)?",
                      re.IGNORECASE)
 
 _META_TEGRA_MACHINE = re.compile(r"(?<![\w-])jetson-(nano|tx1|tx2|xavier-nx|agx-xavier|agx-orin|orin-nx|orin-nano|agx-thor)"
@@ -53,7 +53,8 @@ def xpu_smi_device(line: str) -> Facts:
 
 
 def jetson_module(line: str) -> Facts:
-    """A Jetson module the writer names: Linux on aarch64, an integrated NVIDIA GPU, and the module's memory."""
+    """A Jetson module the writer names: Linux on aarch64, an integrated NVIDIA GPU, and the module's memory (jetsonInfo's
+    'NVIDIA Jetson AGX Xavier [16GB]')."""
     found = _JETSON.search(line)
     if not found or NEGATION.search(line[:found.start()]) or compared(line[:found.start()]):
         return []

@@ -50,7 +50,7 @@ def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
     return ("NVIDIA" if re.search(r"n[i]?vidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\bnvs\s?\d{3}|\b(?:tegra|orin|xavier|jetson)\b"
                                   r"|\bgt\s?(?:1030|[2-7][1-6][05]m?)\b", name, re.I) else
-            "AMD" if re.search(r"radeon|amd|firepro|instinct|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
+            "AMD" if re.search(r"radeon|amd|firepro|instinct|\bvega\s?\d{1,2}\b|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
                                + _BARE_XT, name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")
 
@@ -129,14 +129,15 @@ def gpu_names(text: str) -> List[str]:
 
 
 # GPU models as people write them in a GPU field or a parts list, without the words tools print: 'GTX 3070
-# laptop', 'RTX 5090D' (the China-market D models), '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as
-# likely the Ryzen 9 7900 CPU), 'AMD 5300M' (a mobile Radeon: no AMD CPU number ends in a bare M)
+# laptop', 'RTX 5090D' (the China-market D models), 'geforce 960' (the series word left out), '4080 RTX', 'RX 6800', 'AMD 7900XTX' (a bare 'AMD 7900' is as
+# likely the Ryzen 9 7900 CPU), 'AMD 5300M' (a mobile Radeon: no AMD CPU number ends in a bare M), 'vega 8' (an APU's)
 _INFORMAL = re.compile(r"(?<![\w.-])((?:n[i]?vidia\s+)?(?:geforce\s+)?(?:(?:rtx|gtx)\s?-?\d{3,4}|gt\s?(?:1030|[2-7][1-6][05]m?))(?:\s?(?:ti|super|d)){0,2}"
-                       r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
+                       r"(?:\s+(?:laptop|mobile|max-q)(?:\s+gpu)?)?|(?:n[i]?vidia\s+)?geforce\s+[1-9]\d{2,3}(?:\s?(?:ti|m))?|\d{4}(?:\s?(?:ti|super))?\s(?:rtx|gtx)"
                        r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre)|m)?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)|amd\s+[6-8]\d0m(?!\s+graphics)"
                        r"|amd\s+[5-7][3-8]00m|(?:radeon\s+)?" + _XT_NUMBER + r""
-                       r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0))"  # Intel Arc's models (Intel ark)
-                       r"(?![\w.+-])", re.IGNORECASE)
+                       r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0)"  # Intel Arc's models (Intel ark)
+                       r"|(?:radeon\s+)?vega\s?(?:3|6|7|8|11))"  # a Ryzen APU's Radeon Vega (not 'Vega 10', a chip's name too)
+                       r"(?![\w+-]|\.\w)", re.IGNORECASE)
 
 
 def informal_gpu_names(text: str) -> List[str]:

@@ -16,6 +16,8 @@
   Engine', 'AMD Radeon Pro 560 OpenGL Engine') and a version carrying Apple's driver bundle ('2.1 INTEL-10.4.14',
   '4.1 ATI-3.10.19', '4.1 NVIDIA-10.33.0'): macOS, and the GPU the renderer names (Mesa and the Windows drivers write
   neither form).
+- OpenCL platform versions: NVIDIA's 'OpenCL 3.0 CUDA 12.6.65' carries the CUDA version its driver supports; PoCL's
+  'OpenCL 3.0 PoCL 6.0  Linux, Release, ...' names the OS it was built for.
 - rocm-smi --showhw's table ('GPU NODE DID GUID GFX VER ...'): one AMD GPU per row, on Linux (rocm-smi is a Linux
   tool: https://rocm.docs.amd.com/projects/rocm_smi_lib/en/latest/).
 """
@@ -121,8 +123,20 @@ def apple_opengl(line: str) -> Facts:
     return [("platform", "darwin")] if _APPLE_GL_VERSION.search(line) else []
 
 
+_OPENCL_CUDA = re.compile(r"\bOpenCL \d\.\d CUDA (\d{1,2}\.\d)\.\d+\b")
+_POCL_OS = re.compile(r"\bOpenCL \d\.\d PoCL \d+\.\d+\S*\s+(Linux|Darwin|Windows)\s*,")
+
+
+def opencl_platform(line: str) -> Facts:
+    """'version: OpenCL 3.0 CUDA 12.6.65' -> CUDA 12.6 driver; 'OpenCL 3.0 PoCL 6.0  Linux, Release' -> Linux."""
+    cuda, pocl = _OPENCL_CUDA.search(line), _POCL_OS.search(line)
+    facts: Facts = [("gpu.cuda_driver", cuda.group(1)), ("gpu.present", "NVIDIA")] if cuda else []
+    platform = {"Linux": "linux", "Darwin": "darwin", "Windows": "win32"}.get(pocl.group(1)) if pocl else None
+    return facts + ([("platform", platform)] if platform else [])
+
+
 def line_facts(line: str) -> Facts:
-    return mesa_linux(line) + godot_gl_driver(line) + device_opened(line) + apple_opengl(line)
+    return mesa_linux(line) + godot_gl_driver(line) + device_opened(line) + apple_opengl(line) + opencl_platform(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

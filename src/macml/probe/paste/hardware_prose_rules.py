@@ -73,13 +73,14 @@ _CPU_AND_GPU_CORES = re.compile(r"\b(\d{1,2})[- ]?(?:core\s+)?CPUs?(?:\s+cores?)
 _VSCODE_CPUS = re.compile(r"^\s*\|\s*CPUs\s*\|\s*Apple M\d[^|]*\((\d{1,2}) x \d+\)\s*\|")
 
 
-_CHIP_CORES = re.compile(r"\bApple (M\d(?: (?:Pro|Max|Ultra))?)\s+(\d{1,2})[- ]core\b(?!\s*(?:GPU|graphics))", re.IGNORECASE)
+_CHIP_CORES = re.compile(r"\bApple (M\d(?: (?:Pro|Max|Ultra))?)\s+\(?(\d{1,2})[- ]cores?\b(?!\s*(?:GPU|graphics))", re.IGNORECASE)
 _CRASH_PROC = re.compile(r"\bproc (\d{1,2}):\d{1,2}:\d{1,2}(?::\d+)? processors\b")  # a crash report's 'proc 28:20:8:0'
 
 
 def core_counts(line: str) -> Facts:
     """'(10 CPU cores, 16 GPU cores)' -> 10 CPU and 16 GPU cores; '|CPUs|Apple M3 Pro (12 x 24)|' and a crash report's
-    'proc 28:20:8:0 processors' -> 12 and 28 CPU cores; 'Apple M4 Pro 14 core' -> 14 CPU cores (a count only that
+    'proc 28:20:8:0 processors' -> 12 and 28 CPU cores; 'Apple M4 Pro 14 core', 'Apple M2 Pro (12 cores: 8
+    performance, 4 efficiency)' -> 14 and 12 CPU cores (a count only that
     chip's CPU comes in, none of its GPU's)."""
     both = _CPU_AND_GPU_CORES.search(line)
     if both:

@@ -6,7 +6,9 @@
   binary is mac_words_rules.wrong_arch_library's);
 - jaxlib's CPU guard ('This version of jaxlib was built using AVX instructions, which your CPU and/or operating system
   do not support'): only jaxlib's x86 wheels carry that guard (jax/_src/cpu_feature_guard), so the Python is x86_64,
-  and jax does not import.
+  and jax does not import; TensorFlow's likewise ('The TensorFlow library was compiled to use AVX instructions, but
+  these aren't available on your machine.', tensorflow/core/platform/cpu_feature_guard.cc, compiled into x86 builds
+  only).
 """
 from __future__ import annotations
 
@@ -16,8 +18,13 @@ from macml.probe.paste.statement_rules import Facts
 
 _LOADER_FAILED = re.compile(r"\bImportError:\s*(?:dlopen\()?\S*?/site-packages/([A-Za-z_]\w*)/\S+?"
                             r"(?:,\s*0x[0-9a-f]+\):\s*(?:Symbol not found|Library not loaded)|:\s*undefined symbol)\b")
-_JAXLIB_AVX = re.compile(r"\bThis version of jaxlib was built using AVX instructions, which your CPU and/or operating system "
-                         r"do not support\b")
+# each framework's x86 CPU-feature guard: (its words, the framework, what the import failure says)
+_AVX_GUARDS = (
+    (re.compile(r"\bThis version of jaxlib was built using AVX instructions, which your CPU and/or operating system "
+                r"do not support\b"), "jax", "jaxlib's x86 build"),
+    (re.compile(r"\bThe TensorFlow library was compiled to use AVX\w* instructions, but these aren't available on your "
+                r"machine\b"), "tensorflow", "TensorFlow's x86 build"),
+)
 
 
 def loader_failed(line: str) -> Facts:
@@ -27,13 +34,15 @@ def loader_failed(line: str) -> Facts:
     return [("framework.import_failed", {"name": found.group(1), "error": line.strip()[:200]})]
 
 
-def jaxlib_avx_guard(line: str) -> Facts:
-    if not _JAXLIB_AVX.search(line):
-        return []
-    return [("python.machine", "x86_64"), ("framework.used", "jax"),
-            ("framework.import_failed", {"name": "jax", "error": "jaxlib's x86 build needs AVX, which this CPU or OS "
-                                                                 "does not give it"})]
+def avx_guard(line: str) -> Facts:
+    """jaxlib's or TensorFlow's AVX guard -> an x86_64 Python where that framework does not import."""
+    for words, name, build in _AVX_GUARDS:
+        if words.search(line):
+            return [("python.machine", "x86_64"), ("framework.used", name),
+                    ("framework.import_failed", {"name": name, "error": f"{build} needs AVX, which this CPU or OS "
+                                                                        "does not give it"})]
+    return []
 
 
 def line_facts(line: str) -> Facts:
-    return loader_failed(line) + jaxlib_avx_guard(line)
+    return loader_failed(line) + avx_guard(line)

@@ -269,6 +269,10 @@ def _torch_cuda_build(line: str) -> Facts:
     capability = re.search(r"with CUDA capability sm_(\d+)(\d)\b( is not compatible)?", line)
     if capability:
         named = gpu_names(line[:capability.start()])
+        if not named and re.search(r"\bNVIDIA Graphics Device\s*$", line[:capability.start()]):
+            # the driver's name for a board it has no name for (a new part): an NVIDIA GPU, named so where the text
+            # names no other ('用5060ti显卡' elsewhere is that board)
+            facts += [("gpu.present", "NVIDIA"), ("gpu.named", "NVIDIA Graphics Device")]
         facts.append(("gpu.capability", {"name": named[-1] if named else None,
                                          "capability": f"{capability.group(1)}.{capability.group(2)}"}))
         if capability.group(3):  # torch's own verdict on this GPU

@@ -33,7 +33,7 @@ _TORCH_EXPRESSION = re.compile("|".join(f"({pattern})" for pattern, _ in _TORCH_
 _INLINE_ANSWER = re.compile(r"^\s*[`'\")]*\s*(?:returns|returned|gives|gave|->|=>|==|=|is|prints|printed|:)\s*[`'\"]*"
                             r"(True|False|None|\d+\.\d+[\w.+]*)(?=[`'\",.;)\s]|$)")
 _ANSWER_LINE = re.compile(r"^\s*(?:Out\[\d+\]:\s*|return(?:s|ed)?\s+|->\s*)?[`'\"]?(.+?)[`'\"]?\s*$")
-_OLD_GPU = re.compile(r"Found GPU(\d+) (.+?) which is of cuda capability (\d+)\.(\d+)")
+_OLD_GPU = re.compile(r"Found GPU(\d+) (.+?) which is of (?:cuda capability|compute capability \(CC\)) (\d+)\.(\d+)")
 _YOLO = re.compile(r"\b(?:YOLOv\d+|Ultralytics)\b.*?\btorch[- ](\d+\.\d+(?:\.\d+)?(?:\+\w+)?)\s+(CPU|CUDA:\d+|MPS)"
                    r"(?:\s+\(((?:[^()]|\([^()]*\))*)\))?")
 _YOLO_DEVICE = re.compile(r"\bCUDA:(\d+) \(([^,()]+), (\d+)MiB\)")

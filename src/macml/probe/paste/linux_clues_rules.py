@@ -35,7 +35,7 @@ _DISTRO_NAMES = {"ubuntu": "Ubuntu", "ubuntu server": "Ubuntu Server", "ubuntu d
                  "debian": "Debian", "fedora": "Fedora", "centos": "CentOS", "rocky linux": "Rocky Linux",
                  "almalinux": "AlmaLinux", "opensuse leap": "openSUSE Leap", "linux mint": "Linux Mint",
                  "pop!_os": "Pop!_OS", "rhel": "RHEL", "red hat enterprise linux": "Red Hat Enterprise Linux"}
-_DISTRO_OPENS = re.compile(r"^\s*(?:[-*>]\s+)?(" + "|".join(re.escape(k) for k in sorted(_DISTRO_NAMES, key=len, reverse=True))
+_DISTRO_OPENS = re.compile(r"^\s*(?:[-*>]\s+|#+\s*(?:\[\w+\]:?\s*)?)?(" + "|".join(re.escape(k) for k in sorted(_DISTRO_NAMES, key=len, reverse=True))
                            + r")\s+(\d{1,2}(?:\.\d{1,2}){0,2})(\s+LTS)?(?=[\s,;.)]|$)(?!\.\d)", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|never|no longer|without|except|instead)\b|n't\b|\bvs\.?\b", re.IGNORECASE)
 _HOST_KEYS = ("host", "host os", "docker", "container", "os/host", "host system", "env", "environment")
@@ -47,7 +47,8 @@ _DEBIAN_ARCH = {"amd64": "x86_64", "arm64": "aarch64"}
 
 def distro_opening(text: str) -> Facts:
     """'Ubuntu Server 22.04 LTS with Python 3.11 and Tesla K40.' -> linux, 'Ubuntu Server 22.04 LTS';
-    'ubuntu 22.04 with kernel 5.19' -> 'Ubuntu 22.04'. Nothing from 'Ubuntu 22.04 is not supported'."""
+    'ubuntu 22.04 with kernel 5.19' -> 'Ubuntu 22.04'; an issue's title, '# [Issue]: Ubuntu 24.04.4 crashing every other
+    day'. Nothing from 'Ubuntu 22.04 is not supported'."""
     found = _DISTRO_OPENS.match(text)
     if not found or _NEGATED.search(text):
         return []

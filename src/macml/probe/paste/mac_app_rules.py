@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
+from macml.knowledge.hardware import apple_core_options
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record
 from macml.probe.paste.packages import canonical
-from macml.probe.paste.said_of_this_machine import negated
+from macml.probe.paste.said_of_this_machine import labels_results, negated
 
 Facts = List[Tuple[str, Any]]
 
@@ -24,6 +26,8 @@ _TIERED_CHIP = re.compile(r"(?<![A-Za-z0-9.-])(?<!Apple )(?<!POCO )(?<!Galaxy )(
                           r"M([1-9]\d?)[ -]?(Pro|Max|Ultra)\b", re.IGNORECASE)
 _MEMORY_AFTER = re.compile(r"^\W{0,3}(?:with |, ?|\()?\s*(\d{1,3})\s*G(?:B|iB|b)?\s+(?:of\s+)?(?:unified\s+)?"
                            r"(?:RAM|memory)\b", re.IGNORECASE)
+# a spec shorthand after the chip: 'M1-Max 32c 64 GB' (GPU cores, then a memory size Apple sells)
+_SHORT_SPECS = re.compile(r"^\s+(\d{1,2})c\s+(\d{1,3})\s?GB\b", re.IGNORECASE)
 # sysctl keys only Apple silicon answers: a second performance level (efficiency cores), ARM feature flags
 _ARM_SYSCTL = re.compile(r"^\s*hw\.(?:perflevel1\.\w+|nperflevels|optional\.arm\.FEAT_\w+)\s*[:=]\s*(\d+)\s*$")
 # uname's short answers ('uname -sm': 'Darwin arm64'; 'uname -srmp': 'Darwin 25.2.0 arm64 arm')
@@ -67,13 +71,19 @@ def metal_jl_device(line: str) -> Facts:
 
 def tiered_chip(line: str) -> Facts:
     """'Tested on M1 Max with 32GB RAM', 'a M2 max 96 Gb RAM', 'my M1 Pro reports ...': an Apple chip named
-    without 'Apple' (the tier makes it one), and the memory written right after it."""
+    without 'Apple' (the tier makes it one), and the memory written right after it ('M1-Max 32c 64 GB': with its
+    GPU cores, a count only the chip's GPU comes in)."""
     found = _TIERED_CHIP.search(line)
-    if not found:
+    if not found or labels_results(line[found.end():]):
         return []
-    facts: Facts = [("cpu.brand", f"Apple M{found.group(1)} {found.group(2).capitalize()}")]  # a Mac's GPU follows
+    brand = f"Apple M{found.group(1)} {found.group(2).capitalize()}"
+    facts: Facts = [("cpu.brand", brand)]  # a Mac's GPU follows
     memory = _MEMORY_AFTER.match(line[found.end():])
     size = gib(memory.group(1) + " GB") if memory else None
+    short, options = _SHORT_SPECS.match(line[found.end():]), apple_core_options(brand)
+    if short and options and int(short.group(1)) in options[1] and int(short.group(1)) not in options[0] \
+            and int(short.group(2)) in APPLE_SILICON_MEMORY_GB:
+        return facts + [("gpu.cores", int(short.group(1))), ("cpu.memory_bytes", int(short.group(2)) * 1024**3)]
     return facts + ([("cpu.memory_bytes", size)] if size else [])
 
 

@@ -17,7 +17,7 @@ from macml.probe.paste.gpu_names import gpu_record, with_partner
 from macml.probe.paste.mac_words_rules import PACKAGE_WORDS
 from macml.probe.paste.own_release import release_of_this_mac
 from macml.probe.paste.packages import canonical
-from macml.probe.paste.said_of_this_machine import NEGATION
+from macml.probe.paste.said_of_this_machine import NEGATION, labels_results
 from macml.probe.paste.statement_rules import by_key
 
 Facts = List[Tuple[str, Any]]
@@ -252,7 +252,7 @@ def chip_memory(line: str) -> Facts:
     """'my M1 Max 32GB', 'M2 Pro with 16GB', 'Mac M2 mini, 24GB', '(Apple M1 Pro - 16 GB)': an Apple chip written with
     its memory (not its storage): the memory, and the chip (a plain 'M2' as its generation, which stated.py reads)."""
     found = _CHIP_MEMORY.search(line)
-    if not found or int(found.group(3)) not in APPLE_SILICON_MEMORY_GB:
+    if not found or int(found.group(3)) not in APPLE_SILICON_MEMORY_GB or labels_results(line[found.end():]):
         return []
     tier = found.group(2)
     chip = [("cpu.brand", f"Apple M{found.group(1)} {tier.title()}")] if tier else [("cpu.apple_generation", int(found.group(1)))]

@@ -2,7 +2,8 @@
 
 - 'iMac (Retina 5K, 27-inch, Late 2015)', 'Really old Macbook Pro (Later 2013)', 'my 2017 MacBook Pro': every Mac
   model of 2019 or earlier has an Intel CPU (Apple silicon began with the late-2020 M1 Macs; apple.com/newsroom
-  2020/11 'Introducing the next generation of Mac'). 2020 itself had both, so it names neither.
+  2020/11 'Introducing the next generation of Mac'). 2020 itself had both, so it names neither. The name and year
+  are the Mac's model name (knowledge/cpu_models.mac_name_vectors reads its CPU's vectors from them).
 - 'a 2009/2010 Mac Pro running 10.14.6': the macOS version the named Mac runs.
 - 'Could not run on Mac Pro with AMD GPU': only Intel Macs drive an AMD GPU; Apple-silicon Macs support no AMD
   GPU, built in or external (support.apple.com/102363: eGPUs need a Mac with an Intel processor).
@@ -33,9 +34,10 @@ _NOT_THIS = re.compile(r"(?:\b(?:not|no|never)|n't)\s+(?:(?:an?|the|my|on|for|wi
 
 def intel_mac_by_year(line: str) -> Facts:
     """'iMac (Retina 5K, 27-inch, Late 2015)', 'Macbook Pro (Later 2013)', '2017 MacBook Pro': an Intel Mac."""
-    if not (_AFTER.search(line) or _BEFORE.search(line)) or _APPLE_CHIP.search(line):
+    found = _AFTER.search(line) or _BEFORE.search(line)
+    if not found or _APPLE_CHIP.search(line):
         return []
-    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
+    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64"), ("cpu.model_name", " ".join(found.group().split()))]
 
 
 def mac_with_amd_gpu(line: str) -> Facts:

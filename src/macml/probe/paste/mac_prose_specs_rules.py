@@ -36,15 +36,17 @@ _FAMILY_CHIP = re.compile(_FAMILY + r"\b(?:\s+\d{2}(?:\"|”|-inch|\s?inch)?)?(?
 _CHIP_FAMILY = re.compile(r"(?<![\w.-])M([1-5])\s+" + _FAMILY + r"\b", re.IGNORECASE)
 _OS_SPEC = (r"(?:mac ?OS(?: X)?\s*(?:" + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r")?|"
             + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r")\s*(?:1[0-5]|2[6-9])(?:\.\d{1,2}){0,2}")
-# a line that is only the macOS and the chip: 'Sonoma 14.5  M1', 'M2, macOS 13.4'
-_SPEC_LINE_CHIP = re.compile(r"^\s*(?:[-*]\s+)?(?:" + _OS_SPEC + r"\s*[,/|;]?\s*(?:apple\s+)?M([1-5])|(?:apple\s+)?M([1-5])\s*[,/|;]?\s*"
+# a line that is only the macOS and the chip: 'Sonoma 14.5  M1', 'M2, macOS 13.4', 'macOS 12.3 arm64, M1'
+_SPEC_LINE_CHIP = re.compile(r"^\s*(?:[-*]\s+)?(?:" + _OS_SPEC + r"(?:\s+arm64)?\s*[,/|;]?\s*(?:apple\s+)?M([1-5])|(?:apple\s+)?M([1-5])\s*[,/|;]?\s*"
                              + _OS_SPEC + r")\s*$", re.IGNORECASE)
 # a title or line that opens with the chip and the macOS: 'm1 macOS 12.4 GPU process has crashed'
 _LEADING_SPEC = re.compile(r"^\s*(?:#+\s*)?(?:apple\s+)?M([1-5])\s*[,/|;]?\s*" + _OS_SPEC + r"(?![\d.])", re.IGNORECASE)
 _BARE_CHIP = re.compile(r"(?<![\w./-])M[1-5](?![\w]|\.\w)")  # 'on Mac M1.': a sentence's full stop may follow
 _MAC_WORD = re.compile(r"\bmac ?os|\bMac\b|\bMBP\b|\bMacBook|\biMac|\bMetal\b|\bMPS\b", re.IGNORECASE)
 _INTEL_WORD = re.compile(r"\bIntel\b|\bx86|\bi[3579]\b", re.IGNORECASE)
-_ON_APPLE_SILICON = re.compile(r"\b(?:on|with|using|running)\s+(?:an?\s+|my\s+)?Apple[- ]Silicon\b", re.IGNORECASE)
+# ... or the macOS it names, marked: 'macOS Tahoe 26.2 (Apple Silicon)'
+_ON_APPLE_SILICON = re.compile(r"\b(?:on|with|using|running)\s+(?:an?\s+|my\s+)?Apple[- ]Silicon\b"
+                               r"|\bmac\s?OS\b[\w. ]{0,30}\(\s*Apple[- ]Silicon\s*\)", re.IGNORECASE)
 _GLUED_MACOS = re.compile(r"\bmac ?OS(1[1-5]|2[6-9])\.(\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
 _NAMED_VERSION = re.compile(r"\bmac ?OS(?: X)?\s+(" + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r"),?\s+(?:version\s+)?"
                             r"((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
@@ -65,7 +67,7 @@ _NAME_VERSION = re.compile(r"(?<![\w./-])([A-Za-z][\w-]{2,})\s+version\s+v?(\d+\
 _NOT_PACKAGES = {"python", "macos", "os", "ios", "android", "cuda", "cudnn", "driver", "kernel", "xcode", "clang", "gcc",
                  "bazel", "java", "node", "npm", "chrome", "safari", "firefox", "ndk", "sdk", "rust", "cargo", "ruby", "php",
                  "version", "build", "app", "release", "model", "metal", "docker", "sonoma", "sequoia", "ventura",
-                 "monterey", "tahoe", "catalina", "mojave", "sur", "firmware", "bios", "windows", "ubuntu", "the", "this",
+                 "monterey", "tahoe", "catalina", "mojave", "sur", "firmware", "bios", "windows", "ubuntu", "the", "this", "that", "which", "last", "latest", "first", "same", "new", "old", "your", "my", "its",
                  "tools", "nvidia-smi", "api", "protocol", "engine", "server", "client", "system", "software", "update"}
 # Apple's conda channel publishes tensorflow-deps and its kin for osx-arm64 only (anaconda.org/apple)
 _APPLE_CHANNEL_ROW = re.compile(r"^\s*`*[\w.-]+\s+\d[\w.]*\s+\S+\s+apple\s*`*\s*$")

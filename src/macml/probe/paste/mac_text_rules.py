@@ -24,6 +24,7 @@ from macml.probe.paste.statement_rules import by_key
 Facts = List[Tuple[str, Any]]
 
 _CHIP = re.compile(r"(?<![\w-])(?:Apple\s+)?M([1-9])(?:\s+(Pro|Max|Ultra))?(?![\w.])")
+_LOWER_TIERED_CHIP = re.compile(r"(?<![\w-])m([1-9])\s+(pro|max|ultra)(?![\w.])")  # '12 core m2 max , 30gpu cores'
 _CORES = re.compile(r"(?<![\d.])(\d{1,2})[- ]?cores?\b(?!\s*(?:CPU|Neural|NE\b|processor|Intel|Xeon))", re.IGNORECASE)
 _GPU_CORES = re.compile(r"(?<![\d.])(\d{1,2})[- ]?(?:core\s+GPU\b|c\s+GPU\b|GPU(?:[- ]cores?\b|(?=\s*\+)))", re.IGNORECASE)
 _CORE_TRIPLE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})/(16|32)(?![\d/])")
@@ -52,7 +53,7 @@ _VEGA_CARD = re.compile(r"\b((?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?Vega\s+(?:II|\d
                         r"(?:\s+with\s+(\d{1,2})\s?GB)?", re.IGNORECASE)
 _RELEASE_NAME = re.compile(r"\b(?:on|with|running|upgraded to|updated to|macOS|OS X)\s+(?:macOS\s+)?(Big Sur|Monterey|Ventura|Sonoma|"
                            r"Sequoia|Tahoe|Catalina|Mojave|High Sierra|El Capitan)\b"
-                           r"|\b(?i:mac ?os|os ?x)(?:\s+|-)(?i:(big ?sur|monterey|ventura|sonoma|sequoia|tahoe|catalina|mojave|high sierra))\b")
+                           r"|\b(?i:mac ?os ?x?|os ?x)(?:\s+|-)(?i:(big ?sur|monterey|ventura|sonoma|sequoia|tahoe|catalina|mojave|high sierra|el capitan))\b")
 _INTEL_MACS = re.compile(r"\b(?:running|runs|run|working|works)\s+on\s+(?:an?\s+)?Intel[- ]Macs?\b(?:\s+with\s+(?:an?\s+)?"
                          r"(AMD)\s+(?:Radeon\s+)?GPUs?\b)?", re.IGNORECASE)
 _MACOS_NUMBER = re.compile(r"\bmac ?OS(?: X)?\s+(?:1[0-5]|2[6-9])\.\d", re.IGNORECASE)
@@ -78,10 +79,10 @@ def used_over_total(line: str) -> Facts:
 def chip_gpu_cores(line: str) -> Facts:
     """'M1 Ultra Mac Studio (64 core 128Gb)', 'M1 Max with 32 cores', '30-core (M3 Max)': a core count beside an
     Apple chip that only its GPU comes with (an M1 Ultra has 20 CPU cores and 48 or 64 GPU cores)."""
-    chip = _CHIP.search(line)
+    chip = _CHIP.search(line) or _LOWER_TIERED_CHIP.search(line)
     if not chip:
         return []
-    options = apple_core_options(f"M{chip.group(1)} {chip.group(2) or ''}".strip())
+    options = apple_core_options(f"M{chip.group(1)} {(chip.group(2) or '').title()}".strip())
     explicit = _GPU_CORES.search(line)
     if explicit:
         return [("gpu.cores", int(explicit.group(1)))]

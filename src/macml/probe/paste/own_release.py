@@ -19,6 +19,9 @@ UPGRADED_TO = re.compile(r"\b(?:I\s+|I'?ve\s+|and\s+(?:then\s+)?)(?:upgraded|upd
                          re.IGNORECASE)
 # the writer's own Mac's parts listed with its macOS: 'I have mbp mid 2014 with i7-4870hq, ..., macOS ventura'
 _RELEASE_IN_MY_SPECS = re.compile(r"\b(?:I\s+(?:have|own|use)|my)\b[^.?!]{0,120}?\bmac\s?OS\s+" + _RELEASE_WORDS, re.IGNORECASE)
+# a parenthesised spec list of a Mac that ends in its macOS: '(macbook mid 2014, 2,5Ghz i7, 16GB ram, ... and macOS mojave)'
+_RELEASE_IN_MAC_SPECS = re.compile(r"\((?:i?Mac\s?Book|iMac|Mac\s?mini|Mac\s?Pro)\b[^()]{0,160}?\bmac\s?OS\s+" + _RELEASE_WORDS
+                                   + r"[^()]{0,40}\)", re.IGNORECASE)
 # ... but not a release a text names for another Mac or as a requirement ('worked on my old iMac with Catalina',
 # 'the installer said macOS Catalina and later').
 _RELEASE_ELSEWHERE = re.compile(r"\bnew(?:er)?\s+(?:mac\s?OS\s+|OS\s?X\s+)?(?:release|version|Tahoe|Sequoia|Sonoma|Ventura|"
@@ -34,7 +37,8 @@ def release_of_this_mac(line: str) -> bool:
         return True
     if _RELEASE_ELSEWHERE.search(line):
         return False
-    return bool(_RELEASE_FIRST.search(line) or _RELEASE_HERE.search(line) or _RELEASE_IN_MY_SPECS.search(line))
+    return bool(_RELEASE_FIRST.search(line) or _RELEASE_HERE.search(line) or _RELEASE_IN_MY_SPECS.search(line)
+                or _RELEASE_IN_MAC_SPECS.search(line))
 
 
 def keyed_release(line: str) -> bool:

@@ -3,7 +3,8 @@
 - a one-line Python command that prints modules' versions, and its output: 'python -c "import torch; import
   intel_extension_for_pytorch as ipex; print(torch.__version__); print(ipex.__version__)"' then, a few lines on
   (past a fence or a 'The result is:' line), '2.1.0a0+cxx11.abi' and '2.1.10+xpu', one printed version a line;
-- an issue form's heading that names a package, answered by its version: '### Jetson-Stats', then ' - Version: 4.3.2'.
+- an issue form's heading that names a package, answered by its version: '### Jetson-Stats', then ' - Version: 4.3.2';
+- a module's version as a REPL printed it beside its expression: "llvmlite.__version__: '0.44.0'".
 """
 from __future__ import annotations
 
@@ -67,10 +68,19 @@ def asked_versions(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+_PRINTED_BESIDE = re.compile(r"^\s*[-*]?\s*`?([A-Za-z_]\w*)\.__version__`?\s*[:=]\s*['\"](\d+\.\d+[\w.+-]*)['\"]\s*$")
+
+
+def printed_beside(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> "llvmlite.__version__: '0.44.0'" read as llvmlite 0.44.0."""
+    found = ((index, _PRINTED_BESIDE.match(line)) for index, line in enumerate(lines))
+    return {index: package_facts(m.group(1).lower(), m.group(2)) for index, m in found if m}
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """line index -> the version printed on it for the module the command printed in that place, or answered
     under a heading (or a question) that names the package."""
-    found: Dict[int, Facts] = {**heading_versions(lines), **asked_versions(lines)}
+    found: Dict[int, Facts] = {**heading_versions(lines), **asked_versions(lines), **printed_beside(lines)}
     for index, line in enumerate(lines):
         command = _COMMAND.search(line)
         modules = _printed_modules(command.group(1)) if command else []

@@ -10,6 +10,9 @@ The compiler tag that closes it says the OS where it is plain GCC ('[GCC 11.2.0]
 8.5.0-4)]'), on the build string's line or alone on the next: CPython on Linux is built with GCC; macOS's builds say
 Clang or 'GCC 4.2.1 Compatible Apple LLVM', Windows' MSC, MSYS2's 'GCC 13.2.0 64 bit (AMD64)'.
 
+A pip command the writer ran with '--break-system-packages' installs into an externally managed (PEP 668) Python:
+pip adds that flag's override only for such an interpreter, and the writer typed it because pip refused.
+
 A version typed without that build part ('works on 3.9.12') is not read here; nor a line that denies it or puts
 it as a question or condition (said_of_this_machine).
 """
@@ -55,5 +58,16 @@ def conda_distribution_arch(line: str) -> Facts:
     return [("python.machine", found.group(1).lower())]
 
 
+_FORCED_PIP = re.compile(r"\bpip3?(?:\.\d+)?\s+install\b[^`\n]*?\s--break-system-packages\b")
+
+
+def forced_pip(line: str) -> Facts:
+    """'`pip install torch --break-system-packages`' -> an externally managed Python."""
+    found = _FORCED_PIP.search(line)
+    if not found or negated(line[:found.start()]) or hypothetical(line) or mentioned_only(line, found.start(), found.end()):
+        return []
+    return [("python.externally_managed", True)]
+
+
 def line_facts(line: str) -> Facts:
-    return build_string_version(line) + conda_distribution_arch(line) + gcc_build(line)
+    return build_string_version(line) + conda_distribution_arch(line) + gcc_build(line) + forced_pip(line)

@@ -80,14 +80,17 @@ def available_answered(lines: Sequence[str]) -> Dict[int, Facts]:
 
 
 _RUNNING_PYTHON = re.compile(r"\b(?:running|using|use|on|with|have|installed)\s+Python\s+(3\.\d{1,2}\.\d{1,2})(?![\d])", re.IGNORECASE)
+# the writer's environment named by its Python: 'I am on a mac m1 using python3.10 venv'
+_PYTHON_VENV = re.compile(r"\b(?:using|with|in)\s+(?:an?\s+|my\s+)?python\s?(3\.\d{1,2})\s+(?:venv|virtualenv|virtual environment|conda env)\b",
+                          re.IGNORECASE)
 _EXTENSION_CACHE = re.compile(r"/torch_extensions/py(3)(\d{1,2})_(?:cpu|cu\d{2,3})/")
 _ROCM_WHEELS = re.compile(r"\bdownload\.pytorch\.org/whl/(?:nightly/)?rocm\d|\brepo\.radeon\.com/rocm/manylinux/")
 
 
 def python_said(line: str) -> Facts:
-    """'I am running Python 3.8.10.' -> 3.8.10; a pip command on PyTorch's ROCm wheel index -> a Linux x86_64 Python."""
+    """'I am running Python 3.8.10.' -> 3.8.10; 'using python3.10 venv' -> 3.10; a pip command on PyTorch's ROCm wheel index -> a Linux x86_64 Python."""
     facts: Facts = []
-    running = _RUNNING_PYTHON.search(line)
+    running = _RUNNING_PYTHON.search(line) or _PYTHON_VENV.search(line)
     if running:
         facts.append(("python.version", running.group(1)))
     cache = _EXTENSION_CACHE.search(line)

@@ -12,7 +12,8 @@
 - LM Studio's hardware survey '"vramCapacity": 17179869184': the GPU memory it found, in bytes (0 = none found);
 - the writer's ROCm release on a line of its own ('ROCm version 5.6.0', '- ROCm: 6.0.2'): AMD builds ROCm releases up
   to 6.x for x86-64 hosts only (rocm.docs.amd.com, 'System requirements (Linux)' and the HIP SDK's Windows
-  requirements list x86-64 CPUs alone), so the hardware is x86-64.
+  requirements list x86-64 CPUs alone), so the hardware is x86-64. HIP's runtime carries ROCm's release number
+  ('[+] HIP Runtime v5.7.31921' in AMDGPU.jl's versioninfo), so it says the same.
 """
 from __future__ import annotations
 
@@ -70,9 +71,12 @@ _ROCM_RELEASE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?ROCm(?:\s+version)?(?:\*\*
                            re.IGNORECASE)
 
 
+_HIP_RUNTIME = re.compile(r"^\s*(?:\[\+\]\s*)?HIP Runtime v[1-6]\.\d{1,2}\.\d+\s*$")
+
+
 def rocm_release(line: str) -> Facts:
-    """'ROCm version 5.6.0' -> x86-64 hardware."""
-    return [("cpu.hardware_arch", "x86_64")] if _ROCM_RELEASE.match(line) else []
+    """'ROCm version 5.6.0', '[+] HIP Runtime v5.7.31921' -> x86-64 hardware."""
+    return [("cpu.hardware_arch", "x86_64")] if _ROCM_RELEASE.match(line) or _HIP_RUNTIME.match(line) else []
 
 
 def line_facts(line: str) -> Facts:

@@ -6,6 +6,8 @@
   Library': Intel MKL's CPU check, printed by an MKL-linked numpy/scipy/torch. MKL is built for x86 only
   (intel.com oneMKL system requirements), so the Python that loaded it is x86_64; on Apple silicon that is a
   Rosetta process, whose CPU lacks AVX before macOS 15 (diagnose/cpu_checks.check_rosetta_avx).
+- llvmlite's or LLVM's host CPU asked from Python ('`llvmbind.get_host_cpu_name()` ... results in `'apple-m1'`'):
+  LLVM names an Apple core only to an arm64 process (under Rosetta CPUID shows an x86 CPU), so the Python is native.
 
 Each rule is a pure function of one line.
 """
@@ -57,5 +59,14 @@ def x86_python_install(line: str) -> Facts:
     return [("process.arch", "x86_64"), ("python.machine", "x86_64")]
 
 
+_HOST_CPU_APPLE = re.compile(r"\bget_host_cpu_name\(\)[^'\"]{0,80}['\"]apple-m\d['\"]")
+
+
+def llvm_host_cpu(line: str) -> Facts:
+    """"get_host_cpu_name()` ... results in `'apple-m1'`" -> an arm64 Python on Apple silicon."""
+    return [("platform", "darwin"), ("python.machine", "arm64"), ("cpu.hardware_arch", "arm64")] \
+        if _HOST_CPU_APPLE.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return rosetta_environment(line) + mkl_cpu_check_failed(line) + x86_python_install(line)
+    return rosetta_environment(line) + mkl_cpu_check_failed(line) + x86_python_install(line) + llvm_host_cpu(line)

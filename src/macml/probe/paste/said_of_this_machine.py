@@ -83,6 +83,16 @@ def contrasted_after(after: str) -> bool:
     return bool(CONTRASTED_AFTER.search(after))
 
 
+# a chip named as the label of others' results: 'the table had M5 Max 128 GB rows but no base M3'
+_RESULTS_OF = re.compile(r"^\W{0,3}(?:\d{1,3}\s?GB\s+)?(?:rows?|results?|entries|data\s?points?|numbers|benchmarks?|scores?)\b",
+                         re.IGNORECASE)
+
+
+def labels_results(after: str) -> bool:
+    """Do the words after a machine's name make it the label of results ('M5 Max 128 GB rows')?"""
+    return bool(_RESULTS_OF.match(after))
+
+
 def sentence_at(line: str, start: int, end: int) -> str:
     """The sentence holding line[start:end]: 'I have an M1 with 16GB, will it work?' is one, 'Will it work? I have
     an RTX 3090.' two."""

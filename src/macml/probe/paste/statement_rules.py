@@ -45,9 +45,9 @@ def _ram_size(value: str) -> Optional[int]:
     """'32 GB', a kit of modules: '2 x 16GB DDR5 6000' -> 32 GiB, and 'used / total': '5.23 GB / 8 GB (65%)' -> 8 GiB."""
     if re.match(r"\s*\d+ bytes \(\d+ MiB\) /", value):
         return None  # a Java app's heap ('Memory: 807884976 bytes (770 MiB) / ... up to ...'), not the RAM
-    used_of = re.match(r"^\s*\d+(?:\.\d+)?\s?G(?:B|iB)\s*/\s*(\d+(?:\.\d+)?\s?G(?:B|iB))\b", value)
-    if used_of:
-        return gib(used_of.group(1))
+    used_of = re.match(r"^\s*\d+(?:\.\d+)?\s?([GM])(?:B|iB)\s*/\s*(\d+(?:\.\d+)?\s?\1(?:B|iB))\b", value)
+    if used_of:  # winfetch's 'RAM: 14551MB / 32660 MB (45%)' too
+        return gib(used_of.group(2))
     kit = re.match(r"^\s*([1-8])\s?[x×]\s?(\d{1,3})\s?G(?:B|b|iB)?\b", value)
     return int(kit.group(1)) * int(kit.group(2)) * 1024**3 if kit else gib(value)
 
@@ -81,7 +81,7 @@ def _os_line(value: str) -> Facts:
         facts.append(("platform", platform))
     if re.match(r"^\s*(?:Linux|Windows)-\d", value):  # platform.platform(): a kernel or build, not the OS's name
         return facts
-    named = re.sub(r"\s*\([^)]*\)", "", value).strip()  # '(x86_64)', '(x86_64-linux-gnu)', '(bookworm)'
+    named = re.sub(r"\s*\([^)]*\)[^\s,;]*", "", value).strip()  # '(x86_64)', '(x86_64-linux-gnu)', '(bookworm)'
     named = re.sub(r"^Linux\s+(?=(?:Ubuntu|Debian|CentOS|Fedora|Rocky|AlmaLinux|openSUSE|Kali|Manjaro)\b)", "", named,
                    flags=re.IGNORECASE)  # TensorFlow's form: 'Linux Ubuntu 20.04.2 LTS'
     if platform == "linux" and re.search(r"\b\d+(?:\.\d+)*\b", named):

@@ -15,6 +15,9 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
 _QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+# the keys neofetch / fastfetch print beside their ASCII logo ('  ((((((//*,,,,,,,,,......  Kernel: Linux 6.18 ...')
+_FETCH_KEYS = (r"(?:OS|Host|Kernel|Uptime|Packages|Shell|Display \([^)]*\)|Resolution|DE|WM|WM Theme|Theme|Icons|Font|"
+               r"Cursor|Terminal|Terminal Font|CPU|GPU|Memory|Swap|Disk \([^)]*\)|Local IP \([^)]*\)|Battery|Locale)")
 # A logger's prefix before each line ("07/10 16:07:35 - mmengine - INFO - ", "2026-01-14T14:19:07.42 - ").
 _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?"
                          r"(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL)\s*[-|]\s*[\w.]+(?=\s*[-|]\s)"  # '- INFO - separator -'
@@ -26,7 +29,8 @@ _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:
                          r"|^\s*\++ string='(?=[A-Za-z][\w ]{0,30}: )"  # `bash -x neofetch`: + string='GPU: ...'
                          r"|^\s*\[(?i:info|warning|warn|error|debug)\] (?=\S)"  # libobs's '[Info] CPU Name: ...', ComfyUI's '[INFO] ...'
                          r"|^\s*\[[A-Z][\w.-]* (?:INFO|DEBUG|WARN|WARNING|ERROR)\]\s+"
-                         r"|^\s*(?:INFO|DEBUG|WARNING|ERROR|CRITICAL):root:(?=\S)")  # Python logging's default: 'INFO:root:'
+                         r"|^\s*(?:INFO|DEBUG|WARNING|ERROR|CRITICAL):root:(?=\S)"  # Python logging's default: 'INFO:root:'
+                         r"|^[^\t]*?\S\s{2,}(?=" + _FETCH_KEYS + r": \S)")  # a fetch tool's logo column before its lines
 # (a named logger's prefix is kept: 'INFO:plaidml:' says which library logged)  # '[Crystools INFO] NVIDIA Driver: 540.4.0'
 # syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
 _JOURNAL_PREFIX = re.compile(r"^\s*(?!\[)(?:\S{1,12}|\S{1,4}\s+\S{1,6})\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w.@-]+(?:\[\d+\])?:\s")  # "de des. 03": a month in two words (Catalan)

@@ -6,6 +6,11 @@
 - DxDiag's 'Display Devices' section: 'Card name: AMD Radeon(TM) Graphics' with its 'Chip type', 'DAC type' and
   'Device Key: Enum\\PCI\\VEN_1002&DEV_1638...' rows, and 'Driver Version'. DxDiag is a Windows tool.
 
+- A line that is only an NVIDIA Windows driver's version ('\t31.0.15.2698\t', msinfo32's Display rows pasted without
+  their labels): the NVIDIA driver it packs (526.98); the form (third field 13-16) is NVIDIA's alone.
+- Speccy's Graphics rows: '4096MB ATI AMD Radeon R9 Fury Series (ASUStek Computer Inc)	36 °C': the GPU's memory,
+  then its name and the board maker (Speccy runs on Windows only, but its rows may be pasted anywhere, so no OS is read).
+
 NVIDIA's Windows driver version '32.0.15.6094' is read as the release it packs, 560.94 (its last five digits).
 """
 from __future__ import annotations
@@ -138,6 +143,28 @@ def dxdiag_display_devices(lines: Sequence[str]) -> Dict[int, Facts]:
 _FAULTING = re.compile(r"^\s*Faulting (?:module|application) name:\s*(nvcuda(?:64)?\.dll|python\.exe),\s*version:\s*(\S+?),")
 
 
+_BARE_NVIDIA_DRIVER = re.compile(r"^\s*(\d{2}\.\d{1,2}\.1[3-6]\.\d{4})\s*$")
+
+
+def bare_nvidia_driver(line: str) -> Facts:
+    """'\t31.0.15.2698\t' alone on a line -> Windows, NVIDIA driver 526.98."""
+    found = _BARE_NVIDIA_DRIVER.match(line)
+    driver = windows_driver(found.group(1), "NVIDIA") if found else None
+    return [("platform", "win32"), ("gpu.present", "NVIDIA"), ("gpu.driver", driver)] if driver else []
+
+
+_SPECCY_GPU = re.compile(r"^\s*(\d{3,6})MB\s+(?!of\b)([^()\t]+?)\s*\([^()]*\)\s*(?:\d{1,3}\s*°C)?\s*$")
+
+
+def speccy_gpu(line: str) -> Facts:
+    """'4096MB ATI AMD Radeon R9 Fury Series (ASUStek Computer Inc)  36 °C' -> that GPU, 4096 MiB."""
+    found = _SPECCY_GPU.match(line)
+    names = gpu_names(found.group(2)) if found else []
+    if len(names) != 1:
+        return []
+    return [("gpu", {"name": names[0], "vendor": gpu_vendor(names[0]), "memory_mib": int(found.group(1)), "index": None})]
+
+
 def line_facts(line: str) -> Facts:
     """`Get-WmiObject Win32_VideoController ...`, `wmic path win32_videocontroller get name`: a WMI query, on Windows;
     Event Viewer's faulting nvcuda64.dll (the NVIDIA driver's version) or python.exe (its version)."""
@@ -149,7 +176,7 @@ def line_facts(line: str) -> Facts:
     python = re.fullmatch(r"(3)\.(\d{1,2})\.(\d{1,2})150\.\d+", faulting.group(2)) if faulting else None
     if python and faulting.group(1) == "python.exe":
         facts += [("platform", "win32"), ("python.version", ".".join(python.groups()))]
-    return facts
+    return facts + speccy_gpu(line) + bare_nvidia_driver(line)
 
 
 # Win32_VideoController's properties listed per adapter: 'Video Controller 0 Name: NVIDIA GeForce GTX 1650',
