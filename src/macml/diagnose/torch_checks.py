@@ -9,6 +9,7 @@ from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, time
 from macml import versions
 from macml.knowledge.nvidia_driver_errors import driver_error
 from macml.facts import FrameworkFacts, MachineFacts
+from macml.probe.infer import TEGRA
 from macml.recipes.catalog import Recipe, match
 from macml.recipes.recommend import recipes_on
 from macml.diagnose.gpu_support import gpus_torch_cannot_run, rocm_runs_here, unsupported_gpus
@@ -33,7 +34,9 @@ def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
                     Fix("Pin NumPy below 2 next to torch 2.2:", (pip_cmd(facts, "install 'numpy<2'"),)))
     amd_name = amd[0].model if amd else "AMD GPU"
     gpu_note = (f"torch {INTEL_MAC_LAST_TORCH} can still use the {amd_name} through MPS (macOS 12.3+)" if amd
-                else "MPS skips Intel integrated GPUs, so PyTorch runs on the CPU here")
+                else "MPS skips Intel integrated GPUs, so PyTorch runs on the CPU here" if facts.gpu_list_known
+                else f"torch {INTEL_MAC_LAST_TORCH} uses an AMD GPU through MPS (macOS 12.3+) where the Mac has one; "
+                     "the evidence does not list its GPUs")
     return info("PyTorch", f"Intel Mac: PyTorch {INTEL_MAC_LAST_TORCH} is the last release for x86_64 macOS; {gpu_note}",
                 Fix("Pin it (and NumPy 1.x, which it was built against); newer PyTorch needs Apple silicon:",
                     (pip_cmd(facts, f"install torch=={INTEL_MAC_LAST_TORCH} 'numpy<2'"),)))
@@ -114,6 +117,9 @@ def check_nvidia_driver(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
     if not cuda:
         return ok("GPU", f"NVIDIA driver {driver} (supports CUDA up to {nvidia[0].cuda_driver_version or '?'})")
     needed = min_driver_for_cuda(cuda)
+    if probe.data.get("cuda_available") is True and all(g.family == TEGRA for g in nvidia):
+        # a Jetson's JetPack driver numbers its own way ('580.00' runs CUDA 13.0), and torch ran CUDA on it
+        return ok("GPU", f"NVIDIA driver {driver} (JetPack) runs torch's CUDA {cuda}: torch reports CUDA available")
     if needed and driver_tuple(driver) < driver_tuple(needed):
         upgrade = UPGRADE_DRIVER
         if cuda_recipe_fits(facts, recipes):

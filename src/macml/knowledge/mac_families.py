@@ -20,8 +20,9 @@ MAC_FAMILY_TIERS = {
 }
 
 # Generations where a family had fewer tiers than above: the Mac mini (M1, 2020) came only with the plain M1
-# (support.apple.com/kb/SP823); the M1 Pro and Max were sold only in MacBook Pros.
-MAC_FAMILY_GENERATION_TIERS = {("mac mini", 1): ("",)}
+# (support.apple.com/kb/SP823); the M1 Pro and Max were sold only in MacBook Pros. The Mac Studio (2025) came with an
+# M4 Max or an M3 Ultra, so its M3 is the Ultra and its M4 the Max (support.apple.com, Mac Studio (2025) Tech Specs).
+MAC_FAMILY_GENERATION_TIERS = {("mac mini", 1): ("",), ("mac studio", 3): ("Ultra",), ("mac studio", 4): ("Max",)}
 
 
 def family_tiers(family: str, generation: Optional[int] = None) -> Optional[Tuple[str, ...]]:
@@ -29,6 +30,12 @@ def family_tiers(family: str, generation: Optional[int] = None) -> Optional[Tupl
     key = re.sub(r"\s+", " ", re.sub(r"(?i)^mac\s?book", "macbook ", family.strip())).strip().lower()
     key = re.sub(r"^mac ?mini$", "mac mini", key)
     return MAC_FAMILY_GENERATION_TIERS.get((key, generation)) or MAC_FAMILY_TIERS.get(key)
+
+
+def only_tier(family: str, generation: int) -> Optional[str]:
+    """The one tier a family was sold with in that generation: ('Mac Studio', 3) -> 'Ultra', ('MacBook Air', 2) -> ''."""
+    tiers = family_tiers(family, generation)
+    return tiers[0] if tiers is not None and len(tiers) == 1 else None
 
 
 def only_plain_chip(family: str, generation: Optional[int] = None) -> bool:

@@ -201,7 +201,7 @@ def _nvidia_capabilities(gpus: Tuple[GPU, ...], sources: Dict[str, str]) -> Tupl
 
 
 TEGRA_GPU = "NVIDIA Tegra integrated GPU"
-TEGRA, _TEGRA_NAME = "tegra", re.compile(r"\b(orin|xavier|tegra|jetson)\b", re.IGNORECASE)
+TEGRA, _TEGRA_NAME = "tegra", re.compile(r"\b(orin|xavier|thor|tegra|jetson)\b", re.IGNORECASE)
 # A Jetson's CPU cores name its generation, and so its GPU's compute capability.
 _TEGRA_CPUS = {"cortex-a78ae": ("8.7", "Orin"), "carmel": ("7.2", "Xavier")}
 
@@ -264,12 +264,15 @@ def infer(facts: MachineFacts, snapshot: Mapping[str, Any]) -> MachineFacts:
     elif facts.is_mac and not gpus and mac_integrated_gpu(cpu.model):
         gpus = (GPU(vendor="Intel", model=mac_integrated_gpu(cpu.model), integrated=True),)
         sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_IGPU_SOURCE
+        known = True  # the identifier names the Mac's built-in GPUs
     elif facts.is_mac and not gpus and mac_intel_only(cpu.model or ""):
         gpus = (GPU(vendor="Intel", model="Intel GPU (model not in the evidence)", integrated=True),)
         sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_INTEL_ONLY_SOURCE
+        known = True
     elif facts.is_mac and not gpus and mac_has_amd_gpu(cpu.model or ""):  # (a GPU list given is the machine's own)
         gpus = (GPU(vendor="AMD", model="AMD GPU (model not in the evidence)"),) * mac_amd_gpu_count(cpu.model or "")
         sources["gpus.0"] = f"model identifier {cpu.model}: " + MAC_AMD_SOURCE
+        known = True
         beside = mac_igpu_beside_amd(cpu.model or "")
         if beside:
             gpus += (GPU(vendor="Intel", model=beside, integrated=True),)

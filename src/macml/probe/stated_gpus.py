@@ -157,14 +157,17 @@ def _model_words(name: str) -> str:
 
 
 _GENERIC_RADEON = re.compile(r"^(?:AMD )?Radeon(?:\s?\(TM\))? Graphics$", re.IGNORECASE)
+_APU_CODENAME = re.compile(r"^(?:Phoenix[12]?|Hawk\s?Point|Rembrandt|Raphael|Mendocino|Renoir|Cezanne|Lucienne|Barcelo)$",
+                           re.IGNORECASE)  # lspci's name for an APU's GPU: its codename
 _APU_RADEON = re.compile(r"\bRadeon(?:\s?\(TM\))? (?:\d{3}[MS]|8060S|8050S)\b", re.IGNORECASE)  # an APU's own Radeon name
 
 
 def _apu_name(gpus: List[GPU], statements: Sequence[Statement]) -> List[GPU]:
-    """The one AMD GPU, named only 'AMD Radeon Graphics' (rocminfo), that lscpu's 'Ryzen 7 PRO 7840U w/ Radeon 780M
-    Graphics' names: the 780M (beside a discrete card, which of the two is the APU's is left as the tool named it)."""
+    """The one AMD GPU, named only 'AMD Radeon Graphics' (rocminfo) or by its APU's codename (lspci's 'Phoenix1'), that
+    lscpu's 'Ryzen 7 PRO 7840U w/ Radeon 780M Graphics' names: the 780M (beside a discrete card, which of the two is
+    the APU's is left as the tool named it)."""
     amd = [g for g in gpus if g.vendor == "AMD"]
-    if len(amd) != 1 or not _GENERIC_RADEON.match(amd[0].model or ""):
+    if len(amd) != 1 or not (_GENERIC_RADEON.match(amd[0].model or "") or _APU_CODENAME.match(amd[0].model or "")):
         return gpus
     apu = {str(s["value"]) for s in statements if s.get("fact") == "gpu.mention" and _APU_RADEON.search(str(s["value"]))}
     return [dataclasses.replace(g, model=apu.pop()) if g is amd[0] else g for g in gpus] if len(apu) == 1 else gpus

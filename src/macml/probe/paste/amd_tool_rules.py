@@ -20,6 +20,7 @@ import re
 from typing import Dict, List, Sequence
 
 from macml.knowledge.amd_apus import igpu_gfx, vbios_gfx
+from macml.probe.paste.board_rules import generic_amd_gpu
 from macml.probe.paste.gpu_names import gpu_names
 from macml.probe.paste.statement_rules import Facts
 
@@ -137,7 +138,8 @@ def amd_smi_static(lines: Sequence[str]) -> Dict[int, Facts]:
 
 
 def _smi_field(section: str, key: str, value: str, gpu: int) -> List:
-    if section == "ASIC" and key == "MARKET_NAME" and gpu_names(value):  # an APU's is a code name ('Phoenix3')
+    # an APU's is a code name ('Phoenix3') or the generic 'AMD Radeon Graphics' (Strix Halo's), which is still a GPU
+    if section == "ASIC" and key == "MARKET_NAME" and (gpu_names(value) or generic_amd_gpu(value)):
         return [("platform", "linux"), ("gpu", {"name": value, "vendor": "AMD", "memory_mib": None, "index": gpu})]
     if section == "ASIC" and key == "TARGET_GRAPHICS_VERSION" and re.fullmatch(r"gfx[0-9a-f]{3,4}", value):
         return [("gpu.gfx", value)]

@@ -82,7 +82,7 @@ _FORMAL_BRAND = re.compile(r"\(R\)|\(TM\)|\(tm\)")  # a brand string as the CPU 
 _XEON_WORDS = re.compile(r"\b(?:(?:Intel\s+)?Xeon\s+|(?:dual|twin|two|2\s?x)\s+(?:Intel\s+)?(?:Xeon\s+)?)"
                          r"([EXWL]\d{4}|E[357]-\d{4}[A-Z]?(?:\s?v\d)?)\b", re.IGNORECASE)
 _INTEL_WORDS = re.compile(r"\b(?:Intel\s+)?(Core\s?2\s?(?:Duo|Quad|Extreme)|Celeron|Pentium(?: Gold| Silver)?|Atom)\s+"
-                          r"([A-Z]{0,2}\d{3,4}[A-Z]{0,2})\b")
+                          r"([A-Za-z]{0,2}\d{3,4}[A-Za-z]{0,2})\b")  # 'Celeron n4000' as typed
 _AMD_WORDS = re.compile(r"\b(?:AMD\s+)?(Phenom(?: II)?(?: X\d)?|Athlon(?: II| 64)(?: X\d)?|FX)[\s-](\d{3,4}[A-Z]?)\b")
 
 
@@ -96,7 +96,7 @@ def cpu_in_words(line: str) -> Facts:
         return [("cpu.brand", f"Intel Xeon {xeon.group(1).upper()}")]
     intel = _INTEL_WORDS.search(line)
     if intel:
-        return [("cpu.brand", f"Intel {' '.join(intel.group(1).split())} {intel.group(2)}")]
+        return [("cpu.brand", f"Intel {' '.join(intel.group(1).split())} {intel.group(2).upper()}")]
     amd = _AMD_WORDS.search(line)
     if amd:
         joiner = "-" if amd.group(1) == "FX" else " "

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any, List, Optional, Tuple
 
+from macml.knowledge.amd_apus import VBIOS_CODENAMES
+
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|(?i:NVIDIA) (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
@@ -31,7 +33,7 @@ _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?(
 def gib(value: str) -> Optional[int]:
     # 'Gi': free -h; 'Go'/'Mo': French octets ('RAM : 96 go')
     value = re.sub(r"(?<!\d)(\d{1,3}),(\d{3})(?![\d,])", r"\1\2", value.replace("`", ""))  # a thousands comma: '16,354 MB' is 16354 MB
-    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To|gb|gib|mb|mib)\b", value)
+    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To|gb|gib|mb|mib)(?:[sS](?![a-zA-Z]))?\b", value)
     if match:
         scale = {"TB": 1024**4, "TI": 1024**4, "GB": 1024**3, "GIB": 1024**3, "GI": 1024**3, "G": 1024**3, "MB": 1024**2,
                  "MIB": 1024**2, "MI": 1024**2, "GIGABYTES": 1024**3, "MEGABYTES": 1024**2, "GO": 1024**3, "MO": 1024**2,
@@ -166,6 +168,9 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
         each = [gpu_value(p) or ([gpu_record(p)] if _GENERIC_IGPU.fullmatch(p) else []) for p in joined]
         if all(each):
             return [fact for facts in each for fact in facts]
+    listed = [p.strip() for p in value.split(",")] if index is None else []
+    if len(listed) > 1 and all(len(gpu_names(p)) == 1 and gpu_names(p)[0] == p for p in listed):
+        return [gpu_record(p) for p in listed]  # 'Quadro K620, Tesla K80': one GPU a part
     family = _FAMILY_NAME.match(value.strip())
     if family:  # 'Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]' names a family, not which card of it
         return [gpu_record(family.group(1), None, index)]
@@ -191,6 +196,19 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
 # board partners that put their name before the GPU's in a spec list ('GIGABYTE AMD Radeon RX 6650 XT')
 _PARTNERS = (r"(?<![\w-])(?:GIGABYTE|Gigabyte|MSI|ASUS|Asus|ASRock|Sapphire|SAPPHIRE|PowerColor|XFX|ZOTAC|Zotac|EVGA|PNY|Palit"
              r"|Gainward|Inno3D|GALAX|Galax|KFA2|Colorful|Yeston|Maxsun) +")
+
+
+# an APU's integrated GPU as lspci (and GNOME's About, which copies it) names it, by the APU's codename:
+# 'Advanced Micro Devices, Inc. [AMD/ATI] Phoenix1'
+_APU_BY_CODENAME = re.compile(r"\[AMD/ATI\]\s*(Phoenix[12]?|Hawk\s?Point|Rembrandt|Raphael|Mendocino|Renoir|Cezanne|Lucienne|"
+                              r"Barcelo)\s*$", re.IGNORECASE)
+
+
+def apu_codename_gpu(value: str) -> Facts:
+    """'Advanced Micro Devices, Inc. [AMD/ATI] Phoenix1' -> an AMD GPU named 'Phoenix1', gfx1103."""
+    found = _APU_BY_CODENAME.search(value)
+    gfx = VBIOS_CODENAMES.get(found.group(1).lower().replace(" ", "")) if found else None
+    return [("gpu", {"name": found.group(1), "vendor": "AMD", "memory_mib": None, "index": None, "gfx": gfx})] if gfx else []
 
 
 def with_partner(text: str, name: str) -> str:

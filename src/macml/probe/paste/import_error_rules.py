@@ -3,7 +3,8 @@
 - macOS dyld refusing a package's binary ('ImportError: dlopen(.../site-packages/mlx/core.cpython-312-darwin.so,
   0x0002): Symbol not found: _cblas_cgemm$NEWLAPACK'), Linux's loader likewise ('ImportError: .../site-packages/torch/
   lib/libtorch_cpu.so: undefined symbol: ...'): that package is installed and does not import (a wrong-architecture
-  binary is mac_words_rules.wrong_arch_library's);
+  binary is mac_words_rules.wrong_arch_library's); MLX's, on macOS, in a Python that can only be arm64 (MLX publishes
+  macOS wheels for arm64 alone);
 - jaxlib's CPU guard ('This version of jaxlib was built using AVX instructions, which your CPU and/or operating system
   do not support'): only jaxlib's x86 wheels carry that guard (jax/_src/cpu_feature_guard), so the Python is x86_64,
   and jax does not import; TensorFlow's likewise ('The TensorFlow library was compiled to use AVX instructions, but
@@ -27,11 +28,19 @@ _AVX_GUARDS = (
 )
 
 
+# the same outside site-packages (a source checkout, a path the writer shortened): only a framework's own extension
+_FRAMEWORK_LOADER_FAILED = re.compile(r"\bImportError:\s*dlopen\(\S*?/(mlx|torch|tensorflow|jaxlib)/[\w.-]+-darwin\.so,\s*0x[0-9a-f]+\):"
+                                      r"\s*(?:Symbol not found|Library not loaded)\b")
+
+
 def loader_failed(line: str) -> Facts:
-    found = _LOADER_FAILED.search(line)
+    found = _LOADER_FAILED.search(line) or _FRAMEWORK_LOADER_FAILED.search(line)
     if not found or "incompatible architecture" in line:
         return []
-    return [("framework.import_failed", {"name": found.group(1), "error": line.strip()[:200]})]
+    facts: Facts = [("framework.import_failed", {"name": found.group(1), "error": line.strip()[:200]})]
+    if found.group(1) == "mlx" and "-darwin.so" in line:  # MLX's macOS wheels are arm64 only (pypi.org/project/mlx)
+        facts.append(("python.machine", "arm64"))
+    return facts
 
 
 def avx_guard(line: str) -> Facts:

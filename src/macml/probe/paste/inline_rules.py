@@ -18,7 +18,7 @@ from macml.probe.paste.system_rules import (DOTTED_MODEL_ID, MODEL_ID, NO_SUCH_M
                                            conda_virtual_packages)
 
 # 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6', 'Mac OS Big Sir (11.5)', 'macOS Mojave v 10.14.4'; never a binary's 'built for Mac OS X 12.0'
-_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:[Mm]ac ?OS ?X|OS ?X|(?:[Mm]ac|MAC) ?O[Ss]|[Mm]acos(?: [xX](?= \d))?|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
+_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:(?i:mac ?os ?x)|OS ?X|(?:[Mm]ac|MAC) ?O[Ss]|[Mm]acos(?: [xX](?= \d))?|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
                     r"[\s-]+(?:\(|[Vv]\.?\s?)?(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
 # 'macOS 26 beta 4', 'macOS 15 Developer Beta': the betas before a major release are of its .0

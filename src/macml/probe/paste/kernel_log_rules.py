@@ -30,7 +30,7 @@ from macml.probe.paste.statement_rules import Facts
 _UBUNTU_BUILD = re.compile(r"(?<![\w.-])(\d+\.\d+\.\d+)-\d+-[a-z][\w-]*\s+#\d+-Ubuntu\b")
 _DMESG_PREFIX = r"^\s*(?:\[[^\]]{1,40}\]\s*)?(?:[A-Z][a-z]{2}\s+\d+\s+[\d:]+\s+\S+\s+kernel:\s*)?"
 _X86_MARKER = re.compile(_DMESG_PREFIX + r"(?:</?(?:TASK|IRQ|NMI|SOFTIRQ)>\s*$|RIP:\s+00[13]0:)")
-_DKMS_AMDGPU = re.compile(r"(?:/var/lib/dkms/amdgpu/|^\s*amdgpu[/,]\s*)(\d+\.\d+\.\d+(?:\.\d+){0,3})-\d+(?:\.[\w.]+)?"
+_DKMS_AMDGPU = re.compile(r"(?:/var/lib/dkms/amdgpu/|^\s*amdgpu[/,]\s*)(\d+\.\d+(?:\.\d+){0,4})-\d+(?:\.[\w.]+)?"
                           r"(?=[/,\s]|$)(?:,\s*\S+,\s*(x86_64|aarch64)\b)?")
 
 

@@ -52,7 +52,7 @@ _PYTHON_VERSION_SAID = re.compile(r"\bpython version\s*(?:=|:|is)\s*`?(?:python\
 _TESTED_WITH_PYTHON = re.compile(r"\b(?:tested|tried|ran|run|running|works?|worked)\b[^.;?]{0,30}?\b(?:with|on|using|under)\s+python\s?v?"
                                  r"(3\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
 _LISTED_PYTHON = re.compile(r",\s*python\s?v?(3\.\d{1,2}\.\d{1,2})(?![\d.])", re.IGNORECASE)
-_CHIP_MEMORY = re.compile(r"(?<![\w-])M([1-5])(?:\s+(Pro|Max|Ultra))?(?:\s+(?:mini|Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Studio|iMac|Air))?"
+_CHIP_MEMORY = re.compile(r"(?<![\w-])M([1-5])(?:\s*(Pro|Max|Ultra)\b)?(?:\s+(?:mini|Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Studio|iMac|Air))?"
                           r"\s*(?:chip\s*)?(?:with\s+|[,\u2013\u2014-]\s*|w/\s*)?(\d{1,3})\s?(?:GB|GiB)\b"
                           r"(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|HDD))", re.IGNORECASE)
 _PACKAGE_SAID = re.compile(r"(?<![\w./-])([A-Za-z][\w-]*)(?:\s+version\s+is|\s*=(?!=))\s*`?v?(\d+\.\d+(?:\.\d+)*)\b`?(?![\w.])",
@@ -249,7 +249,7 @@ def python_version_said(line: str) -> Facts:
 
 
 def chip_memory(line: str) -> Facts:
-    """'my M1 Max 32GB', 'M2 Pro with 16GB', 'Mac M2 mini, 24GB', '(Apple M1 Pro - 16 GB)': an Apple chip written with
+    """'my M1 Max 32GB', 'm4pro 48gb', 'M2 Pro with 16GB', 'Mac M2 mini, 24GB', '(Apple M1 Pro - 16 GB)': an Apple chip written with
     its memory (not its storage): the memory, and the chip (a plain 'M2' as its generation, which stated.py reads)."""
     found = _CHIP_MEMORY.search(line)
     if not found or int(found.group(3)) not in APPLE_SILICON_MEMORY_GB or labels_results(line[found.end():]):

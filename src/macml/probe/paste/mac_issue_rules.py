@@ -105,8 +105,9 @@ def egpu_gpus(line: str) -> Facts:
     found = _EGPU.search(line)
     if not found or _NOT.search(line[:found.start()]):
         return []
-    rest = line[found.start():found.end() + 250]  # an enclosure's full shop name may come before the GPU
-    named = [name for name in gpu_names(rest) if not name.startswith("Apple")]  # as tools print them: one GPU each
+    rest = line[found.start():found.end() + 300]  # an enclosure's full shop name may come before the GPU
+    reach = found.end() - found.start() + 250  # a GPU named within that reach, read whole even where it ends past it
+    named = [name for name in gpu_names(rest) if not name.startswith("Apple") and rest.find(name) < reach]
     # the writer's own Mac's GPUs named before it ('I have MB Pro 2016 ..., Radeon Pro 455 + eGPU ...') are built in
     before = line[:found.start()]
     into = _INTO_ENCLOSURE.search(before)

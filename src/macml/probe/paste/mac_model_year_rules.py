@@ -2,7 +2,8 @@
 
 - 'iMac (Retina 5K, 27-inch, Late 2015)', 'Really old Macbook Pro (Later 2013)', 'my 2017 MacBook Pro': every Mac
   model of 2019 or earlier has an Intel CPU (Apple silicon began with the late-2020 M1 Macs; apple.com/newsroom
-  2020/11 'Introducing the next generation of Mac'). 2020 itself had both, so it names neither. The name and year
+  2020/11 'Introducing the next generation of Mac'). 2020 itself had both, so it names neither, except for the
+  iMac, whose first Apple-silicon model came in 2021. The name and year
   are the Mac's model name (knowledge/cpu_models.mac_name_vectors reads its CPU's vectors from them).
 - 'a 2009/2010 Mac Pro running 10.14.6': the macOS version the named Mac runs.
 - 'Could not run on Mac Pro with AMD GPU': only Intel Macs drive an AMD GPU; Apple-silicon Macs support no AMD
@@ -32,9 +33,14 @@ _WITH_AMD = re.compile(r"\b" + _FAMILY + r"\s+(?:with|has|having|w/)\s+(?:an?\s+
 _NOT_THIS = re.compile(r"(?:\b(?:not|no|never)|n't)\s+(?:(?:an?|the|my|on|for|with)\s+)*$", re.IGNORECASE)  # 'not a Mac Pro with ...' 
 
 
+# the iMac's Apple-silicon models began in 2021 (the 24-inch M1 iMac), so an iMac of 2020 is an Intel one
+_IMAC_2020 = re.compile(r"\biMac(?:\s+(?:5K|4K|Retina(?:\s+5K)?|27(?:\"|”|-inch|\s?inch)?))*\s*\(?(?:mid[\s-]+)?2020\b", re.IGNORECASE)
+
+
 def intel_mac_by_year(line: str) -> Facts:
-    """'iMac (Retina 5K, 27-inch, Late 2015)', 'Macbook Pro (Later 2013)', '2017 MacBook Pro': an Intel Mac."""
-    found = _AFTER.search(line) or _BEFORE.search(line)
+    """'iMac (Retina 5K, 27-inch, Late 2015)', 'Macbook Pro (Later 2013)', '2017 MacBook Pro', 'iMac 5K 2020': an
+    Intel Mac."""
+    found = _AFTER.search(line) or _BEFORE.search(line) or _IMAC_2020.search(line)
     if not found or _APPLE_CHIP.search(line):
         return []
     return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64"), ("cpu.model_name", " ".join(found.group().split()))]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
-from macml.knowledge.mac_families import only_plain_chip
+from macml.knowledge.mac_families import only_tier
 from macml.knowledge.macos import MACOS_RELEASE_NAMES, MAC_MEMORY_GB
 from macml.probe.paste.gpu_names import gpu_names
 from macml.probe.paste.said_of_this_machine import hypothetical, someone_elses
@@ -34,6 +34,7 @@ _FAMILY = r"(Mac ?Book ?Air|iMac(?! ?Pro)|Mac ?mini|Mac ?Book ?Pro|Mac ?Studio)"
 _FAMILY_CHIP = re.compile(_FAMILY + r"\b(?:\s+\d{2}(?:\"|”|-inch|\s?inch)?)?(?:\s*\(|\s+with\s+(?:an?\s+)?|\s*,\s*|\s+)"
                           r"(?:apple\s+)?M([1-5])(?![\w.])(?!\s+(?:Pro|Max|Ultra)\b)", re.IGNORECASE)
 _CHIP_FAMILY = re.compile(r"(?<![\w.-])M([1-5])\s+" + _FAMILY + r"\b", re.IGNORECASE)
+_CHIP_STUDIO = re.compile(r"(?<![\w.-])M([34])\s+(?:Mac\s?)?Studio\b", re.IGNORECASE)  # 'on M3 Studio internal drive'
 _OS_SPEC = (r"(?:mac ?OS(?: X)?\s*(?:" + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r")?|"
             + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r")\s*(?:1[0-5]|2[6-9])(?:\.\d{1,2}){0,2}")
 # a line that is only the macOS and the chip: 'Sonoma 14.5  M1', 'M2, macOS 13.4', 'macOS 12.3 arm64, M1'
@@ -109,16 +110,21 @@ def _plain_chip_word(line: str) -> str:
 
 
 def family_chip(line: str) -> Facts:
-    """'iMac 24 with M1', 'm2 macbook air', 'MacBook Air (M2)': a Mac sold only with the plain chip names it."""
+    """'iMac 24 with M1', 'm2 macbook air', 'MacBook Air (M2)': a Mac sold only with the plain chip names it; 'M3
+    Studio', a Mac Studio, whose only M3 is the Ultra."""
     found = _FAMILY_CHIP.search(line)
     family, generation = (found.group(1), found.group(2)) if found else (None, None)
     if not found:
         other = _CHIP_FAMILY.search(line)
         if other and not re.match(r"\s+(?:Pro|Max|Ultra)\b", line[other.start() + 2:], re.IGNORECASE):
             family, generation = other.group(2), other.group(1)
-    if not family or not only_plain_chip(family, int(generation)):
+    studio = _CHIP_STUDIO.search(line) if not family else None
+    if studio:  # a Mac Studio sold in one tier of that generation: 'M3 Studio' is the M3 Ultra
+        family, generation = "Mac Studio", studio.group(1)
+    tier = only_tier(family, int(generation)) if family else None
+    if tier is None:
         return []
-    return [("platform", "darwin"), ("cpu.brand", _chip(generation)), ("cpu.hardware_arch", "arm64")]
+    return [("platform", "darwin"), ("cpu.brand", _chip(generation) + (f" {tier}" if tier else "")), ("cpu.hardware_arch", "arm64")]
 
 
 def bare_chip_beside_mac(line: str) -> Facts:

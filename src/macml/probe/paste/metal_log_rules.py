@@ -16,6 +16,10 @@ set) times the recommended working set, in GiB (torch's MPSAllocator: format_siz
 MLX's Metal backend at work ('mlx/backend/metal/kernels/utils.h:470:10: fatal error: ...', a kernel it compiles at run
 time): MLX runs in this Python, and MLX publishes arm64 macOS wheels only (pypi.org/project/mlx), so the Python is a
 native arm64 one on Apple silicon.
+
+MoltenVK, Vulkan over Metal, on macOS: its log lines ('[mvk-info] MoltenVK version 1.0.0'), the macOS surface
+extension 'VK_MVK_macos_surface' and the Metal feature sets it lists ('OSX GPU Family 1 v3', Metal's macOS families):
+the machine runs macOS ('GPU device Intel HD Graphics 5000 (vendorID: 0x8086, ...)' names its GPU).
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import re
 from typing import Any, List, Tuple
 
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
+from macml.probe.paste.gpu_names import gpu_names, gpu_record
 
 Facts = List[Tuple[str, Any]]
 
@@ -88,6 +93,19 @@ def mlx_metal_backend(line: str) -> Facts:
     return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("python.machine", "arm64")]
 
 
+_MOLTENVK = re.compile(r"^\s*\[mvk-(?:info|debug|warn|error)\]|\bVK_MVK_macos_surface\b|^\s*OSX GPU Family \d+ v\d+\s*$")
+_MVK_DEVICE = re.compile(r"^\s*\[mvk-info\] GPU device (.+?) \(vendorID: 0x[0-9a-f]{4}")
+
+
+def moltenvk(line: str) -> Facts:
+    """'[mvk-info] GPU device Intel HD Graphics 5000 (vendorID: 0x8086, ...)' -> macOS, that GPU."""
+    if not _MOLTENVK.search(line):
+        return []
+    device = _MVK_DEVICE.match(line)
+    names = gpu_names(device.group(1)) if device else []
+    return [("platform", "darwin")] + ([gpu_record(names[0])] if names else [])
+
+
 def line_facts(line: str) -> Facts:
-    return (working_set_memory(line) + empty_mps_out_of_memory(line) + mlx_metal_backend(line) + mps_out_of_memory(line)
+    return (moltenvk(line) + working_set_memory(line) + empty_mps_out_of_memory(line) + mlx_metal_backend(line) + mps_out_of_memory(line)
             + max_allowed_memory(line))

@@ -14,7 +14,7 @@ import re
 from typing import Any, List, Optional, Tuple
 
 from macml.knowledge.macos_builds import macos_for_build
-from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record, gpu_value
+from macml.probe.paste.gpu_names import apu_codename_gpu, gib, gpu_names, gpu_record, gpu_value
 from macml.probe.paste.linux_clues_rules import wsl_distro
 from macml.probe.paste.packages import canonical
 from macml.probe.paste.system_rules import NO_SUCH_MACOS as _NO_SUCH_MACOS, X86_SYSCTL, arch_word
@@ -82,6 +82,7 @@ def _os_line(value: str) -> Facts:
     if re.match(r"^\s*(?:Linux|Windows)-\d", value):  # platform.platform(): a kernel or build, not the OS's name
         return facts
     named = re.sub(r"\s*\([^)]*\)[^\s,;]*", "", value).strip()  # '(x86_64)', '(x86_64-linux-gnu)', '(bookworm)'
+    named = re.sub(r",?\s+(?:with\s+)?kernel\b.*$", "", named, flags=re.IGNORECASE)  # 'Arch Linux, kernel 4.15.2'
     named = re.sub(r"^Linux\s+(?=(?:Ubuntu|Debian|CentOS|Fedora|Rocky|AlmaLinux|openSUSE|Kali|Manjaro)\b)", "", named,
                    flags=re.IGNORECASE)  # TensorFlow's form: 'Linux Ubuntu 20.04.2 LTS'
     if platform == "linux" and re.search(r"\b\d+(?:\.\d+)*\b", named):
@@ -196,7 +197,7 @@ def _model_line(value: str) -> Facts:
 
 
 BY_KEY = {
-    "os": _os_line, "operating system": _os_line, "prettyname": _os_line, "os version": _os_line, "osversion": _os_line,
+    "os": _os_line, "os name": _os_line, "operating system": _os_line, "prettyname": _os_line, "os version": _os_line, "osversion": _os_line,
     "running under": lambda v: _os_line(v) if platform_word(v) in ("win32", "linux") else [],  # R's sessionInfo()
     # OBS's log: 'Windows Version: 10.0 Build 26100 (release: 24H2; ...)'
     "windows version": lambda v: [("platform", "win32")] if re.match(r"\d+\.\d+ Build \d{4,5}\b", v.strip()) else [],
@@ -324,6 +325,8 @@ def by_key(key: str, value: str) -> Facts:
         return handler(value)
     if re.fullmatch(r"gpu\s*\d+|gpu\[\d+\]", key):
         return gpu_value(value, int(re.search(r"\d+", key).group()))
+    if re.fullmatch(r"graphics \d", key):  # GNOME About's second GPU, 'Graphics 1:'
+        return gpu_value(value) or apu_codename_gpu(value)
     named = re.fullmatch(r"([a-z][\w.-]*) version", re.sub(r"^(tensor|onnx) (flow|runtime) ", r"\1\2 ", key))  # 'Tensor Flow Version' too;
     # 'transformers Version: 5.15.0', 'xformers version: 0.0.20'
     if named and named.group(1) not in _NOT_VERSIONED:
