@@ -77,7 +77,7 @@ def enclosure_item(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
-_ENCLOSURE = (r"(?:Ra[sz][eo]r Core(?: X)?(?: V2| Chroma)?|Sonnet (?:eGFX|Breakaway)(?: \w+)*?|Akitio Node(?: \w+)*?|"
+_ENCLOSURE = (r"(?:Ra[sz][eo]r Core(?: X)?(?: V2| Chroma)?|Sonnet (?:eGFX|Breakaway)(?: \w+){0,3}?|Akitio Node(?: \w+){0,2}?|"
               r"Mantiz (?:Venus|Saturn)|(?:AORUS|Gigabyte) Gaming Box|PowerColor (?:Gaming Station|Devil Box))")
 _ENCLOSURE_WITH = re.compile(r"\b" + _ENCLOSURE + r"\s+(?:with|holding|housing|containing|and)\s+(?:an?\s+|my\s+|the\s+)?(.+)$",
                              re.IGNORECASE)
@@ -91,7 +91,7 @@ def enclosure_with_gpu(line: str) -> Facts:
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
-    found = {index: enclosure_with_gpu(line) for index, line in enumerate(lines) if enclosure_with_gpu(line)}
+    found = {index: facts for index, facts in enumerate(map(enclosure_with_gpu, lines)) if facts}
     for index, facts in mac_pro_firepro(lines).items():
         found.setdefault(index, []).extend(facts)
     for index, facts in list(egpu_section(lines).items()) + list(enclosure_item(lines).items()):
