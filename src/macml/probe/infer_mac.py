@@ -166,8 +166,8 @@ def infer_mac_cpu(facts: MachineFacts, snapshot: Mapping[str, Any], sources: Dic
         sources["cpu.hardware_arch"] = sources.get("cpu.apple_silicon", "Apple silicon")
     elif _hardware_named(evidence) and (cpu.hardware_arch == "arm64") != cpu.apple_silicon \
             and cpu.hardware_arch in ("arm64", "x86_64"):
-        # the Mac's own identifier or CPU brand outranks an arch read from one process ('Code Type: X86-64
-        # (Native)' in a crash report of a MacBookPro18,3, as macOS 12 wrote some Rosetta processes)
+        # the Mac's own identifier or CPU brand outranks an arch read from one process: a crash report of a
+        # MacBookPro18,3 (an M1 Pro) that says 'Code Type: X86-64 (Native)' is of Apple-silicon hardware
         sources["cpu.hardware_arch"] = f"{evidence[0][1]} (not {sources.get('cpu.hardware_arch', cpu.hardware_arch)})"
         cpu = dataclasses.replace(cpu, hardware_arch="arm64" if cpu.apple_silicon else "x86_64")
     if cpu.apple_silicon and cpu.chip is None:
