@@ -55,6 +55,12 @@ def vbios_gfx(vbios: str) -> Optional[str]:
     return VBIOS_CODENAMES.get(found.group(1).lower()) if found else None
 
 
+def lspci_codename_gfx(name: str) -> Optional[str]:
+    """lspci's name for an APU's GPU, its platform's codename ('Phoenix1', 'Hawk Point') -> that APU's gfx target;
+    None for any other name."""
+    return VBIOS_CODENAMES.get(re.sub(r"^hawk\s?point$", "hawkpoint", (name or "").lower()))
+
+
 def codename_gfx(text: str) -> Optional[str]:
     """'my Strix Halo box' -> 'gfx1151'; None when no APU codename is named."""
     words = " ".join((text or "").lower().split())

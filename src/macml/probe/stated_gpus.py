@@ -9,6 +9,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.facts import GPU, MachineFacts
+from macml.knowledge.amd_apus import lspci_codename_gfx
 from macml.knowledge.geforce_sizes import sized_name
 from macml.knowledge.nvidia_branches import nvidia_version
 from macml.probe.paste.gpu_names import gpu_vendor
@@ -157,8 +158,6 @@ def _model_words(name: str) -> str:
 
 
 _GENERIC_RADEON = re.compile(r"^(?:AMD )?Radeon(?:\s?\(TM\))? Graphics$", re.IGNORECASE)
-_APU_CODENAME = re.compile(r"^(?:Phoenix[12]?|Hawk\s?Point|Rembrandt|Raphael|Mendocino|Renoir|Cezanne|Lucienne|Barcelo)$",
-                           re.IGNORECASE)  # lspci's name for an APU's GPU: its codename
 _APU_RADEON = re.compile(r"\bRadeon(?:\s?\(TM\))? (?:\d{3}[MS]|8060S|8050S)\b", re.IGNORECASE)  # an APU's own Radeon name
 
 
@@ -167,7 +166,7 @@ def _apu_name(gpus: List[GPU], statements: Sequence[Statement]) -> List[GPU]:
     lscpu's 'Ryzen 7 PRO 7840U w/ Radeon 780M Graphics' names: the 780M (beside a discrete card, which of the two is
     the APU's is left as the tool named it)."""
     amd = [g for g in gpus if g.vendor == "AMD"]
-    if len(amd) != 1 or not (_GENERIC_RADEON.match(amd[0].model or "") or _APU_CODENAME.match(amd[0].model or "")):
+    if len(amd) != 1 or not (_GENERIC_RADEON.match(amd[0].model or "") or lspci_codename_gfx(amd[0].model)):
         return gpus
     apu = {str(s["value"]) for s in statements if s.get("fact") == "gpu.mention" and _APU_RADEON.search(str(s["value"]))}
     return [dataclasses.replace(g, model=apu.pop()) if g is amd[0] else g for g in gpus] if len(apu) == 1 else gpus

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Optional, Tuple
 
-from macml.knowledge.amd_apus import VBIOS_CODENAMES
+from macml.knowledge.amd_apus import lspci_codename_gfx
 
 Facts = List[Tuple[str, Any]]
 CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
@@ -169,7 +169,7 @@ def gpu_value(value: str, index: Optional[int] = None) -> Facts:
         if all(each):
             return [fact for facts in each for fact in facts]
     listed = [p.strip() for p in value.split(",")] if index is None else []
-    if len(listed) > 1 and all(len(gpu_names(p)) == 1 and gpu_names(p)[0] == p for p in listed):
+    if len(listed) > 1 and all(gpu_names(p) == [p] for p in listed):
         return [gpu_record(p) for p in listed]  # 'Quadro K620, Tesla K80': one GPU a part
     family = _FAMILY_NAME.match(value.strip())
     if family:  # 'Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]' names a family, not which card of it
@@ -199,15 +199,14 @@ _PARTNERS = (r"(?<![\w-])(?:GIGABYTE|Gigabyte|MSI|ASUS|Asus|ASRock|Sapphire|SAPP
 
 
 # an APU's integrated GPU as lspci (and GNOME's About, which copies it) names it, by the APU's codename:
-# 'Advanced Micro Devices, Inc. [AMD/ATI] Phoenix1'
-_APU_BY_CODENAME = re.compile(r"\[AMD/ATI\]\s*(Phoenix[12]?|Hawk\s?Point|Rembrandt|Raphael|Mendocino|Renoir|Cezanne|Lucienne|"
-                              r"Barcelo)\s*$", re.IGNORECASE)
+# 'Advanced Micro Devices, Inc. [AMD/ATI] Phoenix1' (knowledge/amd_apus.lspci_codename_gfx knows which names are such)
+_APU_BY_CODENAME = re.compile(r"\[AMD/ATI\]\s*(\w+(?:\s\w+)?)\s*$", re.IGNORECASE)
 
 
 def apu_codename_gpu(value: str) -> Facts:
     """'Advanced Micro Devices, Inc. [AMD/ATI] Phoenix1' -> an AMD GPU named 'Phoenix1', gfx1103."""
     found = _APU_BY_CODENAME.search(value)
-    gfx = VBIOS_CODENAMES.get(found.group(1).lower().replace(" ", "")) if found else None
+    gfx = lspci_codename_gfx(found.group(1)) if found else None
     return [("gpu", {"name": found.group(1), "vendor": "AMD", "memory_mib": None, "index": None, "gfx": gfx})] if gfx else []
 
 

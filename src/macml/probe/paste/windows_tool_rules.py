@@ -160,9 +160,7 @@ def speccy_gpu(line: str) -> Facts:
     """'4096MB ATI AMD Radeon R9 Fury Series (ASUStek Computer Inc)  36 °C' -> that GPU, 4096 MiB."""
     found = _SPECCY_GPU.match(line)
     names = gpu_names(found.group(2)) if found else []
-    if len(names) != 1:
-        return []
-    return [("gpu", {"name": names[0], "vendor": gpu_vendor(names[0]), "memory_mib": int(found.group(1)), "index": None})]
+    return [gpu_record(names[0], f"{found.group(1)} MB")] if len(names) == 1 else []
 
 
 def line_facts(line: str) -> Facts:
