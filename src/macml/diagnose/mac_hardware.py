@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 from macml.facts import GIB, MachineFacts, format_bytes
 from macml.knowledge.thunderbolt import has_thunderbolt3, name_has_thunderbolt3
 from macml.diagnose.common import install_recipe, reinstall_recipe
-from macml.diagnose.findings import Finding, Fix, info, warn
+from macml.diagnose.findings import Finding, Fix, warn
 from macml.recipes.catalog import Recipe
 
 SMALL_UNIFIED_MEMORY = 8 * GIB
@@ -90,7 +90,9 @@ def check_egpu(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Findi
                     Fix("Apple supports eGPUs only on Thunderbolt 3 Macs (support.apple.com/102363); on older ones they "
                         "need patches such as purge-wrangler, which macOS updates undo (boot loops, a GPU that "
                         "vanishes). Keep the built-in GPU for training, or move the card to a Thunderbolt 3 Mac or a PC."))
-    return info("GPU", f"{name} is an eGPU: supported on Intel Macs over Thunderbolt 3 (macOS 10.13.4+)",
+    # A warning, not a note: a framework uses the eGPU only when told to, and a job dies when it is unplugged
+    return warn("GPU", f"{name} is an eGPU: supported on Intel Macs over Thunderbolt 3 (macOS 10.13.4+), but a "
+                "framework uses it only when told to, and a job on it crashes if it is unplugged",
                 Fix("Quit every process that uses it before unplugging (a Metal or PlaidML job whose GPU disappears "
                     "crashes). PlaidML must be told to use it (the plaidml-amd recipe picks the best GPU); torch 2.2.2's "
                     "MPS uses the default GPU.", reinstall_recipe(recipes, "plaidml", "metal")))

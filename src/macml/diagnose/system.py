@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import List, Optional, Sequence, Tuple
 
+from macml import versions
 from macml.knowledge.compat import before_mps, mps_min_macos
 from macml.diagnose.common import describe_chip, install_recipe, macos_at_least
 from macml.facts import GPU, MachineFacts, describe_gpu
@@ -110,7 +111,8 @@ def check_macos_version(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optio
                         f"needs macOS {newest.when.min_os}", Fix(upgrade.text + f" Until then {fits[0].name} installs "
                                                                  f"{fitting.label}, which uses the GPU."), *needs)
         return ok("System", f"{label}: new enough for " + ", ".join(r.name for r in fits), *(newer + needs))
-    return _too_old_for_an_unknown_gpu(facts, recipes, label, upgrade)
+    return _too_old_for_an_unknown_gpu(facts, recipes, label, upgrade) or _too_old_for_every_recipe(facts, recipes, label,
+                                                                                                    upgrade)
 
 
 def _too_old_for_an_unknown_gpu(facts: MachineFacts, recipes: Sequence[Recipe], label: str,
@@ -126,6 +128,24 @@ def _too_old_for_an_unknown_gpu(facts: MachineFacts, recipes: Sequence[Recipe], 
     return warn("System", f"{label} is too old for " + ", ".join(r.name for r in too_old)
                 + " (the GPU is unknown: this is what an AMD GPU would get)", upgrade,
                 *(f"{r.name} needs macOS {lowest_macos(r)} or newer" for r in too_old))
+
+
+def _too_old_for_every_recipe(facts: MachineFacts, recipes: Sequence[Recipe], label: str,
+                              upgrade: Fix) -> Optional[Finding]:
+    """An Intel Mac with an AMD GPU that no recipe at all fits, where some would on a newer macOS (OS X 10.8: PlaidML
+    needs 10.10, even the CPU build's wheel 10.9). Not for Intel or NVIDIA GPUs alone: no Mac GPU recipe uses them at
+    any macOS, so this check stays silent there, as it does for the Metal recipes."""
+    hardware = dataclasses.replace(facts, interpreter=None)
+    if not any(g.vendor == "AMD" for g in facts.gpus) or any(match(recipe, hardware).ok for recipe in recipes):
+        return None
+    needs = []
+    for recipe in recipes:
+        if all(s.subject == "min_os" for s in match(recipe, hardware).unmet):
+            rows = [pin.when.min_os for pin, unmet in _rows_by_reach(recipe, facts) if _only_macos(unmet)]
+            needs += [f"{recipe.name} needs macOS {min(rows, key=versions.release)} or newer"] if rows else []
+    if not needs:
+        return None
+    return warn("System", f"{label} is older than every recipe here needs", upgrade, *needs)
 
 
 def _rows_by_reach(recipe: Recipe, facts: MachineFacts) -> list:

@@ -112,7 +112,10 @@ PYPI_TORCH_CUDA = (
 # pytorch.org/get-started/previous-versions lists each release's install commands). A GPU newer than that CUDA (sm_120
 # needs CUDA 12.8) has kernels in no build of the release, whichever one is installed.
 NEWEST_CUDA_BUILD = (
-    ("<1.10", "11.1"), (">=1.10,<1.11", "11.3"), (">=1.11,<1.12", "11.5"), (">=1.12,<1.13", "11.6"), (">=1.13,<2.0", "11.7"),
+    # before 1.8, from the same page's conda and pip commands: 1.0-1.2 cu100 (and older), 1.3-1.4 cu101, 1.5-1.6 cu102,
+    # 1.7 cu110; 1.8-1.9 cu111
+    ("<1.3", "10.0"), (">=1.3,<1.5", "10.1"), (">=1.5,<1.7", "10.2"), (">=1.7,<1.8", "11.0"), (">=1.8,<1.10", "11.1"),
+    (">=1.10,<1.11", "11.3"), (">=1.11,<1.12", "11.5"), (">=1.12,<1.13", "11.6"), (">=1.13,<2.0", "11.7"),
     (">=2.0,<2.1", "11.8"), (">=2.1,<2.4", "12.1"), (">=2.4,<2.6", "12.4"), (">=2.6,<2.7", "12.6"), (">=2.7,<2.8", "12.8"),
     (">=2.8,<2.9", "12.9"),
 )

@@ -40,6 +40,8 @@ _END = r"(?![\w.!-]*\w)"
 _INXI_DISTRO = re.compile(r"(?:^|\s)Distro:\s+" + _DISTRO + r"(?:\s+Asahi\s+Remix)?(?:\s+" + _VERSION + r")?" + _END, re.IGNORECASE)
 _RELEASE_LINE = re.compile(r"^\s*" + _DISTRO + r"\s+(?:Release|Version)\s*:\s*" + _VERSION + r"\s*$", re.IGNORECASE)
 _BARE_ITEM = re.compile(r"^\s*[-*•+]\s*" + _DISTRO + r"(?:\s+" + _VERSION + r")?\s*$", re.IGNORECASE)
+# a setup list's line that is only the OS, named as one: 'UBUNTU OS', 'Ubuntu Linux' (a bare 'Ubuntu' may be a heading)
+_BARE_OS_LINE = re.compile(r"^\s*" + _DISTRO + r"(?:\s+" + _VERSION + r")?\s+(?:OS|Linux)\s*$", re.IGNORECASE)
 _RUNS = re.compile(r"\b(?:runs?|running|use[ds]?|using|installed|on|under)\s+(?:the\s+|my\s+)?(?:latest\s+)?`?" + _DISTRO
                    + r"(?:\s+" + _VERSION + r")?" + _END + r"(?!\s+(?:or|and|vs)\b)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"^\s*Am\b|\b(?:I|I'm|I've|my|me)\b(?!\s+(?:friend|colleague|coworker|co-worker|brother|sister|wife|"
@@ -83,8 +85,8 @@ def release_line(line: str) -> Facts:
 
 
 def bare_item(line: str) -> Facts:
-    """'- Ubuntu' in an environment list -> 'Ubuntu' (no version: none is invented)."""
-    return _os_name(_BARE_ITEM.match(line))
+    """'- Ubuntu' in an environment list, or 'UBUNTU OS' on a line of its own -> 'Ubuntu' (no version: none is invented)."""
+    return _os_name(_BARE_ITEM.match(line) or _BARE_OS_LINE.match(line))
 
 
 def runs_distro(line: str) -> Facts:

@@ -26,6 +26,7 @@ from macml.knowledge.amd_apus import apu_target
 from macml.knowledge.amd_gfx import INSTINCT_MODEL, codename_target, instinct_target
 from macml.knowledge.hardware import nvidia_compute_capability
 from macml.probe.paste import stack_text_rules
+from macml.probe.paste.gpu_name_keys import model_key
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor, informal_gpu_names
 from macml.probe.paste.said_of_this_machine import NEGATION, hypothetical
 from macml.probe.paste.statement_rules import by_key
@@ -121,6 +122,10 @@ _JETSON = re.compile(r"\b((?:NVIDIA\s+)?Jetson\s+(?:AGX\s+|Xavier\s+|Orin\s+|TX\
 _JETSON_KEYS = _GPU_KEYS + ("mobile device", "device", "hardware", "board", "platform", "machine")
 
 
+# GeForce numbers no other product line shares: GTX 1050-1080, 1650/1660; RTX 2060-2080, 3050-3090, 4060-4090, 5050-5090
+_BARE_GEFORCE = re.compile(r"10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[5-9]0")
+
+
 def gpu_answer(key: str, value: str) -> Facts:
     """'Graphics Processor: NVIDIA GeForce RTX 4060 Ti/PCIe/SSE2' -> that GPU; 'VRAM: 16GiB' -> its memory;
     'GPU: [Intel Arc A730M 12G]' -> 12 GiB; 'Mobile device: NVIDIA Jetson AGX Orin' -> a Jetson."""
@@ -141,6 +146,12 @@ def gpu_answer(key: str, value: str) -> Facts:
     if bare_chip:  # a GPU answer that is an Apple chip's name ('GPU model and memory: M1'): that chip's GPU
         name = " ".join(filter(None, ("Apple", bare_chip.group(1).upper(), (bare_chip.group(2) or "").capitalize())))
         return [("platform", "darwin"), ("cpu.brand", name), gpu_record(name), ("cpu.hardware_arch", "arm64")]
+    geforce = _BARE_GEFORCE.fullmatch(value) if key in _GPU_KEYS else None
+    if geforce:  # 'GPU: 3090': a GeForce model number alone, kept as written, with the capability of its full name
+        series = "GTX" if value.startswith(("10", "16")) else "RTX"
+        capability = nvidia_compute_capability(f"{series} {value}")
+        return [("gpu", {"name": value, "vendor": "NVIDIA", "memory_mib": None, "index": None})] + (
+            [("gpu.capability", {"name": value, "capability": capability})] if capability else [])
     if key == "vram":  # 'VRAM: 16GiB'; Unity's Direct3D block: 'VRAM:     11132 MB'
         size = re.match(r"^(\d{1,3}(?:\.\d+)?)\s?(GiB|GB|G)$|^(\d{3,6})\s?(?:MB|MiB)$", value, re.IGNORECASE)
         mib = (int(float(size.group(1)) * 1024) if size.group(1) else int(size.group(3))) if size else None
@@ -185,22 +196,35 @@ def _cpu_maker(brand: str) -> str:
     return "AMD " if re.search(r"\b(?:Ryzen|EPYC|Threadripper|Athlon)\b", brand, re.IGNORECASE) else "Intel "
 
 
-_TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s+(?:PRO\s+)?|GTX\s+|Tesla\s+)?[A-Z]{0,2}\d{1,4}[A-Z]?"
-                    r"(?:\s?(?:Ti|SUPER|PCIe|SXM\d?|NVL))*(?:\s(?:Blackwell|Ada))?(?:\s\d{2,3}\s?GB)?)(?![\w.])", re.IGNORECASE)
+_COUNTED_NAME = (r"((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s+(?:PRO\s+)?|GTX\s+|Tesla\s+)?[A-Z]{0,2}\d{1,4}[A-Z]?"
+                 r"(?:\s?(?:Ti|SUPER|PCIe|SXM\d?|NVL))*(?:\s(?:Blackwell|Ada))?(?:\s\d{2,3}\s?GB)?)")
+_TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?" + _COUNTED_NAME + r"(?![\w.])", re.IGNORECASE)
+# 'a Lambda Hyperplane server running 8 NVIDIA H100s', 'with 4 A100 GPUs': a count, then the model in the plural
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_PLURAL = re.compile(r"(?<![\w.$])(\d{1,2}|two|three|four|five|six|seven|eight)\s+" + _COUNTED_NAME
+                     + r"(?:s|'s|\s+(?:GPUs|cards|graphics cards|accelerators))(?!\w|\.\d)", re.IGNORECASE)
+
+
+def _other_models(line: str, name: str) -> bool:
+    counted = model_key(" ".join(name.split()))
+    return any(model_key(other) != counted for other in gpu_names(line))
 
 
 def gpu_count(line: str) -> Facts:
-    """'4xH100', '8 x A100 80GB', '2× RTX 4090': that many NVIDIA GPUs of a model the capability table knows;
+    """'4xH100', '8 x A100 80GB', '2× RTX 4090', 'running 8 NVIDIA H100s': that many NVIDIA GPUs of a model the capability table knows;
     'a 8 x MI300X system': that many AMD Instinct accelerators."""
-    found = _TIMES.search(line)
-    if not found or NEGATION.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
+    found = _TIMES.search(line) or _PLURAL.search(line)
+    if found and found.re is _PLURAL and _other_models(line, found.group(2)):
+        return []  # 'a Tesla K80 and two Tesla K40c cards': the line's other cards would be lost beside a count
+    count = int(_NUMBER_WORDS.get(found.group(1).lower(), found.group(1))) if found else 0
+    if not found or NEGATION.search(line[:found.start()]) or not 1 < count <= 16:
         return []
     name = " ".join(found.group(2).split())
     vendor = "NVIDIA" if nvidia_compute_capability(name) else "AMD" if re.fullmatch(INSTINCT_MODEL, name, re.IGNORECASE) else ""
     if not vendor:
         return []
     target = instinct_target(name) if vendor == "AMD" else None
-    return [("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": i}) for i in range(int(found.group(1)))] \
+    return [("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": i}) for i in range(count)] \
         + ([("gpu.gfx", target)] if target else [])
 
 
@@ -251,14 +275,22 @@ def chinese_owned_gpu(line: str) -> Facts:
 _EXTERNAL = re.compile(r"\b(?:external|eGPU)\b(?:\s+(?:GPU|graphics card|card|enclosure))?[\s:(,-]*", re.IGNORECASE)
 
 
+# 'the eGPU that contains a Gigabyte Radeon RX 5700 XT': what the enclosure holds, the card maker's name set aside
+_HOLDS = re.compile(r"^(?:that|which)\s+(?:contains|holds|has|houses)\s+(?:an?\s+|the\s+)?", re.IGNORECASE)
+_MAKER = re.compile(r"(?:Gigabyte|Sapphire|PowerColor|XFX|ASUS|MSI|ASRock|EVGA|Zotac|PNY)\s+", re.IGNORECASE)
+
+
 def external_gpu(line: str) -> Facts:
-    """'my machine which has an external NVIDIA GeForce RTX 4070', 'an eGPU (RTX 3080)': that GPU is external."""
+    """'my machine which has an external NVIDIA GeForce RTX 4070', 'an eGPU (RTX 3080)', 'the eGPU that contains a
+    Gigabyte Radeon RX 5700 XT': that GPU is external."""
     found = _EXTERNAL.search(line)
     if not found or NEGATION.search(line[max(0, found.start() - 20):found.start()]):
         return []
-    rest = line[found.end():found.end() + 80]
-    names = [n for n in gpu_names(rest) + informal_gpu_names(rest) if rest.lower().startswith(n.lower())]
-    return [("gpu.external", names[0])] if names else []
+    rest = _HOLDS.sub("", line[found.end():found.end() + 120], count=1)[:80]
+    maker = _MAKER.match(rest)
+    card = rest[maker.end():] if maker else rest
+    names = [n for n in gpu_names(card) + informal_gpu_names(card) if card.lower().startswith(n.lower())]
+    return [("gpu.external", (maker.group(0) if maker else "") + names[0])] if names else []
 
 
 _CODENAME = re.compile(r"\b(Navi\s?(?:1[04]|2[1-4]|3[1-3]|4[48])|Vega\s?(?:10|20))\b")

@@ -37,7 +37,9 @@ _AMD_BRAND = re.compile(r"\b(AMD (?:Ryzen|EPYC|Athlon|Threadripper)[\w -]*?\d[\w
 _CONDA_PLATFORM = re.compile(r"\b(osx-arm64|osx-64|linux-64|linux-aarch64|win-64)\b")
 # conda packages built only for one Linux subdir, as a `conda list` row names them ('ld_impl_linux-64  2.40  h41732ed_0')
 _CONDA_LINUX_ROW = re.compile(r"^\s*(?:ld_impl|sysroot|kernel-headers)_linux-(64|aarch64)\s+\d[\w.]*\s+\S+")
-_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\{1,2}[\w .$()-]+\\")  # a JSON or repr path doubles its backslashes
+# a JSON or repr path doubles its backslashes; a forward-slash path names a folder only Windows has ('F:/Program Files/')
+_WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:\\{1,2}[\w .$()-]+\\"
+                           r"|(?<![\w/])[A-Z]:/(?:Program Files(?: \(x86\))?|ProgramData|Windows)/")
 _PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
 # A macOS guest of Apple's Virtualization framework names its platform: `uname -v`'s 'RELEASE_ARM64_VMAPPLE' kernel,
 # ioreg's 'soc-generation' = <"VMApple2"> and 'AppleVirtualPlatformIO' (no Mac's hardware is called so)

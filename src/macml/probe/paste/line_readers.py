@@ -8,17 +8,17 @@ from typing import Any, Callable, List, Mapping, Sequence, Tuple
 
 from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_rules, apple_chip_spec_rules,
                                arch_word_rules, asahi_rules, avx_prose_rules, board_rules, build_triple_rules,
-                               code_comment_answer_rules, code_span_value_rules, cpufetch_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
+                               code_comment_answer_rules, code_span_value_rules, container_image_rules, cpufetch_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
                                faceswap_info_rules, fetch_tool_rules, gfx_aside_rules, import_error_rules, form_answer_rules, framework_stem_rules, form_question_rules, general_rules, gha_runner_rules,
                                gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules, lshw_rules,
-                               hardware_prose_rules, host_clue_rules, host_os_words_rules, host_signs_rules, java_report_rules,
+                               hardware_prose_rules, host_clue_rules, host_os_words_rules, host_signs_rules, java_report_rules, json_section_rules,
                                kernel_log_rules, linux_amd_rules, linux_app_rules, linux_clues_rules,
                                linux_sentence_rules, linux_words_rules, log_prefix_rules, mac_app_rules,
                                mac_clues_rules, mac_hint_rules, mac_issue_rules, mac_memory_rules,
                                mac_model_name_rules, mac_model_year_rules, mac_prose_specs_rules,
                                mac_spec_words_rules, mac_text_rules, mac_words_rules, machine_sentence_rules,
-                               metal_log_rules, mlx_device_info_rules, nvidia_cli_rules, nvidia_driver_error_rules,
+                               metal_log_rules, metric_label_rules, mlx_device_info_rules, nvidia_cli_rules, nvidia_driver_error_rules,
                                nvidia_renderer_arch_rules, ollama_gpu_id_rules, os_answer_rules, os_build_rules, release_number_rules,
                                own_gpu_words_rules, package_list_item_rules, package_version_rules, pc_parts_rules,
                                project_version_answer_rules, python_build_rules, quadro_model_rules,
@@ -27,7 +27,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                stack_prose_rules, tf_device_answer_rules, tool_check_json_rules, torch_info_rules,
                                typed_specs_rules,
                                ubuntu_codename_rules, uv_tag_rules, windows_python_platform_rules,
-                               windows_diag_rules, windows_shell_rules, windows_spec_rules, windows_tool_rules, wsl_rules,
+                               windows_diag_rules, windows_shell_rules, windows_spec_rules, windows_tool_rules, wsl_rules, yolo_checks_rules,
                                statement_rules as rules)
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import repl_facts
@@ -48,7 +48,8 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers,
     gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers,
     amd_tool_rules.amd_smi_static, os_build_rules.form_version, framework_stem_rules.answers, java_report_rules.answers,
-    cpufetch_rules.clusters, wsl_rules.wsl_form_distro)
+    cpufetch_rules.clusters, wsl_rules.wsl_form_distro, yolo_checks_rules.answers,
+    container_image_rules.answers, json_section_rules.answers)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,
@@ -93,4 +94,5 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     python_build_rules.line_facts, uv_tag_rules.line_facts, ram_beside_parts_rules.line_facts,
     windows_python_platform_rules.line_facts, fetch_tool_rules.line_facts, nvidia_driver_error_rules.line_facts,
     windows_shell_rules.line_facts, asahi_rules.line_facts, code_comment_answer_rules.line_facts, os_build_rules.line_facts,
+    metric_label_rules.metric_sample,
     gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts, mlx_device_info_rules.line_facts)

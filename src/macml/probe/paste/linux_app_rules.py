@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from packaging.version import InvalidVersion, Version
+
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.board_rules import generic_amd_gpu
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor
@@ -34,10 +36,11 @@ _INLINE_ANSWER = re.compile(r"^\s*[`'\")]*\s*(?:returns|returned|gives|gave|->|=
                             r"(True|False|None|\d+\.\d+[\w.+]*)(?=[`'\",.;)\s]|$)")
 _ANSWER_LINE = re.compile(r"^\s*(?:Out\[\d+\]:\s*|return(?:s|ed)?\s+|->\s*)?[`'\"]?(.+?)[`'\"]?\s*$")
 _OLD_GPU = re.compile(r"Found GPU(\d+) (.+?) which is of (?:cuda capability|compute capability \(CC\)) (\d+)\.(\d+)")
-_YOLO = re.compile(r"\b(?:YOLOv\d+|Ultralytics)\b.*?\btorch[- ](\d+\.\d+(?:\.\d+)?(?:\+\w+)?)\s+(CPU|CUDA:\d+|MPS)"
+# a JetPack wheel's version carries a pre-release and a dotted local part: 'torch-2.1.0a0+41361538.nv23.06 CUDA:0'
+_YOLO = re.compile(r"\b(?:YOLOv\d+|Ultralytics)\b.*?\btorch[- ](\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\+[\w.]+)?)\s+(CPU|CUDA:\d+|MPS)"
                    r"(?:\s+\(((?:[^()]|\([^()]*\))*)\))?")
 _YOLO_DEVICE = re.compile(r"\bCUDA:(\d+) \(([^,()]+), (\d+)MiB\)")
-_CHECK_ROW = re.compile(r"^\s*([A-Za-z][\w.-]*)\s+(?:✅|❌)\s*(\d+(?:\.\d+)+[\w+]*?)(?=[<>=!~,]|\s|$)")
+_CHECK_ROW = re.compile(r"^\s*([A-Za-z][\w.-]*)\s+(?:✅|❌)\s*(\d+(?:\.\d+)+[\w+.]*?)(?=[<>=!~,]|\s|$)")
 _LLAMA_DEVICE = re.compile(r"^\s*(?:\w+: )?Device (\d+): (.+?), (?:compute capability (\d+\.\d+)|(gfx[0-9a-f]+)\b)")
 _DOTTED = re.compile(r"^\s*([A-Za-z][\w .()/-]*?)\s*\.{4,}\s*(\S.*?)\s*$")  # ds_report: 'torch version ..... 1.7.1'
 _TEMPLATE_KEY = re.compile(r"^\s*[-*]?\s*(?:\*\*)?([A-Za-z][\w /]*?)\s*\((?:e\.g\.?|use |if |[a-z]+ or )[^)]*\)(?:\*\*)?"
@@ -141,6 +144,13 @@ def torch_old_gpu(line: str) -> Facts:
     return [_gpu(found.group(2), int(found.group(1)), capability), ("torch.incompatible", capability)]
 
 
+def _normalised(version: str) -> str:
+    try:
+        return str(Version(version))
+    except InvalidVersion:
+        return version
+
+
 def yolo_banner(line: str) -> Facts:
     """YOLOv5's and Ultralytics' banner: 'YOLOv5 🚀 v6.1 torch 1.10.2+cu113 CUDA:0 (NVIDIA GeForce RTX 3090,
     24268MiB)', 'Ultralytics 8.3.0 🚀 Python-3.11.2 torch-2.3.1 CPU (Cortex-A72)': torch, the Python, and the
@@ -151,7 +161,8 @@ def yolo_banner(line: str) -> Facts:
     if not banner:
         return facts
     version, device, detail = banner.groups()
-    facts = [("package", {"name": "torch", "version": version}), ("torch.version", version)] + facts
+    # the distribution's version is the normalised one pip lists ('nv23.06' is 'nv23.6'); torch.__version__ as printed
+    facts = [("package", {"name": "torch", "version": _normalised(version)}), ("torch.version", version)] + facts
     python = re.search(r"\bPython-(3\.\d+\.\d+)\b", line)
     if python:
         facts.append(("python.version", python.group(1)))

@@ -41,7 +41,7 @@ _THE_VM = re.compile(r"\b(?:drivers?|driver version|CUDA|nvidia-smi|GPU)\b[^.;]{
 _PROSE_NVIDIA = re.compile(r"\b(?:with|a|an|the|my)\s+((?:Tesla|Quadro|GeForce)\s+[A-Z]{0,3}\d{1,4}\w*)\s+GPUs?\b")
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "2": 2, "3": 3, "4": 4, "8": 8}
 _COUNTED_GPU = re.compile(r"\b(?:my|have|the|with|using)\s+(two|three|four|five|six|eight|[2348])\s+"
-                          r"((?:NVIDIA\s+)?(?:Quadro|Tesla|GeForce\s+(?:RTX|GTX)|RTX|GTX)\s+[A-Za-z]{0,3}\s?\d{2,4}[a-z]?(?:\s?Ti)?"
+                          r"((?:NVIDIA\s+)?(?:Quadro|Tesla|GeForce\s+(?:RTX|GTX)|RTX|GTX)\s+[A-Za-z]{0,3}\s?\d{2,4}[a-rt-z]?(?:\s?Ti)?"
                           r"|(?:Intel\s+)?Arc\s+[AB]\d{3}M?)s?\b")
 # 'driver 535.54.03', 'drivers 535.104.5', and the number first: 'with 352.63 Nvidia drivers running'
 _PROSE_DRIVER = re.compile(r"\bdrivers?(?:\s+version)?\s+(\d{3}\.\d{2,3}(?:\.\d{1,2})?)\b"

@@ -38,7 +38,7 @@ _APPLE_METAL_GPU = re.compile(r"\bApple\s+(?:Metal|GPU)\b", re.IGNORECASE)
 # 'RX5300M 4GB GPU', 'Radeon Pro 5500M', 'AMD RX 580 8GB': an AMD Radeon named in prose, with its memory
 _RADEON = re.compile(r"(?<![\w-])((?:AMD\s+)?(?:Radeon\s+(?:Pro\s+)?)?RX\s?\d{3,4}M?(?:\s?XTX?)?|(?:AMD\s+)?Radeon\s+Pro\s+"
                      r"(?:W?\d{3,4}[MX]?(?:\s?XTX?)?|Vega\s?\d{2}))(?![\w-])(?:\s+(\d{1,2})\s?G(?:B|iB)?\b)?", re.IGNORECASE)
-_MACOS_CODENAME = re.compile(r"\bmac\s?OS(?:\s?X)?\s+\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|"
+_MACOS_CODENAME = re.compile(r"\bmac\s?OS(?:\s?X)?,?\s+\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|"
                              r"High Sierra|Sierra)\b", re.IGNORECASE)
 _NO_ARM64_OID = re.compile(r"sysctl: unknown oid '?hw\.optional\.arm64'?")
 _MLX_LIBRARY = re.compile(r"\blibmlx\.dylib\b|\bmlx::core::")

@@ -73,6 +73,7 @@ _PACKAGE_IN_WORDS = re.compile(r"(?<![\w./-])(" + "|".join(sorted((re.escape(w).
                                                                   key=len, reverse=True))
                                + r")(?:\s+(?:pre-release\s+)?version)?\s+v?(\d+\.\d+(?:\.\d+)+(?:\.?(?:dev|rc|post|a|b)\d+)?(?:\+[\w.]+)?)"
                                r"(?![\w.]*[-+/])", re.IGNORECASE)
+_BUILT_WITH = re.compile(r"(?<![\w.-])[A-Za-z][\w.-]*\s+v?\d+(?:\.\d+)+\s*\($")
 _NOT_INSTALLED = re.compile(r"\b(?:upgrad|downgrad|instead|vs\b|versus|than|from\b.*\bto\b|prior|before|after|since|until|"
                             r"requir|needs?\b|supports?\b|compatib|dropp?|deprecat|fixed in|introduced|(?<!pre-)released?\b|minimum|"
                             r"at least|newer|older|latest|pinn?|only works|worked)", re.IGNORECASE)
@@ -190,6 +191,8 @@ def packages_in_words(line: str) -> Facts:
         return []
     found: Dict[str, List[str]] = {}
     for match in _PACKAGE_IN_WORDS.finditer(line):
+        if _BUILT_WITH.search(line[:match.start()]):  # 'mlx-serve 26.6.6 (MLX 0.31.2)': the library an app links
+            continue
         name = PACKAGE_WORDS[canonical(match.group(1).replace(" ", "-"))]
         found.setdefault(name, []).append(match.group(2))
     facts: Facts = []

@@ -1,8 +1,9 @@
 """The machine described in a sentence, each a pure function returning stated facts.
 
 - A distribution and release, then its kernel and/or architecture: 'Ubuntu 22.04 5.15.0-71-generic x64'.
-- The writer's own 'Running on a virtual machine' / 'in a VM': a hypervisor guest (which one is not said).
-- Memory counted in kB as /proc/meminfo counts it: 'with 49437012 kB of memory' (KiB).
+- The writer's own 'Running on a virtual machine' / 'in a VM' / 'these problems are VM specific': a hypervisor guest
+  (which one is not said).
+- Memory counted in kB as /proc/meminfo counts it: 'with 49437012 kB of memory' (KiB); the writer's 'My RAM is only 32G'.
 - An Intel desktop CPU named by its number alone, with its K/F suffix: '14700K' (Core i7-14700K), '12900KS'.
 """
 from __future__ import annotations
@@ -19,7 +20,12 @@ _DISTRO_KERNEL_ARCH = re.compile(r"\b(Ubuntu|Debian|Fedora|CentOS|Rocky Linux|Al
 _VM = re.compile(r"\b(?:running|run|runs|working)\s+(?:on|in|inside)\s+(?:a|an|my|our|the)\s+(?:virtual machine|VM)\b(?!\s*[:=])"
                  # 'now i use ubuntu22.04 vm with kernel 5.19': the writer works in a VM of that OS
                  r"|\bI\s+(?:now\s+)?(?:use|am using|'m using|run|am running|'m running)\s+(?:an?\s+|my\s+|the\s+)?"
-                 r"(?:[\w.-]+\s+)?(?:VM|virtual machine)\b(?!\s*[:=])", re.IGNORECASE)
+                 r"(?:[\w.-]+\s+)?(?:VM|virtual machine)\b(?!\s*[:=])"
+                 # 'I'm assuming these problems are VM specific': the writer's own problems come from the VM they run in
+                 r"|\b(?:these|those|the|my|this|our)\s+(?:problems?|issues?|errors?|bugs?|crash(?:es)?)\s+(?:are|is)\s+"
+                 r"(?:probably\s+|likely\s+|just\s+)?(?:VM|virtual[- ]machine)[- ]specific\b", re.IGNORECASE)
+_MY_MEMORY = re.compile(r"\bmy\s+(?:RAM|memory|unified\s+memory)\s+is\s+(?:only\s+|just\s+)?(\d{1,3})\s?(?:G|GB|GiB)\b(?![\w.])",
+                        re.IGNORECASE)
 _KB_MEMORY = re.compile(r"\b(\d{6,10})\s?kB\s+(?:of\s+)?(?:memory|RAM)\b", re.IGNORECASE)
 
 
@@ -53,5 +59,11 @@ def kb_memory(line: str) -> Facts:
     return [("cpu.memory_bytes", int(found.group(1)) * 1024)] if found else []
 
 
+def my_memory(line: str) -> Facts:
+    """'(My RAM is only 32G)': the writer's machine's memory."""
+    found = _MY_MEMORY.search(line)
+    return [("cpu.memory_bytes", int(found.group(1)) * 1024**3)] if found else []
+
+
 def line_facts(line: str) -> Facts:
-    return distro_kernel_arch(line) + virtual_machine(line) + kb_memory(line) + intel_desktop_cpu(line)
+    return distro_kernel_arch(line) + virtual_machine(line) + kb_memory(line) + my_memory(line) + intel_desktop_cpu(line)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_RELEASE_WORDS = (r"(?:mac\s?OS(?:\s?X)?\s+|OS\s?X\s+)?\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big ?Sur|Catalina|Mojave|"
+_RELEASE_WORDS = (r"(?:mac\s?OS(?:\s?X)?,?\s+|OS\s?X\s+)?\(?(?:Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big ?Sur|Catalina|Mojave|"
                   r"High Sierra|Sierra|El Capitan)\b")
 # The release is this machine's: a key-value answer ('macOS Version: Ventura', 'OS: macOS Mojave'), a spec line or
 # heading that starts with it ('MacOS Catalina Radeon Pro 560 4 GB'), the writer's own ('I'm on Catalina', 'my MacBook
@@ -17,8 +17,9 @@ _RELEASE_HERE = re.compile(r"\b(?:I'?m\s+on|I\s+am\s+on|I'?m\s+(?:running|using)
 UPGRADED_TO = re.compile(r"\b(?:I\s+|I'?ve\s+|and\s+(?:then\s+)?)(?:upgraded|updated)(?:\s+(?:it|my\s+\w+|the\s+\w+|\w+ly|from\s+(?:mac\s?OS\s+)?(?:Big Sur|High Sierra|\w+)(?:\s[\d.]+)?)){0,2}"
                          r"\s+to\s+(?:mac\s?OS\s+)?(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|High Sierra)\b",
                          re.IGNORECASE)
-# the writer's own Mac's parts listed with its macOS: 'I have mbp mid 2014 with i7-4870hq, ..., macOS ventura'
-_RELEASE_IN_MY_SPECS = re.compile(r"\b(?:I\s+(?:have|own|use)|my)\b[^.?!]{0,120}?\bmac\s?OS\s+" + _RELEASE_WORDS, re.IGNORECASE)
+# the writer's own Mac's parts listed with its macOS: 'I have mbp mid 2014 with i7-4870hq, ..., macOS ventura', 'on my
+# MacBook Pro, macOS, Mojave, using my eGPU'
+_RELEASE_IN_MY_SPECS = re.compile(r"\b(?:I\s+(?:have|own|use)|my)\b[^.?!]{0,120}?\bmac\s?OS,?\s+" + _RELEASE_WORDS, re.IGNORECASE)
 # a parenthesised spec list of a Mac that ends in its macOS: '(macbook mid 2014, 2,5Ghz i7, 16GB ram, ... and macOS mojave)'
 _RELEASE_IN_MAC_SPECS = re.compile(r"\((?:i?Mac\s?Book|iMac|Mac\s?mini|Mac\s?Pro)\b[^()]{0,160}?\bmac\s?OS\s+" + _RELEASE_WORDS
                                    + r"[^()]{0,40}\)", re.IGNORECASE)

@@ -1,0 +1,25 @@
+"""`yolo checks` (Ultralytics) prints torch's CUDA on a row of its own under the banner: 'CUDA                11.4'.
+That row is torch.version.cuda (the CUDA torch was built with), not a toolkit's or the driver's, but only where the
+text is that report: a banner ('Ultralytics 8.3.69 🚀 ... torch-...') or its 'Setup complete ✅' line above it."""
+from __future__ import annotations
+
+import re
+from typing import Dict, Sequence
+
+from macml.probe.paste.statement_rules import Facts
+
+_REPORT = re.compile(r"\bUltralytics\s+(?:YOLOv\d+\s+)?v?\d+\.\d+\.\d+\b.*\btorch[- ]\d|^\s*Setup complete ✅")
+_CUDA_ROW = re.compile(r"^\s*CUDA\s{2,}(\d{1,2}\.\d{1,2})\s*$")
+
+
+def answers(lines: Sequence[str]) -> Dict[int, Facts]:
+    start = next((i for i, line in enumerate(lines) if _REPORT.search(line)), None)
+    if start is None:
+        return {}
+    found: Dict[int, Facts] = {}
+    for index in range(start + 1, min(len(lines), start + 40)):
+        row = _CUDA_ROW.match(lines[index])
+        if row:
+            found[index] = [("torch.cuda_version", row.group(1))]
+            break
+    return found
