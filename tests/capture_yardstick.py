@@ -68,7 +68,7 @@ def read_capture(path: Path, recipes: Sequence[Any]) -> Reading:
 
 # Words that brand a GPU rather than name its model, and a memory size after the model: a paste
 # names one card "AMD Mi50 32GB" in one line and "Mi50" in the next, and both name the same GPU.
-_GPU_BRAND_WORDS = frozenset({"nvidia", "geforce", "amd", "ati", "radeon", "intel", "apple", "graphics", "gpu", "accelerator",
+_GPU_BRAND_WORDS = frozenset({"nvidia", "geforce", "amd", "ati", "radeon", "intel", "apple", "graphics", "gpu", "accelerator", "instinct",
                               # board partners, whose name a spec list writes before the GPU's ('EVGA GeForce ...')
                               "evga", "msi", "asus", "gigabyte", "asrock", "sapphire", "powercolor", "xfx", "zotac", "pny",
                               "palit", "gainward", "inno3d", "galax", "kfa2", "colorful", "yeston", "maxsun",
@@ -114,7 +114,7 @@ def _gpu_entry_right(entry: Dict[str, Any], facts: MachineFacts) -> Tuple[bool, 
 
 
 # earlier names of macOS, and uname's name for it: the same OS
-_MACOS_NAMES = ("Mac OS X", "Mac OSX", "OS X", "Mac OS", "MacOS", "Darwin")
+_MACOS_NAMES = ("Mac OS X", "Mac OSX", "OS X", "OSX", "Mac OS", "MacOS", "Darwin")
 
 
 def os_name_right(wanted: str, facts: MachineFacts) -> Tuple[bool, str]:

@@ -13,7 +13,8 @@ SMALL_UNIFIED_MEMORY = 8 * GIB
 
 
 # Desktop hypervisors give a guest an emulated display adapter; cloud ones (KVM, Xen, Hyper-V) often pass a GPU through
-_DESKTOP_HYPERVISORS = ("VirtualBox", "VMware", "Parallels", "mvisor")  # mvisor: a desktop VM with an emulated display (QXL)
+_DESKTOP_HYPERVISORS = ("VirtualBox", "VMware", "Parallels", "mvisor",  # mvisor: a desktop VM with an emulated display (QXL)
+                        "LinuxKit")  # Docker Desktop's VM: no GPU (its GPU path is WSL 2, whose kernel is not linuxkit)
 
 
 def check_virtual_machine(facts: MachineFacts, recipes: Sequence[Recipe]) -> Optional[Finding]:

@@ -72,7 +72,7 @@ _RDNA = re.compile(r"^(?:amd\s+)?(?:radeon\s+)?rx\s?(" + "|".join(f"(?:{p})" for
 def radeon_target(name: str) -> Optional[str]:
     """'AMD RX 580' / 'Radeon RX 470' / 'AMD Radeon (TM) Pro WX 5100 Graphics' -> 'gfx803'; 'Radeon Pro WX 9100' ->
     'gfx900'; 'AMD Radeon VII' -> 'gfx906'; 'RX 6600' -> 'gfx1032'; lspci's 'Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]' -> its chip's 'gfx1030';
-    'AMD Radeon R9 200 Series' -> PRE_GFX9 (older than Vega, whichever chip);
+    'Vega 64' -> 'gfx900'; 'AMD Radeon R9 200 Series' -> PRE_GFX9 (older than Vega, whichever chip);
     None for any other name (Polaris, the Pro WX cards, the RDNA RX cards and lspci's chip names)."""
     name = re.sub(r"\s*\((?:TM|R)\)", "", name.strip(), flags=re.IGNORECASE)
     chip = re.match(r"^(?:Advanced Micro Devices, Inc\. \[AMD/ATI\]\s*|AMD\s+)?(\w+(?: \d+| Ridge)?)(?: (?:XT|PRO|XL|GL))*\s*\[", name)
@@ -80,6 +80,8 @@ def radeon_target(name: str) -> Optional[str]:
         return codename_target(chip.group(1))
     if re.fullmatch(r"(?:amd\s+)?radeon\s+vii", name, re.IGNORECASE):  # Vega 20, like the MI50
         return "gfx906"
+    if re.fullmatch(r"(?:amd\s+)?(?:radeon\s+)?(?:rx\s+)?vega\s?(?:56|64)(?:\s+liquid)?", name, re.IGNORECASE):
+        return "gfx900"  # the RX Vega 56 and 64 are Vega 10 (LLVM's AMDGPUUsage: gfx900 'vega10')
     workstation = _PRO_WX.match(name)
     if workstation:
         return "gfx803" if workstation.group("polaris") else "gfx900"

@@ -30,8 +30,17 @@ def companion_release(torch_version: str, name: str) -> Optional[Release]:
     return None
 
 
+def _nightly_date(version: str) -> Optional[str]:
+    found = re.search(r"\.dev(\d{8})\b", version or "")
+    return found.group(1) if found else None
+
+
 def mismatched_companion(torch_version: str, name: str, version: str) -> Optional[str]:
-    """'torchaudio 2.1.0a0+cxx11.abi is the release for torch 2.1, not 2.7' where the releases disagree; else None."""
+    """'torchaudio 2.1.0a0+cxx11.abi is the release for torch 2.1, not 2.7' where the releases disagree; else None.
+    Nightlies of one day are one build whatever their numbers: torchaudio's nightly kept its last release's number
+    while torch's moved on (torch 2.7.0.dev20250131 beside torchaudio 2.6.0.dev20250131, download.pytorch.org/whl/nightly)."""
+    if _nightly_date(torch_version) and _nightly_date(torch_version) == _nightly_date(version):
+        return None
     wanted, have = companion_release(torch_version, name), _release(version)
     if wanted is None or have is None or wanted == have:
         return None

@@ -273,9 +273,11 @@ def ruled_out_vendors(statements: Sequence[Statement], gpus: Sequence[GPU], sour
     answered), the writer's 'a computer without an nvidia graphics card'; never a vendor of a GPU that is listed."""
     absent = {s["value"]: s.get("text") for s in statements if s.get("fact") == "gpu.absent"}
     said = {s["value"]: s.get("text") for s in statements if s.get("fact") == "gpu.absent_said"}
-    ruled_out = tuple(sorted((set(absent) | set(said)) - {g.vendor for g in gpus}))
+    guest = {s["value"]: s.get("text") for s in statements if s.get("fact") == "gpu.absent_guest"}
+    ruled_out = tuple(sorted((set(absent) | set(said) | set(guest)) - {g.vendor for g in gpus}))
     if ruled_out:
         sources["gpus_ruled_out"] = "; ".join(
             f"no {v} driver answered" + (f" ('{absent[v]}')" if absent[v] else "") if v in absent
-            else f"the text says this machine has no {v} GPU ('{str(said[v])[:120]}')" for v in ruled_out)
+            else f"the text says this machine has no {v} GPU ('{str(said[v])[:120]}')" if v in said
+            else f"a VM that is given no {v} GPU ('{str(guest[v]).strip()[:120]}')" for v in ruled_out)
     return ruled_out

@@ -83,7 +83,7 @@ _XEON_WORDS = re.compile(r"\b(?:(?:Intel\s+)?Xeon\s+|(?:dual|twin|two|2\s?x)\s+(
                          r"([EXWL]\d{4}|E[357]-\d{4}[A-Z]?(?:\s?v\d)?)\b", re.IGNORECASE)
 _INTEL_WORDS = re.compile(r"\b(?:Intel\s+)?(Core\s?2\s?(?:Duo|Quad|Extreme)|Celeron|Pentium(?: Gold| Silver)?|Atom)\s+"
                           r"([A-Za-z]{0,2}\d{3,4}[A-Za-z]{0,2})\b")  # 'Celeron n4000' as typed
-_AMD_WORDS = re.compile(r"\b(?:AMD\s+)?(Phenom(?: II)?(?: X\d)?|Athlon(?: II| 64)(?: X\d)?|FX)[\s-](\d{3,4}[A-Z]?)\b")
+_AMD_WORDS = re.compile(r"\b(?:(?i:AMD)\s+)?((?i:Phenom(?: II)?(?: X\d)?|Athlon(?: II| 64)(?: X\d)?)|FX)[\s-](\d{3,4}[A-Za-z]?)\b")
 
 
 def cpu_in_words(line: str) -> Facts:
@@ -100,7 +100,8 @@ def cpu_in_words(line: str) -> Facts:
     amd = _AMD_WORDS.search(line)
     if amd:
         joiner = "-" if amd.group(1) == "FX" else " "
-        return [("cpu.brand", f"AMD {amd.group(1)}{joiner}{amd.group(2)}")]
+        name = " ".join(word.capitalize() if word.isalpha() and len(word) > 2 else word.upper() for word in amd.group(1).split())
+        return [("cpu.brand", f"AMD {name}{joiner}{amd.group(2).upper()}")]  # 'amd phenom ii x6 1055t' as typed
     return []
 
 

@@ -31,9 +31,9 @@ _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?(
 
 
 def gib(value: str) -> Optional[int]:
-    # 'Gi': free -h; 'Go'/'Mo': French octets ('RAM : 96 go')
+    # 'Gi': free -h; 'Go'/'Mo': French octets ('RAM : 96 go'); '16g' as people type it ('内存：16g')
     value = re.sub(r"(?<!\d)(\d{1,3}),(\d{3})(?![\d,])", r"\1\2", value.replace("`", ""))  # a thousands comma: '16,354 MB' is 16354 MB
-    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To|gb|gib|mb|mib)(?:[sS](?![a-zA-Z]))?\b", value)
+    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To|gb|gib|mb|mib|g)(?:[sS](?![a-zA-Z]))?\b", value)
     if match:
         scale = {"TB": 1024**4, "TI": 1024**4, "GB": 1024**3, "GIB": 1024**3, "GI": 1024**3, "G": 1024**3, "MB": 1024**2,
                  "MIB": 1024**2, "MI": 1024**2, "GIGABYTES": 1024**3, "MEGABYTES": 1024**2, "GO": 1024**3, "MO": 1024**2,
@@ -138,7 +138,8 @@ _INFORMAL = re.compile(r"(?<![\w.-])((?:n[i]?vidia\s+)?(?:geforce\s+)?(?:(?:rtx|
                        r"|(?:amd\s+)?(?:radeon\s+)?rx\s?\d{3,4}(?:\s?(?:xtx|xt|gre)|m)?|amd\s+(?:radeon\s+)?\d{4}\s?(?:xtx|xt|gre)|amd\s+[6-8]\d0m(?!\s+graphics)"
                        r"|amd\s+[5-7][3-8]00m|(?:radeon\s+)?" + _XT_NUMBER + r""
                        r"|(?:intel\s+)?arc\s?(?:pro\s)?(?:a(?:310|380|580|750|770)|a[3-7][357]0m|b5[78]0|[ab][4-6]0)"  # Intel Arc's models (Intel ark)
-                       r"|(?:radeon\s+)?vega\s?(?:3|6|7|8|11))"  # a Ryzen APU's Radeon Vega (not 'Vega 10', a chip's name too)
+                       r"|(?:radeon\s+)?vega\s?(?:3|6|7|8|11|56|64))"  # a Ryzen APU's Radeon Vega, the RX Vega 56/64 (not
+                       # 'Vega 10', a chip's name too)
                        r"(?![\w+-]|\.\w)", re.IGNORECASE)
 
 

@@ -10,7 +10,10 @@
 - an Intel Arc card by its bare number beside 'Arc' ('an Intel ARC card (I'm using an A770)');
 - a Linux distribution the writer runs ('In the live ISO of openSUSE Tumbleweed', "I'm running Fedora"): Linux;
 - a sentence about another machine ('An identical system contains an NVIDIA A100'): `elsewhere` gives its part of
-  the line, whose GPUs are not this machine's.
+  the line, whose GPUs are not this machine's;
+- a kernel release ending '-linuxkit' ('Linux-5.15.49-linuxkit-aarch64-with-glibc2.29'): Docker Desktop's LinuxKit
+  VM, which Docker Desktop runs on macOS and Windows (docs.docker.com/desktop: the Linux VM) and which gets no GPU
+  except through WSL 2: a virtual machine.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ _X86_PROSE = re.compile(r"\b(?:with|paired with|has|have|having|running|runs|usi
 # the integrated Radeons of Ryzen APUs (AMD's product pages: Radeon 610M-890M, 8040S/8050S/8060S, Vega N Graphics)
 _RADEON_IGPU = re.compile(r"\bRadeon(?:\(TM\))?\s+(?:[678]\d0M|80[4-6]0S|Vega\s+\d{1,2}\s+Graphics)\b")
 _ROCK = re.compile(r"\bROCk module (?:is (?:NOT )?loaded|version)\b")
+_LINUXKIT = re.compile(r"\b\d+\.\d+\.\d+-linuxkit\b")
 _VM_KEYS = ("running in a vm", "running in vm", "running in a virtual machine")
 _MOBO = re.compile(r"\bMobo:\s+(\S.*?)\s+model:\s+\S")
 _VIRTUAL_BOARD = re.compile(r"QEMU|innotek|VirtualBox|VMware|Microsoft|Xen|Red Hat|Parallels|Amazon|Google|Bochs|N/A",
@@ -87,12 +91,19 @@ def elsewhere(line: str) -> List[str]:
     return [m.group().strip() for m in _OTHER_MACHINE.finditer(line)]
 
 
+def linuxkit_kernel(line: str) -> Facts:
+    if not _LINUXKIT.search(line):
+        return []
+    return [("platform", "linux"), ("hypervisor", "Docker Desktop's LinuxKit VM"),
+            ("gpu.absent_guest", "NVIDIA"), ("gpu.absent_guest", "AMD")]
+
+
 def line_facts(line: str) -> Facts:
     mine = line
     for part in elsewhere(line):
         mine = mine.replace(part, " ")
     return (x86_prose(mine) + radeon_igpu(mine) + rock_module(line) + inxi_board(line) + arc_number(mine)
-            + runs_distro(mine))
+            + runs_distro(mine) + linuxkit_kernel(line))
 
 
 def keyed_facts(key: str, value: str) -> Facts:

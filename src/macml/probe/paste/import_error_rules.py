@@ -9,11 +9,16 @@
   do not support'): only jaxlib's x86 wheels carry that guard (jax/_src/cpu_feature_guard), so the Python is x86_64,
   and jax does not import; TensorFlow's likewise ('The TensorFlow library was compiled to use AVX instructions, but
   these aren't available on your machine.', tensorflow/core/platform/cpu_feature_guard.cc, compiled into x86 builds
-  only).
+  only);
+- a traceback through a framework's own package at module level ('File ".../dist-packages/torch/__init__.py", line
+  191, in <module>' ... 'OSError: libcufft.so.10: cannot open shared object file'): its import raised that error;
+- a REPL's '>>> import tensorflow as tf' answered by the process dying ('Illegal instruction: 4', 'Segmentation
+  fault'): that import killed the interpreter.
 """
 from __future__ import annotations
 
 import re
+from typing import Dict, Sequence
 
 from macml.probe.paste.statement_rules import Facts
 
@@ -51,6 +56,38 @@ def avx_guard(line: str) -> Facts:
                     ("framework.import_failed", {"name": name, "error": f"{build} needs AVX, which this CPU or OS "
                                                                         "does not give it"})]
     return []
+
+
+_INIT_FRAME = re.compile(r'^\s*File "\S*?/(?:site|dist)-packages/(torch|tensorflow|jax|jaxlib|mlx)/__init__\.py", line \d+, '
+                         r'in <module>')
+_RAISED = re.compile(r"^(\w+(?:Error|Exception)):\s*\S")
+
+
+def traceback_through_init(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index of the error a traceback ends in -> the framework whose __init__ it passed through at module level."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        frame = _INIT_FRAME.match(line)
+        end = next((i for i in range(index + 1, min(len(lines), index + 40)) if _RAISED.match(lines[i])), None) if frame else None
+        if frame and end is not None and end not in found:
+            found[end] = [("framework.import_failed", {"name": frame.group(1), "error": lines[end].strip()[:200]})]
+    return found
+
+
+_REPL_IMPORT = re.compile(r"^\s*>>>\s*import\s+(torch|tensorflow|jax|jaxlib|mlx)(?:\.\w+)*(?:\s+as\s+\w+)?\s*$")
+_DIED = re.compile(r"^\s*(?:\S+:\s*)?(?:Illegal instruction|illegal hardware instruction|Segmentation fault|Bus error|Abort trap|"
+                   r"Killed)\b", re.IGNORECASE)
+
+
+def repl_import_died(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index of the death -> the framework whose import the REPL line before it ran."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines[:-1]):
+        imported = _REPL_IMPORT.match(line)
+        after = next((i for i in range(index + 1, min(len(lines), index + 3)) if lines[i].strip()), None) if imported else None
+        if imported and after is not None and _DIED.match(lines[after]):
+            found[after] = [("framework.import_failed", {"name": imported.group(1), "error": lines[after].strip()[:200]})]
+    return found
 
 
 def line_facts(line: str) -> Facts:

@@ -17,8 +17,8 @@ from macml.probe.paste.statement_rules import PLATFORM_STRING, Facts, package_fa
 from macml.probe.paste.system_rules import (DOTTED_MODEL_ID, MODEL_ID, NO_SUCH_MACOS, SPACED_MODEL_ID, arch_word,
                                            conda_virtual_packages)
 
-# 'macOS 14.5', 'MacOS 13.0.1', 'Mac OS Big Sur Version 11.6', 'Mac OS Big Sir (11.5)', 'macOS Mojave v 10.14.4'; never a binary's 'built for Mac OS X 12.0'
-_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:(?i:mac ?os ?x)|OS ?X|(?:[Mm]ac|MAC) ?O[Ss]|[Mm]acos(?: [xX](?= \d))?|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
+# 'macOS 14.5', 'MacOS 13.0.1', 'Mac os 14.4', 'Mac OS Big Sur Version 11.6', 'Mac OS Big Sir (11.5)', 'macOS Mojave v 10.14.4'; never a binary's 'built for Mac OS X 12.0'
+_MACOS = re.compile(r"(?<!built for )(?<!built for Mac )\b(?:(?i:mac ?os ?x)|OS ?X|(?:[Mm]ac|MAC) ?(?:O[Ss]|os)|[Mm]acos(?: [xX](?= \d))?|Mac [Vv]ersion)(?:\s+(?:[A-Z][a-z]+|[Vv]ersion)){0,3}"
                     r"[\s-]+(?:\(|[Vv]\.?\s?)?(1[0-9]|2[0-9])((?:\.\d+){1,2})\b(?!\.[xX*])"  # '12.3.x' names a range, not a release
                     r"|\bMac Version \((1[0-9]|2[0-9]), (\d+)\)")
 # 'macOS 26 beta 4', 'macOS 15 Developer Beta': the betas before a major release are of its .0
@@ -42,8 +42,10 @@ _WINDOWS_SIGN = re.compile(r"^\s*(?:\([\w.-]+\)\s*)?PS [A-Z]:\\|(?<![\w/])[A-Z]:
                            r"|(?<![\w/])[A-Z]:/(?:Program Files(?: \(x86\))?|ProgramData|Windows)/")
 _PYTHON_BANNER = re.compile(r"^\s*(?:#\s*)?Python (3\.\d{1,2}\.\d{1,2})\b")
 # A macOS guest of Apple's Virtualization framework names its platform: `uname -v`'s 'RELEASE_ARM64_VMAPPLE' kernel,
-# ioreg's 'soc-generation' = <"VMApple2"> and 'AppleVirtualPlatformIO' (no Mac's hardware is called so)
-_VMAPPLE = re.compile(r"\bRELEASE_ARM64_VMAPPLE\b|\"VMApple\d*\"|\bAppleVirtualPlatform\w*\b|\"arm-io,vmapple\d*\"")
+# ioreg's 'soc-generation' = <"VMApple2"> and 'AppleVirtualPlatformIO', and its GPU 'Apple Paravirtual device' (no Mac's
+# hardware is called so)
+_VMAPPLE = re.compile(r"\bRELEASE_ARM64_VMAPPLE\b|\"VMApple\d*\"|\bAppleVirtualPlatform\w*\b|\"arm-io,vmapple\d*\""
+                      r"|\bApple [Pp]aravirtual(?:ized)? (?:GPU|[Dd]evice|[Gg]raphics)\b")  # the guest's GPU ('Apple Paravirtual device')
 _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels", "Parallels"),
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
                 ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"),

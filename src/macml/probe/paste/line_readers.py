@@ -49,7 +49,9 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers,
     amd_tool_rules.amd_smi_static, os_build_rules.form_version, framework_stem_rules.answers, java_report_rules.answers,
     cpufetch_rules.clusters, wsl_rules.wsl_form_distro, yolo_checks_rules.answers,
-    container_image_rules.answers, json_section_rules.answers)
+    container_image_rules.answers, json_section_rules.answers, import_error_rules.traceback_through_init,
+    mac_memory_rules.size_beside_chip, import_error_rules.repl_import_died,
+    windows_python_platform_rules.wrapped_msc_banner)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     mac_words_rules.keyed_facts, linux_words_rules.keyed_facts, mac_text_rules.keyed_facts,

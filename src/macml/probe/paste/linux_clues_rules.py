@@ -19,6 +19,7 @@
 - ollama's GPU discovery, finished, that reports only non-CUDA devices: no NVIDIA driver answered it.
 - 'the operating system is Linux', 'My OS is Windows 11': the OS in a sentence.
 - 'NVIDIA Graphics Device' in a GPU field: how the driver names a board it has no name for (an A800, a new part).
+- lscpu's 'Vulnerability Srbds: Not affected' rows: Linux's own report (/sys/devices/system/cpu/vulnerabilities).
 """
 from __future__ import annotations
 
@@ -117,17 +118,25 @@ def unnamed_nvidia(key: str, value: str) -> Facts:
 
 
 _WSL_DISTRO = re.compile(r"\bWSL\s*2?\b[\s:,/-]*(?:with\s+|running\s+)?((?:" + "|".join(
-    re.escape(k) for k in sorted(_DISTRO_NAMES, key=len, reverse=True)) + r")\b.*)$", re.IGNORECASE)
+    re.escape(k) for k in sorted(_DISTRO_NAMES, key=len, reverse=True)) + r")(?![A-Za-z]).*)$", re.IGNORECASE)
 
 
 def wsl_distro(value: str) -> str:
     """'Windows version: 10.0.19045.6466 WSL2 Ubuntu 24.04.4 LTS (Noble Numbat)' -> 'Ubuntu 24.04.4 LTS (Noble Numbat)';
     '' where no WSL distribution is named."""
     found = _WSL_DISTRO.search(value)
-    return found.group(1).strip() if found and not _NEGATED.search(value) else ""
+    if not found or _NEGATED.search(value):
+        return ""
+    named = re.sub(r"^([A-Za-z]+)(\d{1,2}\.\d{1,2}(?:\.\d+)?)\b", r"\1 \2", found.group(1).strip())  # 'Ubuntu22.04'
+    return re.sub(r"^([A-Za-z]+)\d{3,4}\b", r"\1", named)  # 'Ubuntu2202' names no release: only the distribution
+
+
+_VULNERABILITY = re.compile(r"^\s*Vulnerability\s+[A-Z][\w ]{1,30}:\s+(?:Not affected|Mitigation|Vulnerable|KVM)\b")
 
 
 def line_facts(line: str) -> Facts:
+    if _VULNERABILITY.match(line):
+        return [("platform", "linux")]
     jit = _ORCJIT.search(line)
     arch = llvm_cpu_arch(jit.group(1)) if jit else None
     return (distro_opening(line.replace("**", "")) + dpkg_row(line) + memory_line(line) + os_sentence(line) + go_source_platform(line)

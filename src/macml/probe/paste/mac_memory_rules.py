@@ -6,6 +6,8 @@
 - A chip 'with' a size it was sold with: 'M5PRO with  48G'.
 - A chip with its tier and a bare number only that chip's memory can be ('macOS 12.5 M1max 64'): its memory in GB,
   unless the number is also one of its CPU or GPU core counts ('M1 Ultra 64' may be the 64-core GPU).
+- A line that is only a size, next to a line that is only an Apple chip ('M2 Pro' then '16 GB' in an environment
+  block): the Mac's memory, if Apple sold that chip with that much.
 - An issue form's 'GPU VRAM' answer ('18Go', French for 18 GB): on Apple silicon the GPU's memory is the Mac's
   unified memory; stated.py uses it only where the machine is an Apple-silicon Mac and no other memory is known.
 
@@ -14,7 +16,7 @@ Each rule is a pure function of one line (or one `key: value` pair).
 from __future__ import annotations
 
 import re
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.knowledge.hardware import apple_core_options
 from macml.knowledge.mac_families import APPLE_CHIP_MEMORY_GB, chip_by_memory
@@ -96,6 +98,22 @@ def vram_answer(key: str, value: str) -> Facts:
     if not found or int(found.group(1)) not in APPLE_SILICON_MEMORY_GB:
         return []
     return [("memory.unified", int(found.group(1)) * 1024**3)]
+
+
+_CHIP_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:Apple\s+)?(M[1-9])(?:\s+(Pro|Max|Ultra))?\s*$", re.IGNORECASE)
+_SIZE_LINE = re.compile(r"^\s*(?:[-*]\s+)?(\d{1,3})\s?(?:GB|GiB|G)(?:\s+(?:RAM|memory|unified memory))?\s*$", re.IGNORECASE)
+
+
+def size_beside_chip(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index of a bare size line next to a bare chip line -> the Mac's memory."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        size = _SIZE_LINE.match(line)
+        chip = next((_CHIP_LINE.match(lines[i]) for i in (index - 1, index + 1) if 0 <= i < len(lines) and _CHIP_LINE.match(lines[i])), None)
+        name = " ".join(filter(None, (chip.group(1).upper(), (chip.group(2) or "").capitalize()))) if chip else ""
+        if size and chip and int(size.group(1)) in APPLE_CHIP_MEMORY_GB.get(name, ()):
+            found[index] = [("cpu.memory_bytes", int(size.group(1)) * 1024**3)]
+    return found
 
 
 def line_facts(line: str) -> Facts:

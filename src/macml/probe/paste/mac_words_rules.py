@@ -73,6 +73,8 @@ _PACKAGE_IN_WORDS = re.compile(r"(?<![\w./-])(" + "|".join(sorted((re.escape(w).
                                                                   key=len, reverse=True))
                                + r")(?:\s+(?:pre-release\s+)?version)?\s+v?(\d+\.\d+(?:\.\d+)+(?:\.?(?:dev|rc|post|a|b)\d+)?(?:\+[\w.]+)?)"
                                r"(?![\w.]*[-+/])", re.IGNORECASE)
+_PACKAGE_MINOR = re.compile(r"(?<![\w./-])(?:(?:py)?torch|tensorflow|jax|mlx)\s+v?\d+\.\d+\b", re.IGNORECASE)
+_PYTHON_IN_WORDS = re.compile(r"(?<![\w./-])python\s+v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.]*\d)", re.IGNORECASE)
 _BUILT_WITH = re.compile(r"(?<![\w.-])[A-Za-z][\w.-]*\s+v?\d+(?:\.\d+)+\s*\($")
 _NOT_INSTALLED = re.compile(r"\b(?:upgrad|downgrad|instead|vs\b|versus|than|from\b.*\bto\b|prior|before|after|since|until|"
                             r"requir|needs?\b|supports?\b|compatib|dropp?|deprecat|fixed in|introduced|(?<!pre-)released?\b|minimum|"
@@ -200,6 +202,11 @@ def packages_in_words(line: str) -> Facts:
         if len(set(versions)) == 1:  # 'torch 2.1 ... torch 2.3' in one line: which one is installed is unclear
             facts.append(("package", {"name": name, "version": versions[0]}))
             facts += [("torch.version", versions[0])] if name == "torch" else []
+    listed = found or _PACKAGE_MINOR.search(line)  # 'pytorch 1.7': a package version, if only to its minor
+    pythons = {m.group(1) for m in _PYTHON_IN_WORDS.finditer(line)} if listed else set()
+    if len(pythons) == 1:  # 'pytorch 1.7 , python 3.8 on debian 10': the Python beside the packages, as exact as written
+        version = pythons.pop()
+        facts.append(("python.version" if version.count(".") == 2 else "python.minor", version))
     return facts
 
 

@@ -22,6 +22,10 @@ _VM = re.compile(r"\b(?:running|run|runs|working)\s+(?:on|in|inside)\s+(?:a|an|m
                  r"|\bI\s+(?:now\s+)?(?:use|am using|'m using|run|am running|'m running)\s+(?:an?\s+|my\s+|the\s+)?"
                  r"(?:[\w.-]+\s+)?(?:VM|virtual machine)\b(?!\s*[:=])"
                  # 'I'm assuming these problems are VM specific': the writer's own problems come from the VM they run in
+                 # 'if I run plaidml-setup inside a Mac OS 10.11.5 (el capitan) VM': the writer's run is in a guest
+                 r"|\b(?:I|we)\s+(?:run|ran|try|tried|use|used)\b[^.;]{0,40}?\b(?:inside|within)\s+(?:an?|my|our|the)\s+"
+                 r"(?:[^.;,!?]|\.(?=\S)){0,40}?"
+                 r"\b(?:VM|virtual machine)\b(?!\s*[:=])"
                  r"|\b(?:these|those|the|my|this|our)\s+(?:problems?|issues?|errors?|bugs?|crash(?:es)?)\s+(?:are|is)\s+"
                  r"(?:probably\s+|likely\s+|just\s+)?(?:VM|virtual[- ]machine)[- ]specific\b", re.IGNORECASE)
 _MY_MEMORY = re.compile(r"\bmy\s+(?:RAM|memory|unified\s+memory)\s+is\s+(?:only\s+|just\s+)?(\d{1,3})\s?(?:G|GB|GiB)\b(?![\w.])",

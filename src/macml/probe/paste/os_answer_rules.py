@@ -12,6 +12,7 @@ import re
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import MACOS_RELEASE_NAMES
+from macml.probe.paste.linux_clues_rules import wsl_distro
 from macml.probe.paste.statement_rules import platform_word
 
 Facts = List[Tuple[str, Any]]
@@ -31,7 +32,7 @@ def declared_os(key: str, value: str) -> Facts:
     """'OS: [macOS] Monterey 12.6', 'Operating system: Windows 11': the OS the writer declares for their machine."""
     if key not in _OS_KEYS:
         return []
-    platform = platform_word(_BRACKETS.sub(" ", value))
+    platform = platform_word(_BRACKETS.sub(" ", wsl_distro(value) or value))  # 'Windows 11 ... WSL2 Ubuntu': Linux
     return [("platform.declared", platform)] if platform else []
 
 

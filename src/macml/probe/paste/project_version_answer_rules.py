@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, List, Tuple
 
+from macml.probe.paste.packages import canonical
 from macml.probe.paste.said_of_this_machine import hypothetical, negated, someone_elses
 
 Facts = List[Tuple[str, Any]]
@@ -28,8 +29,16 @@ def _belongs(dist: str, project: str) -> bool:
     return dist == project or any(dist.startswith(p + "-") for p in (project,) + _SHORT_NAMES.get(project, ()))
 
 
+# a bug template's 'Version of py-cpuinfo: 7.0.0': the package named in the key, at the version answered
+_VERSION_OF = re.compile(r"^version of ([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*)$")
+_BARE_VERSION = re.compile(r"^v?(\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)?)$")
+
+
 def keyed_facts(key: str, value: str) -> Facts:
     """'onnx runtime version', 'Currently on ort-nightly-directml 1.13.0.dev20220823003 ...' -> that package."""
+    version_of, bare = _VERSION_OF.match(key), _BARE_VERSION.match(value.strip())
+    if version_of and bare and version_of.group(1) not in ("python", "macos", "os", "cuda", "the"):
+        return [("package", {"name": canonical(version_of.group(1)), "version": bare.group(1)})]
     named = _KEY.match(key)
     if not named:
         return bare_version_answer(key, value)

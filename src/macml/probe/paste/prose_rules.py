@@ -23,11 +23,14 @@ _MEMORY_DDR = re.compile(r"^\s*(\d{1,3})\s*GB\s+\d{4}\s*MHz\s+(?:LP)?DDR\d")  # 
 _MACOS_ALONE = re.compile(r"^\s*mac ?OS\s+(\d{2}(?:\.\d+){1,2})\s*(?:\(\w+\))?\s*$", re.IGNORECASE)
 _MEMORY_AFTER_CHIP = re.compile(r"\bm\d{1,2}(?:\s+(?:pro|max|ultra))?[\s,*]+(\d{1,3})\s*G(?:B|iB)?\b(?!\s*(?:SSD|storage|disk))",
                                 re.IGNORECASE)
+_IN_USE = re.compile(r"\b(?:allocat|us|consum|tak|eat|occup|fill|need|requir|swap)\w*(?:\s+(?:up|to|over|around|about|almost|"
+                     r"nearly|all))*\s*$", re.IGNORECASE)
 _MAC_NAMED = re.compile(r"\b(?:mac ?book(?: ?pro| ?air)?|mac ?studio|mac ?mini|imac|mac pro)\b", re.IGNORECASE)
 _RAM_SIZE = re.compile(r"\b(8|12|16|18|24|32|36|48|64|96|128|192)\s*(?:GB|GiB)\b(?!\s*(?:SSD|storage|disk|flash|VRAM|HDD|drive))")
 _MACOS_NAMES = {"tahoe": 26, "sequoia": 15, "sonoma": 14, "ventura": 13, "monterey": 12, "big sur": 11}
 _MACOS_NAMED = re.compile(r"\b(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur)\s+(\d{2}(?:\.\d+){0,2})\b", re.IGNORECASE)
-_AMD_MAC_GPU = re.compile(r"\b(AMD \d{4}\s?XT?)\b(?:\s+(\d+)\s*(?:GB|go|Go)\s+VRAM)?")
+# 'AMD 5700XT', 'AMD 6900 XTX'; a bare X after four digits is a Ryzen CPU ('AMD 3900X'), no Radeon is so named
+_AMD_MAC_GPU = re.compile(r"\b(AMD \d{4}\s?XTX?)\b(?:\s+(\d+)\s*(?:GB|go|Go)\s+VRAM)?")
 _INTEL_CPU = re.compile(r"\b(?:Intel (?:Core )?)?(i[3579]-\s?\d{4,5}[A-Za-z]{0,2})\b|\bIntel (?:chip|system|CPU|processor|Mac)\b"
                         r"|\b\d\.\d GHz \d+-Core Intel Core i[3579]\b")
 _GPU_WITH_MEMORY = re.compile(r"^\s*(Intel(?:\(R\))? (?:UHD|Iris(?: Plus| Pro)?|HD) Graphics(?: \d{3,4})?)\s+(\d+\s*(?:MB|GB))\s*$")
@@ -80,9 +83,11 @@ def mac_in_prose(line: str) -> Facts:
         after = _MEMORY_AFTER_CHIP.search(line, mac.start(1))
         if after:
             facts.append(("cpu.memory_bytes", gib(after.group(1) + " GB")))
-    memory = _MEMORY_WORDS.search(line) or (_RAM_SIZE.search(line) if not mac and _MAC_NAMED.search(line) else None) if mac or re.search(r"\bmac|\bintel\b|\bi[3579]-\d", line, re.IGNORECASE) \
+    memory = _MEMORY_WORDS.search(line) or (_RAM_SIZE.search(line) if not mac and _MAC_NAMED.search(line) else None) if mac or re.search(r"\bmac|\bintel\b|\bi[3579]-\d|\bapple\s+m[1-9]\b", line, re.IGNORECASE) \
         else _MEMORY_DDR.match(line)
     before = line[:memory.start()].rstrip() if memory else ""
+    if memory and _IN_USE.search(before):  # 'the application allocates 70GB of RAM': what a program takes, not the Mac's
+        memory = None
     if memory and not any(before.endswith(name) for name in gpu_names(before)):  # 'Radeon Pro 5500 XT 8 GB' is VRAM
         facts.append(("cpu.memory_bytes", gib(memory.group(1) + " GB")))
     alone = _MACOS_ALONE.match(line)

@@ -16,8 +16,11 @@ from macml.probe.paste.said_of_this_machine import NEGATION
 
 Facts = List[Tuple[str, Any]]
 
-_WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+t?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
+_WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+[mt]?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
                     r"|(?:many|musl)linux[\w.]*_(x86_64|aarch64)|win_amd64)\.whl\b")
+# the wheel the writer installed or uses, by its file name's distribution and version
+_USED_WHEEL = re.compile(r"\b(?:install(?:ed|ing)?|using|used|use)\b[^.;]{0,30}?(?<![\w.-])([A-Za-z][\w.]*?)-(\d+(?:\.\d+)+\w*)$",
+                         re.IGNORECASE)
 _SITE_PACKAGES = re.compile(r"/lib/python([23])\.(\d{1,2})/(?:site|dist)-packages/")
 _PYENV_VERSION = re.compile(r"/\.?pyenv/versions/(3\.\d{1,2}\.\d{1,2})/(?:bin|lib)/")  # pyenv's own directory for it
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
@@ -66,17 +69,30 @@ def wheel_tag(line: str) -> Facts:
         facts += [("platform", "linux"), ("python.machine", linux_arch)]
     else:
         facts += [("platform", "win32"), ("python.machine", "x86_64")]
+    named = _USED_WHEEL.search(line[:found.start()])  # 'I tried using this build tensorflow-1.12.0-cp36-...whl'
+    if named:
+        facts.append(("package", {"name": canonical(named.group(1)), "version": named.group(2)}))
     return facts
+
+
+# an environment's own Python: a conda env's or a venv's lib/pythonX.Y (its standard library, not a system Python's)
+_ENV_STDLIB = re.compile(r"/(?:envs/[\w.-]+|\.?venv[\w.-]*|virtualenvs/[\w.-]+)/lib/python(3)\.(\d{1,2})/")
+
+
+# NVIDIA's CUDA libraries built for macOS ('libcudart.10.0.dylib'): NVIDIA shipped CUDA for macOS up to 10.2, for
+# Intel Macs (docs.nvidia.com/cuda/archive/10.2: 'CUDA 10.2 is the last release to support macOS')
+_CUDA_DYLIB = re.compile(r"\blib(?:cudart|cublas|cudnn|cufft|curand|cusolver|cusparse|nvrtc|cuda)(?:\.\d+)*\.dylib\b")
 
 
 def path_facts(line: str) -> Facts:
     """A path names its OS: /Users/... and /opt/homebrew are macOS's, /home/..., /mnt/... (macOS mounts under /Volumes;
     WSL's /mnt/c is Linux too), lib*cuda*.so and sonames ('libOpenCL.so.1') Linux's;
-    '.../lib/python3.11/site-packages/' names the Python's minor version, pyenv's '/.pyenv/versions/3.8.13/lib/...' its
+    '.../lib/python3.11/site-packages/' names the Python's minor version (so does an environment's own standard library,
+    '.../envs/comfyui/lib/python3.13/multiprocessing/...'), pyenv's '/.pyenv/versions/3.8.13/lib/...' its
     version; 'x86_64-apple-darwin13' is a
     macOS build triple (conda's host name); an MKL dylib loaded ('libmkl_intel_thread.1.dylib') an x86_64 Python's."""
     facts: Facts = []
-    site = _SITE_PACKAGES.search(line)
+    site = _SITE_PACKAGES.search(line) or _ENV_STDLIB.search(line)
     if site:
         facts.append(("python.minor", f"{site.group(1)}.{site.group(2)}"))
     pyenv = _PYENV_VERSION.search(line)
@@ -87,6 +103,8 @@ def path_facts(line: str) -> Facts:
         facts += [("platform", "linux"), ("python.machine", extension.group(2)), ("python.minor", f"3.{extension.group(1)}")]
     if _MKL_DYLIB.search(line):  # Intel builds MKL for macOS on x86_64 only: the process loading it is x86_64
         facts += [("platform", "darwin"), ("python.machine", "x86_64")]
+    if _CUDA_DYLIB.search(line):  # CUDA for macOS (10.2 at the last) ran on Intel Macs only
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
     if _MAC_PATH.search(line) or _APPLE_TRIPLE.search(line) or _MAC_PROMPT.match(line):
         facts.append(("platform", "darwin"))
     elif _LINUX_PATH.search(line):

@@ -205,7 +205,11 @@ _RYZEN_MOBILE = re.compile(r"\b(?:AMD\s+(?:Ryzen\s+[3579]\s+)?|Ryzen\s+[3579]\s+
 _CPU_SHORT = re.compile(r"(?<![\w.-])R([3579])\s+(\d{4}X?3?D?F?)(?![\w.-])")
 _RAM_OWNED = re.compile(r"(?<![\w.])(\d{1,4})\s?G(?:B|iB)?\s+(?:of\s+)?(?:DDR\d\w*\s+)?(?:ram|memory)\b", re.IGNORECASE)
 _GPU_WORDS = re.compile(r"\b(?:TITAN|GPU|VRAM|graphics|card|RTX|GTX|Radeon|Quadro|Tesla)\b", re.IGNORECASE)
-_SPEC_KEY = re.compile(r"^\s*(?:[-*•]\s*)?(?:System|Specs?|Setup|Hardware|PC|Rig|Machine)\s*:\s*(.+)$", re.IGNORECASE)
+_SPEC_KEY = re.compile(r"^\s*(?:[-*•]\s*)?(?:(?:my|our)\s+)?(?:System|Specs?|Setup|Hardware|PC|Rig|Machine)(?:\s+(?:is|are))?\s*:\s*(.+)$",
+                       re.IGNORECASE)  # also 'My hardware is: RTX3090+AMD 3900X+128G RAM'
+# a Ryzen desktop CPU by its number after the maker ('AMD 3900X'): the thousands digit is the generation, the hundreds
+# the tier (9: Ryzen 9, 7-8: Ryzen 7, 5-6: Ryzen 5); no Radeon is named with four digits and a bare X
+_AMD_DESKTOP_CPU = re.compile(r"\bAMD\s+([1-9]([5-9])[05]0X(?:3D)?)(?![\w.-])")
 
 
 def machine_parts(line: str) -> Facts:
@@ -220,13 +224,17 @@ def machine_parts(line: str) -> Facts:
     short = _CPU_SHORT.search(line) if spec else None
     if short:
         facts += [("cpu.brand", f"AMD Ryzen {short.group(1)} {short.group(2)}"), ("cpu.hardware_arch", "x86_64")]
+    desktop = _AMD_DESKTOP_CPU.search(line) if spec else None
+    if desktop:
+        tier = {"9": 9, "8": 7, "7": 7, "6": 5, "5": 5}[desktop.group(2)]
+        facts += [("cpu.brand", f"AMD Ryzen {tier} {desktop.group(1)}"), ("cpu.hardware_arch", "x86_64")]
     ram = _RAM_OWNED.search(line)
     before = line[:ram.start()] if ram else ""
     gpu_before = gpu_names(before) or informal_gpu_names(before) or _GPU_WORDS.search(before)
     if ram and owned and (spec or not gpu_before):  # 'TITAN Xp is what I have, 12 GB RAM': the GPU's
         facts.append(("cpu.memory_bytes", int(ram.group(1)) * 1024**3))
     if spec:
-        for piece in spec.group(1).split(","):
+        for piece in re.split(r",|\+", spec.group(1)):
             names = informal_gpu_names(piece) or gpu_names(piece)
             if names:
                 facts.append(gpu_record(names[0], memory=re.search(r"\d+\s?GB", piece) and re.search(r"\d+\s?GB", piece).group()))

@@ -24,6 +24,7 @@ from macml.probe.paste.header_table import header_table_rows
 from macml.probe.paste.log_rules import journal_line_facts
 from macml.probe.paste.requirement_sections import requirement_lines
 from macml.probe.paste.said_of_this_machine import only_advised
+from macml.probe.paste.struct_pairs import struct_pairs
 
 
 @dataclass(frozen=True)
@@ -56,12 +57,16 @@ _DXDIAG_JOINED = frozenset(("OperatingSystem", "SystemManufacturer", "SystemMode
                             "DedicatedMemory", "SharedMemory", "DriverVersion", "DriverDate", "DeviceType", "DacType"))
 
 
+_AT_LEAST = re.compile(r"\((?:or\s+(?:later|newer|higher|above|better)|and\s+(?:later|up|above))\)", re.IGNORECASE)
+
+
 def _key(raw: str) -> str:
     key = re.sub(r"\.+$", "", raw.replace("`", "").strip().strip("*").strip())  # hashcat's 'Name...........:'
     key = re.sub(r"^([A-Za-z]+)\.([A-Z][a-z]+)$", r"\1 \2", key)  # hashcat's 'Metal.Version.:' is 'Metal Version'
     if key in _DXDIAG_JOINED:  # DxDiag's fields run together in a Markdown copy: 'OperatingSystem'
         key = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key)
     key = re.sub(r"[\s_]+", " ", key.lower())
+    key = re.sub(r"^(?:my|our)\s+(.+?)\s+(?:is|are)$", r"\1", key)  # 'My hardware is: RTX3090+...' is the hardware
     described = _DESCRIBED_KEY.match(key)
     return described.group(1) if described else key
 
@@ -70,12 +75,19 @@ _TABLE_ROW = re.compile(r"^\s*\|([^|]+)\|([^|]+)\|?\s*$")  # a Markdown table ro
 _XML = re.compile(r"^\s*<(\w+)>([^<]+)</\1>\s*$")  # nvidia-smi -q -x: <driver_version>430.64</driver_version>
 
 
+# spec lists written in Chinese ('内存：16g', '芯片：m1 pro'): the keys' English names
+_CJK_KEYS = {"内存": "Memory", "运行内存": "Memory", "显存": "VRAM", "芯片": "Chip", "处理器": "Processor", "显卡": "GPU",
+             "操作系统": "OS", "系统": "OS", "机型": "Model", "型号": "Model"}
+_CJK_KEY = re.compile(r"^(\s*(?:[-*]\s+)?)?(" + "|".join(sorted(_CJK_KEYS, key=len, reverse=True)) + r")\s*:")
+
+
 def key_value(line: str) -> Optional[Tuple[str, str]]:
     for shape in (_TABLE_ROW, _XML):
         found = shape.match(line)
         if found and found.group(2).strip() and not set(found.group(1).strip()) <= set("-: "):
             key = _key(found.group(1))
             return ("cuda driver version" if key == "cuda version" and shape is _XML else key), found.group(2).strip()
+    line = _CJK_KEY.sub(lambda m: (m.group(1) or "") + _CJK_KEYS[m.group(2)] + ":", line.replace("\uff1a", ":"), count=1)  # full-width colons
     match = _KEY_VALUE.match(line)
     if not match:
         return None
@@ -255,7 +267,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
-        for each in ([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text) + piped_pairs(text):
+        for each in ([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text) + piped_pairs(text) + struct_pairs(text):
             facts.extend(rules.by_key(*each))
             for keyed in readers.KEYED:
                 facts.extend(keyed(*each))
@@ -278,6 +290,8 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
             facts = [(f, v) for f, v in facts if not f.startswith(("cpu.", "gpu", "platform"))]
         facts = [(f, v) for f, v in facts if f != "package" or not only_advised(text, str(v.get("version")))]
         facts = mac_hint_rules.chips_of_other_macs(text, facts)
+        if _AT_LEAST.search(text):  # an issue form's floor ('M1 Max (or later)', '64GB (or higher)'): not the machine's own
+            facts = [(f, v) for f, v in facts if not f.startswith(("cpu.brand", "cpu.memory", "memory.", "gpu"))]
         seen = set()
         for fact, value in facts:
             marker = (fact, repr(value))

@@ -4,7 +4,9 @@ row at a time:
 - 'PyTorch CUDA: 11.7' (torch.version.cuda: the CUDA the build targets);
 - 'PyTorch CUDA Arch List: ['sm_37', 'sm_50', ...]' (torch.cuda.get_arch_list());
 - 'PyTorch Current Device Capability: (8, 6)' (torch.cuda.get_device_capability(): an NVIDIA GPU of that compute
-  capability, its name not printed).
+  capability, its name not printed);
+- tsai's computer_setup() 'device : 1 gpu (['GeForce RTX 3090'])': printed only where torch.cuda.is_available()
+  (tsai/imports.py), so torch's CUDA is available.
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ _TORCH = r"(?:py)?torch"
 
 def keyed_facts(key: str, value: str) -> Facts:
     value = value.strip()
+    if key == "device" and re.fullmatch(r"\d{1,2} gpus? \(\[.+\]\)`?", value):
+        return [("torch.cuda_available", True)]
     if re.fullmatch(_TORCH + r" cuda", key) and re.fullmatch(r"\d{1,2}\.\d", value):
         return [("torch.cuda_version", value)]
     if re.fullmatch(_TORCH + r" cuda arch list", key):

@@ -11,7 +11,7 @@ bug-report helpers), each a pure function returning stated facts:
 from __future__ import annotations
 
 import re
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.probe.paste.said_of_this_machine import mentioned_only
 
@@ -40,3 +40,18 @@ def keyed_facts(key: str, value: str) -> Facts:
 
 def line_facts(line: str) -> Facts:
     return processor_identifier(line)
+
+
+# CPython's banner built with MSVC, which only Windows builds are: '[MSC v.1929 64 bit (AMD64)]', also when a log
+# wraps it before the architecture ('[MSC v.1929 64 bit' then '(AMD64)]' on the next line)
+_MSC_CUT = re.compile(r"\[MSC v\.\d{4} (?:64|32) bit\s*$")
+_MSC_REST = re.compile(r"^\s*\((AMD64|ARM64)\)\]")
+
+
+def wrapped_msc_banner(lines: Sequence[str]) -> Dict[int, Facts]:
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        if _MSC_CUT.search(line):
+            rest = _MSC_REST.match(lines[index + 1]) if index + 1 < len(lines) else None
+            found[index] = [("platform", "win32")] + ([("python.machine", _WINDOWS_MACHINE[rest.group(1)])] if rest else [])
+    return found
