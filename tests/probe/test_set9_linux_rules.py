@@ -6,6 +6,7 @@ from macml.knowledge.amd_gfx import codename_target, instinct_target
 from macml.knowledge.hardware import intel_discrete_gpu, nvidia_compute_capability
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.linux import OS_RELEASE, build_facts
+from macml.probe.paste import gpu_count_rules as counts
 from macml.probe.paste import gpu_text_rules as gpus
 from macml.probe.paste import import_pastes
 from macml.probe.paste import stack_text_rules as stack
@@ -116,7 +117,7 @@ def test_dash_item(line, facts):
     ("running on 2x NVIDIA L40S", 2, "NVIDIA L40S"),
 ], ids=["glued", "spaced-memory", "times-sign", "nvidia-brand"])
 def test_gpu_count(line, count, name):
-    found = gpus.gpu_count(line)
+    found = counts.gpu_count(line)
     assert len(found) == count and {f[1]["name"] for f in found} == {name}
     assert [f[1]["index"] for f in found] == list(range(count))
 
@@ -124,7 +125,7 @@ def test_gpu_count(line, count, name):
 @pytest.mark.parametrize("line", ["resolution 2x1080", "a 4x4 grid", "not on 4xH100", "1x A100"],
                          ids=["resolution", "grid", "negated", "one"])
 def test_gpu_count_leaves(line):
-    assert gpus.gpu_count(line) == []
+    assert counts.gpu_count(line) == []
 
 
 @pytest.mark.parametrize("line, name", [
@@ -133,12 +134,12 @@ def test_gpu_count_leaves(line):
     ("a single A100 machine", "A100"),
 ], ids=["gh200-node", "h100-servers", "a100-machine"])
 def test_node_gpu(line, name):
-    assert gpus.node_gpu(line) == [_gpu(name, vendor="NVIDIA")]
+    assert counts.node_gpu(line) == [_gpu(name, vendor="NVIDIA")]
 
 
 @pytest.mark.parametrize("line", ["it is not an H100 node", "the A1 server", "Apple M2 machine"], ids=["negated", "not-nvidia", "mac"])
 def test_node_gpu_leaves(line):
-    assert gpus.node_gpu(line) == []
+    assert counts.node_gpu(line) == []
 
 
 @pytest.mark.parametrize("line, name", [

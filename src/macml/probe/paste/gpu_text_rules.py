@@ -9,10 +9,11 @@
   list of parts ('Processor - Xeon E5 - 2689', 'RAM - 16GB', 'OS - Windows 10').
 - A Jetson module named as the device ('Mobile device: NVIDIA Jetson AGX Orin', 'GPU model and memory: Jetson
   Nano 4GB'): its integrated GPU, an aarch64 Linux, and the module's memory.
-- A count of GPUs: '4xH100', '8 x A100 80GB', '2× RTX 4090'.
+- A count of GPUs ('4xH100', 'running 8 NVIDIA H100s') and a machine named for its GPU ('GH200 node'): gpu_count_rules,
+  run with these.
 - AMD code names and Instinct boards and their gfx target (knowledge/amd_gfx.py): 'Navi 22 [Radeon RX 6', 'my Mi60'.
-- A GPU the writer calls external ('an external NVIDIA GeForce RTX 4070', 'an eGPU (RTX 3080)'); a machine named
-  for its GPU ('GH200 node'); '我的是NVIDIA GeForce RTX 3050 Laptop GPU' ('mine is ...').
+- A GPU the writer calls external ('an external NVIDIA GeForce RTX 4070', 'an eGPU (RTX 3080)');
+  '我的是NVIDIA GeForce RTX 3050 Laptop GPU' ('mine is ...').
 
 The stack and OS around the GPU (CUDA's numbers, torch finding no GPU, OS answers) are read by stack_text_rules;
 line_facts, keyed_facts and answers here include its rules, so statements registers one module.
@@ -23,10 +24,9 @@ import re
 from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.knowledge.amd_apus import apu_target
-from macml.knowledge.amd_gfx import INSTINCT_MODEL, codename_target, instinct_target
+from macml.knowledge.amd_gfx import codename_target, instinct_target
 from macml.knowledge.hardware import nvidia_compute_capability
-from macml.probe.paste import stack_text_rules
-from macml.probe.paste.gpu_name_keys import model_key
+from macml.probe.paste import gpu_count_rules, stack_text_rules
 from macml.probe.paste.gpu_names import gpu_names, gpu_record, gpu_vendor, informal_gpu_names
 from macml.probe.paste.said_of_this_machine import NEGATION, hypothetical
 from macml.probe.paste.statement_rules import by_key
@@ -196,72 +196,6 @@ def _cpu_maker(brand: str) -> str:
     return "AMD " if re.search(r"\b(?:Ryzen|EPYC|Threadripper|Athlon)\b", brand, re.IGNORECASE) else "Intel "
 
 
-_COUNTED_NAME = (r"((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s+(?:PRO\s+)?|GTX\s+|Tesla\s+)?[A-Z]{0,2}\d{1,4}[A-Z]?"
-                 r"(?:\s?(?:Ti|SUPER|PCIe|SXM\d?|NVL))*(?:\s(?:Blackwell|Ada))?(?:\s\d{2,3}\s?GB)?)")
-_TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?" + _COUNTED_NAME + r"(?![\w.])", re.IGNORECASE)
-# 'a Lambda Hyperplane server running 8 NVIDIA H100s', 'with 4 A100 GPUs': a count, then the model in the plural
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_PLURAL = re.compile(r"(?<![\w.$])(\d{1,2}|two|three|four|five|six|seven|eight)\s+" + _COUNTED_NAME
-                     + r"(?:s|'s|\s+(?:GPUs|cards|graphics cards|accelerators))(?!\w|\.\d)", re.IGNORECASE)
-
-
-def _other_models(line: str, name: str) -> bool:
-    counted = model_key(" ".join(name.split()))
-    return any(model_key(other) != counted for other in gpu_names(line))
-
-
-def gpu_count(line: str) -> Facts:
-    """'4xH100', '8 x A100 80GB', '2× RTX 4090', 'running 8 NVIDIA H100s': that many NVIDIA GPUs of a model the capability table knows;
-    'a 8 x MI300X system': that many AMD Instinct accelerators."""
-    found = _TIMES.search(line) or _PLURAL.search(line)
-    if found and found.re is _PLURAL and _other_models(line, found.group(2)):
-        return []  # 'a Tesla K80 and two Tesla K40c cards': the line's other cards would be lost beside a count
-    count = int(_NUMBER_WORDS.get(found.group(1).lower(), found.group(1))) if found else 0
-    if not found or NEGATION.search(line[:found.start()]) or not 1 < count <= 16:
-        return []
-    name = " ".join(found.group(2).split())
-    vendor = "NVIDIA" if nvidia_compute_capability(name) else "AMD" if re.fullmatch(INSTINCT_MODEL, name, re.IGNORECASE) else ""
-    if not vendor:
-        return []
-    target = instinct_target(name) if vendor == "AMD" else None
-    return [("gpu", {"name": name, "vendor": vendor, "memory_mib": None, "index": i}) for i in range(count)] \
-        + ([("gpu.gfx", target)] if target else [])
-
-
-_TIMES_AFTER = re.compile(r"(?:\s[x×*]\s?|\s?[×*]\s?)(\d{1,2})(?![\w.])")
-_NVIDIA_WORD = re.compile(r"\b(?:nvidia|geforce|quadro|tesla|titan|rtx|gtx)\b", re.IGNORECASE)
-
-
-def gpu_count_after(line: str) -> Facts:
-    """'GPU: Nvidia Titan RTX * 4 (driver 510.06)', 'Tesla V100 ×8': that many NVIDIA GPUs of a model the capability
-    table knows, where the line names no GPU otherwise."""
-    found = _TIMES_AFTER.search(line)
-    if not found or gpu_names(line) or NEGATION.search(line[:found.start()]) or not 1 < int(found.group(1)) <= 16:
-        return []
-    head = re.split(r"[:(,;|\[]", line[:found.start()])[-1]
-    brand = _NVIDIA_WORD.search(head)
-    name = " ".join(head[brand.start():].split()) if brand else ""
-    if not name or len(name.split()) > 5 or not nvidia_compute_capability(name):
-        return []
-    return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": i}) for i in range(int(found.group(1)))]
-
-
-_NODE = re.compile(r"(?<![\w./-])((?:NVIDIA\s+)?G?[AHBL]\d{2,3}[A-Z]?)\s+(?:node|server|machine|box|instance|host|cluster)s?\b"
-                   r"|\b(?:running|runs|ran|run)\s+on\s+(?:an?\s+)?(?:\*\*)?((?:NVIDIA\s+)?G[BH]\d{3}|[AHBL]\d{2,3}[A-Z]?)(?:\*\*)?"
-                   r"(?![\w./-])")  # 'test fails running on **GB200**'
-
-
-def node_gpu(line: str) -> Facts:
-    """'(GH200 node, image ...)', 'on our H100 server', 'running on GB200': a machine named for its NVIDIA data-center
-    GPU."""
-    found = _NODE.search(line)
-    asked = "?" in re.split(r"[.!](?:\s|$)", line[found.end():])[0] if found else False  # 'support for DGX H200 servers?'
-    name = (found.group(1) or found.group(2)) if found else ""
-    if not found or asked or NEGATION.search(line[:found.start()]) or not nvidia_compute_capability(name):
-        return []
-    return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": None})]
-
-
 _MY_GPU_ZH = re.compile(r"我(?:的|用的|电脑的|笔记本的)\s*(?:显卡|GPU)?(?:型号)?是\s*(.+)$")
 
 
@@ -314,7 +248,8 @@ def amd_target(line: str) -> Facts:
 
 def line_facts(line: str) -> Facts:
     facts: Facts = []
-    for rule in (lspci_device, inxi_device, dash_item, gpu_count, gpu_count_after, node_gpu, chinese_owned_gpu, external_gpu, amd_target):
+    for rule in (lspci_device, inxi_device, dash_item, gpu_count_rules.gpu_count, gpu_count_rules.gpu_count_after,
+                 gpu_count_rules.node_gpu, chinese_owned_gpu, external_gpu, amd_target):
         facts += rule(line)
     return facts + stack_text_rules.line_facts(line)
 
