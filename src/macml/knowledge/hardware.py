@@ -194,6 +194,8 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
     # GF100/GF110 (2.0) and GF104/GF114 (2.1): the GTX 460 and 560 are GF1x4, the 560 Ti 448 a GF110
     (r"\b(gtx 465|gtx 4[78]0|gtx 560 ti[- ]448|gtx 5[78]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),
+    # Fermi Quadros named by the number alone (the same legacy list): 4000/5000/6000 GF100 2.0, 600/2000 GF106/GF108 2.1
+    (r"\bquadro [456]000\b(?! ?(?:ada|blackwell))", "2.0"), (r"\bquadro (?:600|2000)\b", "2.1"),
     (r"\b(gt 4[234]0|gt 5[234]0m?|gt 6[12]0|gts 450|gtx 460m?|gtx 550 ti|gtx 560(?: ti| se)?)\b", "2.1"),
     (r"\bgeforce (?:410m|610m)\b", "2.1"),  # GF119 notebook parts without a series word (the same legacy list)
     # NVS business cards (same legacy list): NVS 810 Maxwell 5.0, NVS 510 Kepler 3.0, NVS 310/315 and the

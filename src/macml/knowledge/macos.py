@@ -80,6 +80,11 @@ MACOS_RELEASE_NAMES = {"tahoe": "26", "sequoia": "15", "sonoma": "14", "ventura"
                        "big sur": "11", "catalina": "10.15", "mojave": "10.14", "high sierra": "10.13",
                        "sierra": "10.12", "el capitan": "10.11", "yosemite": "10.10", "mavericks": "10.9"}
 
+# The last update of each release Apple no longer updates (support.apple.com/100100, 'Apple security releases'):
+# 'the latest version of High Sierra' is 10.13.6
+FINAL_RELEASES = {"el capitan": "10.11.6", "sierra": "10.12.6", "high sierra": "10.13.6", "mojave": "10.14.6",
+                  "catalina": "10.15.7", "big sur": "11.7.10", "monterey": "12.7.6"}
+
 _RELEASE_WORD = re.compile(r"\b(" + "|".join(sorted(MACOS_RELEASE_NAMES, key=len, reverse=True)).replace(" ", r"\s*")
                            + r")\b", re.IGNORECASE)  # 'BigSur' as people type it
 

@@ -23,6 +23,7 @@ _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]
 # a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
 _AMD_PRO = re.compile(r"\b(AMD Pro (?:Vega (?:II|\d{2})(?: Duo)?|W\d{4}X(?: Duo)?|\d{3,4}[MX]?))(?![\w-])")
 _PARAVIRTUAL = re.compile(r"\b(Apple Paravirtual device)\b")  # Metal's name for a macOS guest's GPU
+_ATI_HD = re.compile(r"\b(ATI HD ?[2-6]\d{3}[A-Z]?)\b")  # ATI's own brand before AMD's ('ATI HD 5770 Apple Edition')
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'
 # Jetson's integrated GPUs as CUDA names them: deviceQuery's 'NVIDIA Tegra X1', torch's 'Orin (nvgpu)'
 _TEGRA = re.compile(r"\b((?:NVIDIA )?Tegra X\d|(?:NVIDIA )?(?:Orin|Xavier)(?: \(nvgpu\))?(?= \(nvgpu\)|\s*$|(?<=\)))|(?<=\bNVIDIA )Orin)")
@@ -33,7 +34,7 @@ _INSTINCT = re.compile(r"\b((?:AMD )?Instinct MI\d+\w*(?:/MI\d+\w*)?(?: OAM\b)?(
 def gib(value: str) -> Optional[int]:
     # 'Gi': free -h; 'Go'/'Mo': French octets ('RAM : 96 go'); '16g' as people type it ('内存：16g')
     value = re.sub(r"(?<!\d)(\d{1,3}),(\d{3})(?![\d,])", r"\1\2", value.replace("`", ""))  # a thousands comma: '16,354 MB' is 16354 MB
-    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To|gb|gib|mb|mib|g)(?:[sS](?![a-zA-Z]))?\b", value)
+    match = re.search(r"([\d.]+)\s*(TB|Ti|GB|GiB|Gi|G|MB|MiB|Mi|gigabytes|megabytes|[Gg]o|[Mm]o|To|gb|Gb|gib|mb|mib|g)(?:[sS](?![a-zA-Z]))?\b", value)
     if match:
         scale = {"TB": 1024**4, "TI": 1024**4, "GB": 1024**3, "GIB": 1024**3, "GI": 1024**3, "G": 1024**3, "MB": 1024**2,
                  "MIB": 1024**2, "MI": 1024**2, "GIGABYTES": 1024**3, "MEGABYTES": 1024**2, "GO": 1024**3, "MO": 1024**2,
@@ -52,7 +53,7 @@ def gpu_vendor(name: str) -> str:
     """'GeForce GTX 1050' -> 'NVIDIA', 'AMD Radeon Pro 580' -> 'AMD', 'Apple M1 Max' -> 'Apple'."""
     return ("NVIDIA" if re.search(r"n[i]?vidia|geforce|quadro|tesla|titan|rtx|\bgtx|\bgrid\b|\bnvs\s?\d{3}|\b(?:tegra|orin|xavier|jetson)\b"
                                   r"|\bgt\s?(?:1030|[2-7][1-6][05]m?)\b", name, re.I) else
-            "AMD" if re.search(r"radeon|amd|firepro|instinct|\bvega\s?\d{1,2}\b|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
+            "AMD" if re.search(r"radeon|amd|\bati\b|firepro|instinct|\bvega\s?\d{1,2}\b|\brx\s?\d{3,4}(?:\b|(?=(?:xtx|xt|gre)\b))|\bmi(?:25|50|60|100|2[15]0x?|300[ax]?|325x|35[05]x)\b|"
                                + _BARE_XT, name, re.I) else
             "Apple" if name.startswith("Apple") else "Intel" if re.search(r"intel|\barc\s?[abc]\d{3}", name, re.I) else "unknown")
 
@@ -120,7 +121,7 @@ def gpu_names(text: str) -> List[str]:
     text = re.sub(r"\b(Intel|Iris|Core) \((R|TM)\)", r"\1(\2)", text)  # 'Intel (R) UHD Graphics 630' (a summary's spacing)
     text = re.sub(r"\b((?i:intel)(?:\(R\))? U?HD)(\d{3,4})\b", r"\1 \2", text)  # 'Intel UHD630', 'Intel HD530' as typed
     text = re.sub(r"(?<!Radeon )\bRX Vega (56|64)\b", r"Radeon RX Vega \1", text)  # 'RX Vega 56': only AMD's Vega 10 cards
-    for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL):
+    for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL, _ATI_HD):
         found = [m.group(1).strip() for m in pattern.finditer(text)]
         names += [n for n in map(radeon_name, found) if n] if pattern is _RADEON else found
     names = [re.sub(r"(?<=\d)s$", "", name) for name in names]  # a plural: '2x Tesla K80s', 'two RTX 3090s'

@@ -64,6 +64,17 @@ def lspci_boards(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+def amd_chip(device: str) -> Facts:
+    """'Advanced Micro Devices, Inc. [AMD/ATI] Renoir (rev d9)' (lspci's name, and gpu-utils' 'Card Model'): a GPU
+    by its chip's name alone, with the chip's target; an APU's GPU sits in an x86 CPU."""
+    chip = re.match(r"Advanced Micro Devices, Inc\. \[AMD/ATI\] (\w+(?: \d+| Ridge)?)$", _device_name(device))
+    gfx = codename_target(chip.group(1)) if chip else None
+    if not gfx:
+        return []
+    return ([gpu_record(f"AMD {chip.group(1)}"), ("gpu.gfx", gfx), ("platform", "linux")]
+            + ([("cpu.hardware_arch", "x86_64")] if apu_target(gfx) else []))
+
+
 def lspci_device(line: str) -> Facts:
     """An lspci display controller the marketing-name reader leaves out (no known name in its brackets): the
     device as lspci names it, 'Intel Corporation DG2 [Arc A770]'."""
@@ -78,11 +89,9 @@ def lspci_device(line: str) -> Facts:
     intel = [f"Intel {b}" for b in brackets if found.group(1).startswith("Intel") and gpu_names(f"Intel {b}")]
     if intel:  # 'Intel Corporation DG2 [Arc A380]': the bracket is the marketing name, as for AMD's, less the maker
         return [gpu_record(intel[-1]), ("platform", "linux")]
-    chip = re.match(r"Advanced Micro Devices, Inc\. \[AMD/ATI\] (\w+(?: \d+| Ridge)?)$", _device_name(found.group(1)))
-    gfx = codename_target(chip.group(1)) if chip else None
-    if gfx:  # '[AMD/ATI] Renoir (rev d9)': a GPU by its chip's name alone; an APU's sits in an x86 CPU
-        return ([gpu_record(f"AMD {chip.group(1)}"), ("gpu.gfx", gfx), ("platform", "linux")]
-                + ([("cpu.hardware_arch", "x86_64")] if apu_target(gfx) else []))
+    chip = amd_chip(found.group(1))
+    if chip:
+        return chip
     name = re.sub(r"^Intel Corporation (?=(?:Iris|U?HD|Arc)\b)", "Intel ", _device_name(found.group(1)))
     x86 = [("cpu.hardware_arch", "x86_64")] if _INTEL_CORE_GPU.search(name) else []  # an Intel Core CPU's own GPU
     return [gpu_record(name), ("platform", "linux")] + x86 if re.search(r"\d", name) else []
@@ -115,7 +124,8 @@ _INTEL_CORE_GPU = re.compile(r"\bIntel\b.*\b(?:Sandy\s?bridge|Ivy\s?bridge|Haswe
                              r"Coffee\s?Lake|Comet\s?Lake|Ice\s?Lake|Tiger\s?Lake|Alder\s?Lake|Raptor\s?Lake|"
                              r"(?:U?HD|Iris(?: Plus| Pro| Xe)?) Graphics)\b", re.IGNORECASE)
 _MESA_VERSION = re.compile(r"^\d\.\d(?:\.\d+)?(?: \(\w+ Profile\))? Mesa \d{1,2}\.\d")
-_GPU_KEYS = ("gpu", "gpu type", "gpu name", "gpu model", "graphics card", "video card", "graphics", "gpu model and memory")
+_GPU_KEYS = ("gpu", "gpu type", "gpu name", "gpu model", "graphics card", "video card", "graphics", "gpu model and memory",
+             "gpu/vram")  # an issue template's 'GPU/VRAM: Quadro 4000 2Gb'
 _MEMORY_AFTER = re.compile(r"(?<![\w.])(\d{1,3})\s?(?:G|GB|GiB)(?:\s*(?:VRAM|of VRAM))?\s*\]?\s*$", re.IGNORECASE)
 _JETSON = re.compile(r"\b((?:NVIDIA\s+)?Jetson\s+(?:AGX\s+|Xavier\s+|Orin\s+|TX\d\s+)?(?:Orin|Xavier|Nano|TX1|TX2|Thor)"
                      r"(?:\s+(?:NX|Nano|Super|Developer Kit))*(?:\s+(\d{1,2})\s?GB)?)\b", re.IGNORECASE)
@@ -255,7 +265,8 @@ def line_facts(line: str) -> Facts:
 
 
 def keyed_facts(key: str, value: str) -> Facts:
-    return gpu_answer(key, value) + stack_text_rules.keyed_facts(key, value)
+    chip = amd_chip(value) if key == "card model" else []  # gpu-utils' card list
+    return chip + gpu_answer(key, value) + stack_text_rules.keyed_facts(key, value)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

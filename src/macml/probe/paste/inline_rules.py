@@ -99,7 +99,7 @@ def _apple_chip(line: str) -> Facts:
             facts += [("cpu.cores", int(cores.group(1) or cores.group(2)))] if cores else []
     facts += [("cpu.model", m) for m in MODEL_ID.findall(line)]
     facts += [("cpu.model", name + number) for name, number in SPACED_MODEL_ID.findall(line)]
-    facts += [("cpu.model", f"{name}{major},{minor}") for name, major, minor in DOTTED_MODEL_ID.findall(line)]
+    facts += [("cpu.model", f"{name.replace(' ', '')}{major},{minor}") for name, major, minor in DOTTED_MODEL_ID.findall(line)]
     if _APPLE_CORES.search(line):
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
     return facts

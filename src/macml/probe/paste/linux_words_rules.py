@@ -189,7 +189,8 @@ def torch_in_words(line: str) -> Facts:
     """'**Pytorch 2.0.1** (with the same cuda 11.8)', 'torch 2.1.0+cu121': torch's version and the CUDA it was
     built for; never a pin asked for ('pip install torch 2.1' is no sentence about the machine)."""
     found = _TORCH_WORDS.search(line.replace("**", ""))
-    if not found or re.search(r"\b(?:install|upgrade|downgrade|requires?|need|instead)\b", line, re.IGNORECASE):
+    if not found or re.search(r"\b(?:install|upgrade|downgrade|requires?|need|instead|supposedly)\b|\bsupports?\W{0,3}\s*python\b",
+                              line, re.IGNORECASE):  # 'torch 1.8.1 supposedly [supports](...) python >= 3.6.2': not installed
         return []
     named = {m.group(1) for m in re.finditer(r"(?<![\w.-])(?:py)?torch\s+(?:version\s+)?v?(\d+\.\d+\.\d+)", line, re.IGNORECASE)}
     if len(named) > 1:  # coremltools' 'Torch version 2.4.0 has not been tested ... Torch 2.2.0 is the most recent': which is installed is unclear

@@ -90,13 +90,20 @@ def _label(line: str) -> Optional[str]:
     return key.strip().lower() if sep else None
 
 
+def _profiler_ids(block: Sequence[str]) -> bool:
+    """system_profiler's own form of a vendor and device ID ('Vendor: AMD (0x1002)', 'Device ID: 0x67df'), not another
+    tool's ('Device ID: {'device': '0x15d8', ...}' from gpu-utils on Linux)."""
+    values = {_label(l): l.partition(":")[2].strip() for l in block if _label(l) in ("vendor", "device id")}
+    return bool(re.fullmatch(r"0x[0-9a-fA-F]{4}", values.get("device id", ""))) and "(0x" in values.get("vendor", "")
+
+
 def find_system_profiler_text(lines: Sequence[str]) -> List[Part]:
     parts = []
     accept = lambda l: not l.strip() or bool(re.match(r"^\s*[^:]{1,60}:(\s|$)", l)) and not _APPLEGPUINFO.match(l)
     for first, last in runs(lines, accept):
         block = lines[first:last + 1]
         labels = {_label(l) for l in block} - {None}
-        strong = labels & _STRONG or {"vendor", "device id"} <= labels  # a GPU macOS has no driver for
+        strong = labels & _STRONG or {"vendor", "device id"} <= labels and _profiler_ids(block)  # a GPU with no driver
         if not strong or len(labels & _PROFILER_LABELS) < 2 or labels & _OSHI_LABELS:
             continue
         while first < last and not lines[first].strip():

@@ -13,6 +13,7 @@ import re
 from typing import Any, Dict, List, Sequence, Tuple
 
 from macml.knowledge.hardware import apple_core_options
+from macml.knowledge.mac_families import PLAIN_ONLY_YEARS
 from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB
 from macml.probe.paste.gpu_names import gib, gpu_names, gpu_record
 from macml.probe.paste.packages import canonical
@@ -77,6 +78,9 @@ def tiered_chip(line: str) -> Facts:
     if not found or labels_results(line[found.end():]):
         return []
     brand = f"Apple M{found.group(1)} {found.group(2).capitalize()}"
+    year = re.match(r"\s*\(?((?:19|20)\d\d)\b", line[found.end():])
+    if year and int(year.group(1)) in PLAIN_ONLY_YEARS.get(int(found.group(1)), ()):  # 'M1 Pro 2020': a MacBook Pro
+        brand = f"Apple M{found.group(1)}"  # with the plain M1, the only M1 of 2020
     facts: Facts = [("cpu.brand", brand)]  # a Mac's GPU follows
     memory = _MEMORY_AFTER.match(line[found.end():])
     size = gib(memory.group(1) + " GB") if memory else None
@@ -148,8 +152,15 @@ def mps_tensor(line: str) -> Facts:
     return [("platform", "darwin"), ("metal.in_use", "mps"), ("torch.mps_built", True), ("torch.mps_available", True)]
 
 
+# a Mac named with its CPU in brackets, as an issue title sums up the machine: 'MBP(intel CPU)+eGPU(RX6800 16G)'
+_MAC_WITH_INTEL = re.compile(r"(?<![A-Za-z0-9])(?:MBP|MBA|Mac\s?Book(?:\s?Pro|\s?Air)?|iMac|Mac\s?mini)\s*\(\s*Intel\b", re.IGNORECASE)
+
+
 def x86_mac_in_words(line: str) -> Facts:
-    """'I use an x86 Mac', '我是用X86的mac', 'on my Intel-based MacBook Pro': the writer's Mac is an Intel one."""
+    """'I use an x86 Mac', '我是用X86的mac', 'on my Intel-based MacBook Pro', 'MBP(intel CPU)': the writer's Mac is an
+    Intel one."""
+    if _MAC_WITH_INTEL.search(line):
+        return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
     found = _X86_MAC.search(line)
     if not found or not _FIRST_PERSON.search(line) or negated(line[:found.start()]):  # 'not able to test this on an Intel Mac'
         return []

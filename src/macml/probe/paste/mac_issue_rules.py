@@ -220,19 +220,26 @@ def macos_version_beside_mac(line: str) -> Facts:
 
 
 # 'I got it set up on my macbook 1.6 GHz intel Core i5': the writer's own Mac, named as what it runs on
-_RUN_ON_MY_MAC = re.compile(r"\b(?:on|using|with|from) my (?:new |old )?(?:mac\s?book(?:\s?(?:pro|air))?|imac|mac mini|mac studio)\b",
-                            re.IGNORECASE)
+_RUN_ON_MY_MAC = re.compile(r"\b(?:(?:on|using|with|from) my|I(?:'m| am) (?:running|using|on) an?) (?:new |old )?"
+                            r"(?:mac\s?book(?:\s?(?:pro|air))?|imac|mac mini|mac studio)\b", re.IGNORECASE)  # 'I am running a Macbook Pro'
 
 
 _MY_HACKINTOSH = re.compile(r"\b(?:I have|I've got|I own|I use|I'm on|on|using|my)\s+(?:an?\s+)?(?:old\s+|new\s+)?hackintosh\b", re.IGNORECASE)
 
 
+# Chinese: 黑苹果 ('black apple', a Hackintosh) in a line where the writer speaks of their own (我); 'N G的内存' (N GB of memory)
+_MY_HACKINTOSH_ZH = re.compile(r"我.*黑苹果|黑苹果.*我")
+_MEMORY_ZH = re.compile(r"(?<![\d.])(\d{1,3})\s?G[Bb]?\s*的内存")
+
+
 def my_hackintosh(line: str) -> Facts:
-    """'I have a hackintosh, i5 4590 and a GTX 750 Ti': macOS on a PC, so an x86_64 machine."""
+    """'I have a hackintosh, i5 4590 and a GTX 750 Ti', '我试着自己配置了一下' beside 黑苹果: macOS on a PC, so an x86_64
+    machine; '看着64G的内存' ('looking at 64G of memory'): its memory."""
     found = _MY_HACKINTOSH.search(line)
-    if not found or _NOT.search(line[:found.start()]):
-        return []
-    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
+    facts: Facts = [("cpu.memory_bytes", int(m.group(1)) * 1024**3) for m in _MEMORY_ZH.finditer(line)][:1]
+    if (found and not _NOT.search(line[:found.start()])) or _MY_HACKINTOSH_ZH.search(line):
+        facts += [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
+    return facts
 
 
 def run_on_my_mac(line: str) -> Facts:

@@ -127,12 +127,16 @@ def family_chip(line: str) -> Facts:
     return [("platform", "darwin"), ("cpu.brand", _chip(generation) + (f" {tier}" if tier else "")), ("cpu.hardware_arch", "arm64")]
 
 
+_MY_PLAIN_CHIP = re.compile(r"\bmy\s+(?:Apple\s+)?M([1-5])\b(?![\w-]|\s*(?:Pro|Max|Ultra)\b)", re.IGNORECASE)
+
+
 def bare_chip_beside_mac(line: str) -> Facts:
     """'# MacOS14.2 M1 can't install', 'Trying to get Metal working M1': an 'M1' on a line about a Mac is its Apple
     chip (the tier stays unnamed); a line that also names Intel is left alone."""
     if not _BARE_CHIP.search(line) or not _MAC_WORD.search(line) or _INTEL_WORD.search(line):
         return []
-    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+    mine = _MY_PLAIN_CHIP.search(line)  # 'issues on my M2 (macOS 13.2.1)': the writer names their chip, with no tier
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64")] + ([("cpu.brand", f"Apple M{mine.group(1)}")] if mine else [])
 
 
 def on_apple_silicon(line: str) -> Facts:

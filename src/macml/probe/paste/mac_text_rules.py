@@ -16,7 +16,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from macml.knowledge.hardware import apple_core_options
-from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, sole_release
+from macml.knowledge.macos import APPLE_SILICON_MEMORY_GB, FINAL_RELEASES, sole_release
 from macml.probe.paste.form_answer_rules import states_x86_architecture
 from macml.probe.paste.own_release import UPGRADED_TO, keyed_release, release_of_this_mac
 from macml.probe.paste.statement_rules import by_key
@@ -199,7 +199,9 @@ def release_name(line: str) -> Facts:
     for, where the line states it of this Mac)."""
     upgraded = UPGRADED_TO.search(line)
     if upgraded and not re.search(r"\b(?:if|when|whether|should|would|can|could)\b", line[:upgraded.start()], re.IGNORECASE):
-        return [("platform", "darwin"), ("os.release", sole_release(upgraded.group(1)))]
+        final = FINAL_RELEASES.get(" ".join(upgraded.group(1).lower().split())) if re.search(
+            r"\b(?:latest|last|newest)\s+(?:version|release)\s+of\b", upgraded.group(0), re.IGNORECASE) else None
+        return [("platform", "darwin"), ("os.release", sole_release(upgraded.group(1)))] + ([("os.version", final)] if final else [])
     said = release_of_this_mac(line)
     if not (_RELEASE_NAME.search(line) or keyed_release(line) or (said and re.search(r"\b(?:i?Mac|MacBook)", line))):
         return []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from macml.knowledge.macos import sole_release
 from macml.probe.paste.said_of_this_machine import NEGATION
 from macml.probe.paste.statement_rules import Facts
 
@@ -53,7 +54,18 @@ def distro_kernel_arch(line: str) -> Facts:
     return facts + ([("cpu.hardware_arch", _ARCH[found.group(4).lower()])] if found.group(4) else [])
 
 
+# 'I'm using VMWare with sequoia OS on a ryzen 2600': the writer's OS runs in that hypervisor
+_USING_HYPERVISOR = re.compile(r"\bI(?:'m|\s+am)\s+(?:using|running)\s+(VMware|VirtualBox|Parallels|QEMU|UTM)\s+(?:with|to run|for)\b",
+                               re.IGNORECASE)
+_HYPERVISOR_NAMES = {"vmware": "VMware", "virtualbox": "VirtualBox", "parallels": "Parallels", "qemu": "QEMU", "utm": "UTM"}
+
+
 def virtual_machine(line: str) -> Facts:
+    using = _USING_HYPERVISOR.search(line)
+    if using and not NEGATION.search(line[:using.start()]):
+        guest = sole_release(line[using.end():using.end() + 30])  # '... with sequoia OS': a macOS guest
+        return [("hypervisor", _HYPERVISOR_NAMES[using.group(1).lower()])] + (
+            [("platform", "darwin"), ("os.release", guest)] if guest else [])
     found = _VM.search(line)
     return [("hypervisor", None)] if found and not NEGATION.search(line[:found.start()]) else []
 

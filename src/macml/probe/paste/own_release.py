@@ -13,9 +13,11 @@ _RELEASE_KEYED = re.compile(r"^\s*[-*#>]*\s*[A-Za-z][\w ./()&-]{0,40}:\s*(?:[\w.
 _RELEASE_FIRST = re.compile(r"^\s*[-*#>]*\s*(?:mac\s?OS(?:\s?X)?|OS\s?X)\s+" + _RELEASE_WORDS, re.IGNORECASE)  # not 'Ventura Blvd'
 _RELEASE_HERE = re.compile(r"\b(?:I'?m\s+on|I\s+am\s+on|I'?m\s+(?:running|using)|I\s+(?:run|use|have)|(?:is|am|are|runs|running|"
                            r"on|with|upgraded\s+to|updated\s+to)|we'?re\s+on)\s+(?:the\s+)?" + _RELEASE_WORDS, re.IGNORECASE)
-# 'updated it succesfully to Tahoe', 'upgraded my Mac to Sonoma': the release after 'to' runs now, whatever came before
-UPGRADED_TO = re.compile(r"\b(?:I\s+|I'?ve\s+|and\s+(?:then\s+)?)(?:upgraded|updated)(?:\s+(?:it|my\s+\w+|the\s+\w+|\w+ly|from\s+(?:mac\s?OS\s+)?(?:Big Sur|High Sierra|\w+)(?:\s[\d.]+)?)){0,2}"
-                         r"\s+to\s+(?:mac\s?OS\s+)?(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|High Sierra)\b",
+# 'updated it succesfully to Tahoe', 'upgraded my Mac to Sonoma', 'updated to the latest version of High Sierra': the
+# release after 'to' runs now, whatever came before
+UPGRADED_TO = re.compile(r"\b(?:I\s+|I'?ve\s+|and\s+(?:then\s+)?)(?:\w+ly\s+)?(?:upgraded|updated)(?:\s+(?:it|my\s+\w+|the\s+\w+|\w+ly|from\s+(?:mac\s?OS\s+)?(?:Big Sur|High Sierra|\w+)(?:\s[\d.]+)?)){0,2}"
+                         r"\s+to\s+(?:the\s+(?:latest|last|newest)\s+(?:version|release)\s+of\s+)?(?:mac\s?OS\s+)?"
+                         r"(Tahoe|Sequoia|Sonoma|Ventura|Monterey|Big Sur|Catalina|Mojave|High Sierra)\b",
                          re.IGNORECASE)
 # the writer's own Mac's parts listed with its macOS: 'I have mbp mid 2014 with i7-4870hq, ..., macOS ventura', 'on my
 # MacBook Pro, macOS, Mojave, using my eGPU'

@@ -187,8 +187,19 @@ def cpu_based(line: str) -> Facts:
     return facts + ([("gpu.gfx", gfx)] if gfx else [])
 
 
+# a Ryzen desktop APU by its number alone in a machine's description ('a small computer with 5700G+64G RAM+1T drive'):
+# no other part is numbered so (amd.com: 2200G-8700G)
+_APU_NUMBER = re.compile(r"(?<![\w.-])([2-8]\d00GE?)(?![\w.-])")
+_MACHINE_WORDS = re.compile(r"\+|\b(?:computer|PC|machine|box|build|rig|APU|Ryzen)\b", re.IGNORECASE)
+
+
+def apu_number(line: str) -> Facts:
+    found = _APU_NUMBER.search(line)
+    return ryzen_part(None, found.group(1)) if found and _MACHINE_WORDS.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return card_is(line) + cpu_based(line)
+    return card_is(line) + cpu_based(line) + apu_number(line)
 
 
 def keyed_facts(key: str, value: str) -> Facts:

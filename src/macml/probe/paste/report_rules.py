@@ -79,6 +79,7 @@ def wheel_tag(line: str) -> Facts:
 _ENV_STDLIB = re.compile(r"/(?:envs/[\w.-]+|\.?venv[\w.-]*|virtualenvs/[\w.-]+)/lib/python(3)\.(\d{1,2})/")
 
 
+_BUILD_DIR = re.compile(r"\bbuild/(?:src|temp|lib)\.macosx-\d+\.\d+-(arm64|x86_64)-(3\.\d{1,2})\b")
 # NVIDIA's CUDA libraries built for macOS ('libcudart.10.0.dylib'): NVIDIA shipped CUDA for macOS up to 10.2, for
 # Intel Macs (docs.nvidia.com/cuda/archive/10.2: 'CUDA 10.2 is the last release to support macOS')
 _CUDA_DYLIB = re.compile(r"\blib(?:cudart|cublas|cudnn|cufft|curand|cusolver|cusparse|nvrtc|cuda)(?:\.\d+)*\.dylib\b")
@@ -103,6 +104,9 @@ def path_facts(line: str) -> Facts:
         facts += [("platform", "linux"), ("python.machine", extension.group(2)), ("python.minor", f"3.{extension.group(1)}")]
     if _MKL_DYLIB.search(line):  # Intel builds MKL for macOS on x86_64 only: the process loading it is x86_64
         facts += [("platform", "darwin"), ("python.machine", "x86_64")]
+    build_dir = _BUILD_DIR.search(line)
+    if build_dir:  # setuptools' build/src.macosx-13.2-arm64-3.7: the platform tag of the Python building the package
+        facts += [("platform", "darwin"), ("python.machine", build_dir.group(1)), ("python.minor", build_dir.group(2))]
     if _CUDA_DYLIB.search(line):  # CUDA for macOS (10.2 at the last) ran on Intel Macs only
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
     if _MAC_PATH.search(line) or _APPLE_TRIPLE.search(line) or _MAC_PROMPT.match(line):

@@ -15,7 +15,7 @@ MODEL_ID = re.compile(r"\b((?:MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacP
 # the same identifier with a space people type in it: 'MacPro 3,1', 'MacBookPro 11,3' (not bare 'Mac 14,2')
 SPACED_MODEL_ID = re.compile(r"\b(MacBookPro|MacBookAir|MacBook|Macmini|MacPro|iMacPro|iMac) (\d{1,2},\d{1,2})\b(?![.,]?\d)")
 # ... or with a dot, as cMP owners write theirs: 'MacPro 5.1' (only these two: 'iMac 21.5' is a screen size)
-DOTTED_MODEL_ID = re.compile(r"\b(MacPro|Macmini) ?([1-9])\.([1-9])\b(?![.\d])")
+DOTTED_MODEL_ID = re.compile(r"\b(Mac ?Pro|Mac ?mini) ?([1-9])\.([1-9])\b(?![.\d])")  # also 'Mac Pro 5.1 (Mid 2010)'
 
 
 def arch_word(value: str) -> Optional[str]:
