@@ -7,7 +7,7 @@ from macml.knowledge.wsl import wsl_gpu_host
 from macml.probe.collect import facts_from_snapshot
 from macml.probe.paste import import_pastes, wsl_rules
 from macml.probe.paste.env_report_rules import chinese_answer
-from macml.probe.paste.gpu_text_rules import gpu_count_after
+from macml.probe.paste.gpu_count_rules import gpu_count_after
 from macml.probe.paste.linux_app_rules import torch_answers
 from macml.probe.paste.python_prose_rules import answer_after, torch_said
 
