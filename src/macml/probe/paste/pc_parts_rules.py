@@ -194,8 +194,9 @@ _MACHINE_WORDS = re.compile(r"\+|\b(?:computer|PC|machine|box|build|rig|APU|Ryze
 
 
 def apu_number(line: str) -> Facts:
+    """Not in a question ('Will this work on a Ryzen 7 5700G based system?'): a machine asked about is no one's."""
     found = _APU_NUMBER.search(line)
-    return ryzen_part(None, found.group(1)) if found and _MACHINE_WORDS.search(line) else []
+    return ryzen_part(None, found.group(1)) if found and _MACHINE_WORDS.search(line) and "?" not in line else []
 
 
 def line_facts(line: str) -> Facts:
