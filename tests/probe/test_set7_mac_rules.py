@@ -208,7 +208,8 @@ def test_ultralytics_version(line, expected):
 
 @pytest.mark.parametrize("line, expected", [
     ("I am using Python 3.10, sentence-transformers 3.0.1, accelerate 0.31 and torch 2.3.1.",
-     [_package("sentence-transformers", "3.0.1"), _package("torch", "2.3.1"), ("torch.version", "2.3.1")]),
+     [_package("sentence-transformers", "3.0.1"), _package("torch", "2.3.1"), ("torch.version", "2.3.1"),
+      ("python.minor", "3.10")]),  # the Python beside the packages (set-45 round)
     ("WARNING:root:Pytorch pre-release version 1.13.0.dev20220922 - assuming intent to test it",
      [_package("torch", "1.13.0.dev20220922"), ("torch.version", "1.13.0.dev20220922")]),
     ("spaCy version 3.0.0 on macOS", [_package("spacy", "3.0.0")]),

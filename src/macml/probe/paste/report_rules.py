@@ -18,9 +18,9 @@ Facts = List[Tuple[str, Any]]
 
 _WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+[mt]?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
                     r"|(?:many|musl)linux[\w.]*_(x86_64|aarch64)|win_amd64)\.whl\b")
-# the wheel the writer installed or uses, by its file name's distribution and version
-_USED_WHEEL = re.compile(r"\b(?:install(?:ed|ing)?|using|used|use)\b[^.;]{0,30}?(?<![\w.-])([A-Za-z][\w.]*?)-(\d+(?:\.\d+)+\w*)$",
-                         re.IGNORECASE)
+# the wheel the writer says they installed or use, by its file name's distribution and version
+_USED_WHEEL = re.compile(r"\b(?:I|we)\b[^.;]{0,20}?\b(?:install(?:ed|ing)?|using|used|use)\b[^.;]{0,30}?(?<![\w.-])"
+                         r"([A-Za-z][\w.]*?)-(\d+(?:\.\d+)+\w*)$", re.IGNORECASE)  # the writer's, not pip's 'Using cached ...'
 _SITE_PACKAGES = re.compile(r"/lib/python([23])\.(\d{1,2})/(?:site|dist)-packages/")
 _PYENV_VERSION = re.compile(r"/\.?pyenv/versions/(3\.\d{1,2}\.\d{1,2})/(?:bin|lib)/")  # pyenv's own directory for it
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
