@@ -58,9 +58,9 @@ def avx_guard(line: str) -> Facts:
     return []
 
 
-_INIT_FRAME = re.compile(r'^\s*File "\S*?/(?:site|dist)-packages/(torch|tensorflow|jax|jaxlib|mlx)/__init__\.py", line \d+, '
+_INIT_FRAME = re.compile(r'^\s*(?:>\s*)*File "\S*?/(?:site|dist)-packages/(torch|tensorflow|jax|jaxlib|mlx)/__init__\.py", line \d+, '
                          r'in <module>')
-_RAISED = re.compile(r"^(\w+(?:Error|Exception)):\s*\S")
+_RAISED = re.compile(r"^(?:>\s*)*(\w+(?:Error|Exception)):\s*\S")  # also in a Markdown quote
 
 
 def traceback_through_init(lines: Sequence[str]) -> Dict[int, Facts]:
@@ -74,8 +74,8 @@ def traceback_through_init(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
-_REPL_IMPORT = re.compile(r"^\s*>>>\s*import\s+(torch|tensorflow|jax|jaxlib|mlx)(?:\.\w+)*(?:\s+as\s+\w+)?\s*$")
-_DIED = re.compile(r"^\s*(?:\S+:\s*)?(?:Illegal instruction|illegal hardware instruction|Segmentation fault|Bus error|Abort trap|"
+_REPL_IMPORT = re.compile(r"^\s*(?:>+\s*)*import\s+(torch|tensorflow|jax|jaxlib|mlx)(?:\.\w+)*(?:\s+as\s+\w+)?\s*$")
+_DIED = re.compile(r"^\s*(?:>\s*)*(?:\S+:\s*)?(?:Illegal instruction|illegal hardware instruction|Segmentation fault|Bus error|Abort trap|"
                    r"Killed)\b", re.IGNORECASE)
 
 
