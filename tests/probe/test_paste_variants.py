@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from capture_yardstick import captures_in, score_capture
-from macml.probe.paste.text import decode_paste
+from macml.probe.paste.text import clean_lines, decode_paste, journal_lines
 from macml.recipes.catalog import load_all
 
 CAPTURES = [p for p in captures_in(Path(__file__).resolve().parents[1] / "captures")
@@ -43,13 +43,22 @@ def clean_verdicts(path: Path):
     return verdicts(path)
 
 
+def what_the_reader_sees(text: str):
+    """A paste's lines once encoding, line ends, colour codes and quoting are gone, and which carried a journal
+    prefix: all that the import reads of a text that is not a snapshot. Two texts that agree here conclude alike."""
+    return clean_lines(text), journal_lines(text)
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_capture_concludes_the_same_however_it_is_pasted(variant, tmp_path):
     differ = []
     for path in CAPTURES:
         text = decode_paste(path.read_bytes())
+        dressed_bytes = VARIANTS[variant](text)
+        if what_the_reader_sees(decode_paste(dressed_bytes)) == what_the_reader_sees(text):
+            continue  # the same input to every rule: the conclusions cannot differ, so they need not be scored again
         dressed = tmp_path / path.name
-        dressed.write_bytes(VARIANTS[variant](text))
+        dressed.write_bytes(dressed_bytes)
         dressed.with_suffix(".json").write_bytes(path.with_suffix(".json").read_bytes())
         clean, other = clean_verdicts(path), verdicts(dressed)
         if clean != other:

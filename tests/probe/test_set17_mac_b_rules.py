@@ -27,7 +27,7 @@ def _lines(text):
     ("- Chip Apple M3 Max\n- Memory 128 GB\n", 1, 128),
 ], ids=["monterey-about-this-mac", "intel-ddr4", "ventura-startup-disk", "bulleted"])
 def test_about_this_mac_memory(text, index, gb):
-    assert about_this_mac_rules.answers(_lines(text)) == {index: [("platform", "darwin"), ("cpu.memory_bytes", gb * GB)]}
+    assert about_this_mac_rules.answers(_lines(text))[index] == [("platform", "darwin"), ("cpu.memory_bytes", gb * GB)]
 
 
 @pytest.mark.parametrize("text", [

@@ -193,7 +193,7 @@ def check_recommended_recipe(facts: MachineFacts, recipes: Sequence[Recipe]) -> 
         return ok("Python", f"The recommended recipe, {best.recipe}, is in place: {framework} works (CPU only)")
     pins = f" ({fit.pin_label})" if fit and fit.pin_label else ""
     if fit and fit.fits_if:
-        pins += "; fits if " + "; ".join(fit.fits_if)
+        pins += "; fits if " + "; ".join(dict.fromkeys(fit.fits_if))  # several unnamed GPUs ask one thing once
     if probe is None and facts.interpreter is not None and facts.interpreter.lists_every_package \
             and not facts.package(framework):
         pins += f"; {framework} is not installed yet"

@@ -42,7 +42,8 @@ class DriverError:
 
 
 DRIVER_ERRORS: Tuple[DriverError, ...] = (
-    DriverError(re.compile(r"Failed to initialize NVML:\s*Driver/library version mismatch", re.IGNORECASE),
+    # nvidia-smi's 'Failed to initialize NVML: ...'; nvtop's 'Impossible to initialize nvidia nvml : ...' (nvmlErrorString)
+    DriverError(re.compile(r"initiali[sz]e (?:nvidia )?NVML\s*:\s*Driver/library version mismatch", re.IGNORECASE),
                 "the loaded NVIDIA kernel module and the driver's libraries are different versions "
                 "(a driver was installed or upgraded and the old module is still loaded)",
                 "Reboot (or unload and reload the nvidia modules). If it persists, reinstall one driver so the kernel "

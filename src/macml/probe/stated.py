@@ -152,9 +152,15 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
         found["version"] = minors.pop()
         sources["interpreter.version"] = where(first_stated(statements, "python.minor"))
     packages = dict(interp.packages)
+    stated_here = {}
     for stated in statements:
-        if stated.get("fact") == "package" and stated["value"]["name"] not in packages:
-            packages[stated["value"]["name"]] = stated["value"]["version"]
+        if stated.get("fact") != "package":
+            continue
+        name, version = stated["value"]["name"], str(stated["value"]["version"])
+        if name not in packages:
+            packages[name] = stated_here[name] = version
+        elif name in stated_here and version.startswith(packages[name] + "."):  # 'tensorflow=2.14', then its '2.14.0'
+            packages[name] = stated_here[name] = version
     if packages != dict(interp.packages):
         found["packages"] = packages
     if not found:

@@ -35,7 +35,9 @@ def _stated_gpus(statements: Sequence[Statement]) -> List[Tuple[Dict[str, Any], 
         value, name = stated["value"], stated["value"]["name"]
         key = (model_key(name) or name, value.get("index"))  # one numbered device spelled twice ('Intel Iris Graphics', 'Intel Iris')
         if value.get("index") is not None:
-            if key in seen_index:
+            if key in seen_index:  # the row read twice: the reading with its memory fills the other's
+                chosen = [(dict(v, memory_mib=v.get("memory_mib") or value.get("memory_mib")), said)
+                          if (model_key(v["name"]) or v["name"], v.get("index")) == key else (v, said) for v, said in chosen]
                 continue
             seen_index.add(key)
         elif name in last_line and not (stated.get("line") == last_line[name] + 1 and _bare(stated, name)):

@@ -7,6 +7,7 @@ apart from the UNMET ones (unknown is not no). Code reads the subject and kind, 
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
@@ -58,6 +59,7 @@ def _fits_if(subject: str, text: str) -> Shortfall:
     return Shortfall(subject, FITS_IF, text)
 
 
+@functools.lru_cache(maxsize=None)
 def python_tags(spec: SpecifierSet) -> str:
     """">=3.9,<3.13" -> "cp39–cp312" (the CPython minors the specifier admits)."""
     minors = [m for m in range(0, 30) if spec.contains(f"3.{m}", prereleases=True)]

@@ -22,7 +22,7 @@ _MEMORY = re.compile(r"^\s*(?:[-*•]\s+)?(?:Memory|RAM|Unified memory)\s+(\d{1,
                      r"(?:\s+\d{3,4}\s?MHz(?:\s+(?:LP)?DDR\d\w*)?)?\s*$", re.IGNORECASE)  # the DDR may wrap to the next line
 _SUMMARY_LINE = re.compile(
     r"^\s*(?:[-*•]\s+)?(?:Chip\s+Apple\s+M\d|Processor\s+\S.*(?:GHz|Intel|Apple|Core)|Graphics\s+\S|Startup\s+disk\s+\S"
-    r"|Serial\s+number\s+\S|Version\s+\d{2}\.\d|macOS\s+[A-Z][a-z]+(?:\s+\d{2}(?:\.\d+)*)?\s*$"
+    r"|Serial\s+number\s+\S|Version\s+\d{2}\.\d|macOS\s+[A-Z][a-z]+(?:\s+\d{2}(?:\.\d+)*)?\s*$|Apple\s+M\d(?:\s+(?:Pro|Max|Ultra))?\s*$"
     r"|(?:MacBook(?:\s+(?:Pro|Air))?|iMac(?:\s+Pro)?|Mac\s*mini|Mac\s+Studio|Mac\s+Pro)\s*\(?\d{2}[- ]inch|"
     r"(?:MacBook(?:\s+(?:Pro|Air))?|iMac(?:\s+Pro)?|Mac\s*mini|Mac\s+Studio|Mac\s+Pro)\s*\(.*\d{4}\)\s*$)",
     re.IGNORECASE)
@@ -84,5 +84,22 @@ def split_model_name(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+# the macOS version under the release name, as the window shows it: 'Version 13.5.2' or 'Version 14.1 (23B74)'
+_VERSION = re.compile(r"^\s*(?:[-*•]\s+)?Version\s+(10\.1[0-5]|1[1-5]|2[6-9])\.(\d{1,2}(?:\.\d{1,2})?)(?:\s*\(\w+\))?\s*$")
+
+
+def summary_version(lines: Sequence[str]) -> Dict[int, Facts]:
+    """line index -> the macOS version a summary's 'Version 13.5.2' line states, where another summary line is near
+    (an app's 'Version 13.5.2' stands alone)."""
+    found: Dict[int, Facts] = {}
+    for index, line in enumerate(lines):
+        version = _VERSION.match(line)
+        near = [i for i in range(max(0, index - _REACH), min(len(lines), index + _REACH + 1))
+                if i != index and _SUMMARY_LINE.match(lines[i]) and not _VERSION.match(lines[i])] if version else []
+        if near and not _introduced_as_mention(lines, min(near + [index])):
+            found[index] = [("platform", "darwin"), ("os.version", f"{version.group(1)}.{version.group(2)}")]
+    return found
+
+
 def answers(lines: Sequence[str]) -> Dict[int, List]:
-    return {**split_model_name(lines), **summary_memory(lines)}
+    return {**split_model_name(lines), **summary_memory(lines), **summary_version(lines)}

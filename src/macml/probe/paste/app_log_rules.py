@@ -135,6 +135,9 @@ def app_log_lines(line: str) -> Facts:
     # raised only on an AMD GPU; torch words a hipError as 'HIP error: <its message>' (but no device is no GPU)
     if re.search(r"\brocBLAS error\b|\bhipError\w+|\bMIOpen Error\b|\bHIP error: (?!no ROCm-capable device|invalid device)", line):
         facts.append(("gpu.present", "AMD"))
+    # Taichi says it starts on CUDA only once a CUDA context is made on a device (otherwise it falls back to the CPU)
+    if re.match(r"^\s*\[Taichi\] Starting on arch=cuda\b", line):
+        facts.append(("gpu.present", "NVIDIA"))
     return facts
 
 

@@ -109,7 +109,8 @@ def os_strings(line: str) -> Facts:
 
 
 _OS_KEYS = ("os", "operating system", "system", "distro", "distribution", "os version", "os/platform", "platform",
-            "os platform and distribution")  # the last: TensorFlow's issue form
+            "os platform and distribution",  # TensorFlow's issue form
+            "linux version")  # MONAI's print_config(): 'Linux version: Linux Mint 21.2' (its distro)
 
 
 _MAC_SHORT = re.compile(r"mac\s?((?:10\.1[0-5]|1[1-5]\.\d|2[6-9]\.\d)(?:\.\d{1,2})?)", re.IGNORECASE)

@@ -4,6 +4,7 @@ Shared by the statement rules (statement_rules.py); each name is as printed, tri
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, List, Optional, Tuple
 
@@ -16,7 +17,7 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS
                      r"|(?<=\d )Blackwell(?: (?:Max-Q )?(?:Workstation|Server)(?: Edition)?)?|(?<=\d )Ada Generation"
                      r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?(?: Low Profile)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
-                     r"|(?=\s*(?:$|[,(:|\]\"'+&\u2014\u2013]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\sPCI(?:e|-E)?\s+cards?\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
+                     r"|(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\sPCI(?:e|-E)?\s+cards?\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
 _RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
@@ -114,6 +115,22 @@ _LOWER_TESLA = re.compile(r"\btesla(?=\s+[KMPVT]\d{1,3}[a-z]?\b)", re.IGNORECASE
 
 def gpu_names(text: str) -> List[str]:
     """The GPU models a piece of text names: 'NVIDIA GeForce RTX 4090', 'AMD Radeon Pro 560X', 'Apple M1 Max'."""
+    return list(_gpu_names(text))
+
+
+# Strix Halo's integrated Radeon 8060S / 8050S / 8040S (AMD's Ryzen AI Max product pages): the S is the model's
+_RADEON_S_MODEL = re.compile(r"\bRadeon\s+80[4-6]0s$", re.IGNORECASE)
+
+
+def _singular(name: str) -> str:
+    """A plural left off: '2x Tesla K80s', 'two RTX 3090s'; not the S of a model that has one ('Radeon 8060s')."""
+    if _RADEON_S_MODEL.search(name):
+        return name[:-1] + "S"
+    return re.sub(r"(?<=\d)s$", "", name)
+
+
+@functools.lru_cache(maxsize=4096)  # many rules ask about the same line
+def _gpu_names(text: str) -> Tuple[str, ...]:
     names = []
     text = text.replace("NoGCNArchNameOnOldPyTorch", " ")  # collect_env's marker glued to an AMD name (old torch)
     text = _BRAND_CASE.sub(lambda m: _BRANDS[m.group(1).lower()], text)  # 'TESLA M40', 'Firepro D700' as written
@@ -124,11 +141,11 @@ def gpu_names(text: str) -> List[str]:
     for pattern in (_GRID, _NVIDIA, _TEGRA, _RADEON, _INSTINCT, _FIREPRO, _AMD_PRO, _INTEL_GPU, _PARAVIRTUAL, _ATI_HD):
         found = [m.group(1).strip() for m in pattern.finditer(text)]
         names += [n for n in map(radeon_name, found) if n] if pattern is _RADEON else found
-    names = [re.sub(r"(?<=\d)s$", "", name) for name in names]  # a plural: '2x Tesla K80s', 'two RTX 3090s'
+    names = [_singular(name) for name in names]
     chip = CHIP.search(text)
     if chip and not names:
         names.append(" ".join(g for g in ("Apple", *chip.groups()) if g))
-    return names
+    return tuple(names)
 
 
 # GPU models as people write them in a GPU field or a parts list, without the words tools print: 'GTX 3070

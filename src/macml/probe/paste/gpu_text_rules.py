@@ -115,8 +115,9 @@ def inxi_device(line: str) -> Facts:
 
 _RENDERER_SUFFIX = re.compile(r"/(?:PCIe?|AGP)/SSE2$")
 # where tools print OpenGL's renderer string ('GeForce GT 740/PCIe/SSE2'): KDE, Webots, Blender, glxinfo
-_RENDERER_KEYS = ("graphics processor", "opengl renderer", "renderer", "opengl renderer string")
-_GL_VERSION_KEYS = ("opengl version", "version", "opengl version string", "opengl core profile version string", "gl version")
+_RENDERER_KEYS = ("graphics processor", "opengl renderer", "renderer", "opengl renderer string", "gpu renderer")  # pyvista.Report's too
+_GL_VERSION_KEYS = ("opengl version", "version", "opengl version string", "opengl core profile version string", "gl version",
+                    "gpu version")
 # Mesa's OpenGL strings: renderer 'Mesa DRI Intel(R) Haswell Mobile', version '3.0 Mesa 17.0.5'
 _MESA_RENDERER = re.compile(r"^Mesa DRI (\S.*)$")
 # Intel GPUs built into 64-bit Core CPUs only (Sandy Bridge on); a GMA 950 sat beside 32-bit-only Atoms

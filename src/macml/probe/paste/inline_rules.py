@@ -50,6 +50,8 @@ _HYPERVISORS = (("vmware", "VMware"), ("virtualbox", "VirtualBox"), ("parallels"
                 ("qemu", "QEMU"), ("kvm", "KVM"), ("hyper-v", "Hyper-V"), ("xen", "Xen"),
                 ("apple virtual machine", "Apple Virtual Machine"), ("virtualmac", "Apple Virtual Machine"),
                 ("mvisor", "mvisor"), ("bochs", "Bochs"))  # mvisor: Tenclass's KVM-based hypervisor (github.com/tenclass/mvisor)
+_HYPERVISOR_FIELDS = tuple((re.compile(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*"
+                                       rf"\b{re.escape(name)}", re.IGNORECASE), label) for name, label in _HYPERVISORS)
 
 
 def mac_system(line: str) -> Facts:
@@ -175,9 +177,8 @@ def cpu_and_os(line: str) -> Facts:
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("hypervisor", "Apple Virtual Machine")]
     elif re.search(r"\bRELEASE_ARM64_T\d{4}\b", line):  # the kernel built for a real chip's board: a macOS guest boots VMAPPLE's
         facts.append(("hypervisor.none", True))
-    for name, label in _HYPERVISORS:
-        if re.search(rf"(?:hypervisor|virtual platform|virtual machine|vendor|model|product)[^:]*:\s*[^,]*\b{re.escape(name)}",
-                     line, re.IGNORECASE):
+    for field, label in _HYPERVISOR_FIELDS if ":" in line else ():
+        if field.search(line):
             facts.append(("hypervisor", label))
     return facts
 

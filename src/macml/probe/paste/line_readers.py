@@ -10,7 +10,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                arch_word_rules, asahi_rules, avx_prose_rules, board_rules, build_triple_rules,
                                code_comment_answer_rules, code_span_value_rules, container_image_rules, cpufetch_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
-                               faceswap_info_rules, fetch_tool_rules, gfx_aside_rules, import_error_rules, form_answer_rules, framework_stem_rules, form_question_rules, general_rules, gha_runner_rules,
+                               easybuild_report_rules, faceswap_info_rules, gpu_topology_rules, fastai_info_rules, fetch_tool_rules, gfx_aside_rules, import_error_rules, form_answer_rules, framework_stem_rules, form_question_rules, general_rules, gha_runner_rules,
                                gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules, lshw_rules,
                                hardware_prose_rules, host_clue_rules, host_os_words_rules, host_signs_rules, java_report_rules, json_section_rules,
                                kernel_log_rules, linux_amd_rules, linux_app_rules, linux_clues_rules,
@@ -44,7 +44,7 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     egpu_setup_rules.answers, typed_specs_rules.answers, smi_fragment_rules.answers, ollama_gpu_id_rules.answers,
     nvidia_renderer_arch_rules.answers, tool_check_json_rules.answers,
     pc_parts_rules.answers, own_gpu_words_rules.answers, host_os_words_rules.answers,
-    about_this_mac_rules.answers, tf_device_answer_rules.answers, ram_beside_parts_rules.answers,
+    about_this_mac_rules.answers, tf_device_answer_rules.answers, ram_beside_parts_rules.answers, gpu_topology_rules.answers,
     device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers,
     gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers,
     amd_tool_rules.amd_smi_static, os_build_rules.form_version, framework_stem_rules.answers, java_report_rules.answers,
@@ -65,6 +65,7 @@ KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
     os_build_rules.keyed_facts, code_span_value_rules.keyed_facts,
     build_triple_rules.keyed_facts, ram_beside_parts_rules.keyed_facts, windows_python_platform_rules.keyed_facts,
     project_version_answer_rules.keyed_facts, faceswap_info_rules.keyed_facts, torch_info_rules.keyed_facts,
+    fastai_info_rules.keyed_facts,
     windows_diag_rules.keyed_facts)
 # The answers of an issue form's fields ('### OS' then 'macOS 14'), in the order their facts join.
 FORM_KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
@@ -96,5 +97,5 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     python_build_rules.line_facts, uv_tag_rules.line_facts, ram_beside_parts_rules.line_facts,
     windows_python_platform_rules.line_facts, fetch_tool_rules.line_facts, nvidia_driver_error_rules.line_facts,
     windows_shell_rules.line_facts, asahi_rules.line_facts, code_comment_answer_rules.line_facts, os_build_rules.line_facts,
-    metric_label_rules.metric_sample,
+    metric_label_rules.metric_sample, easybuild_report_rules.line_facts,
     gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts, mlx_device_info_rules.line_facts)

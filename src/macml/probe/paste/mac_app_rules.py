@@ -30,6 +30,8 @@ _MEMORY_AFTER = re.compile(r"^\W{0,3}(?:with |, ?|\()?\s*(\d{1,3})\s*G(?:B|iB|b)
 # a spec shorthand after the chip: 'M1-Max 32c 64 GB' (GPU cores, then a memory size Apple sells)
 _SHORT_SPECS = re.compile(r"^\s+(\d{1,2})c\s+(\d{1,3})\s?GB\b", re.IGNORECASE)
 # sysctl keys only Apple silicon answers: a second performance level (efficiency cores), ARM feature flags
+_X86_FEATURE_SYSCTL = re.compile(r"^\s*hw\.optional\.(?:avx\w*|sse\w*|supplementalsse3|x86_64|mmx|aes|bmi[12]|fma|f16c|rdrand|adx)"
+                                 r"\s*[:=]\s*[01]\s*$")
 _ARM_SYSCTL = re.compile(r"^\s*hw\.(?:perflevel1\.\w+|nperflevels|optional\.arm\.FEAT_\w+)\s*[:=]\s*(\d+)\s*$")
 # uname's short answers ('uname -sm': 'Darwin arm64'; 'uname -srmp': 'Darwin 25.2.0 arm64 arm')
 _UNAME_SHORT = re.compile(r"^\s*Darwin(?:\s+[\w.-]+)*?\s+(arm64|x86_64)(?:\s+(?:arm|i386))?\s*$")
@@ -97,7 +99,9 @@ def arm_sysctl(line: str) -> Facts:
     one performance level and no ARM features)."""
     found = _ARM_SYSCTL.match(line)
     if not found or ("nperflevels" in line and int(found.group(1)) < 2):
-        return []
+        # Darwin's x86 feature keys ('hw.optional.avx512f: 1', xnu's sysctl hw.optional): macOS, on either chip
+        # (Rosetta answers them too)
+        return [("platform", "darwin")] if _X86_FEATURE_SYSCTL.match(line) else []
     return [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
 
 

@@ -53,7 +53,7 @@ _TESTED_WITH_PYTHON = re.compile(r"\b(?:tested|tried|ran|run|running|works?|work
                                  r"(3\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
 _LISTED_PYTHON = re.compile(r",\s*python\s?v?(3\.\d{1,2}\.\d{1,2})(?![\d.])", re.IGNORECASE)
 _CHIP_MEMORY = re.compile(r"(?<![\w-])M([1-5])(?:\s*(Pro|Max|Ultra)\b)?(?:\s+(?:mini|Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Studio|iMac|Air))?"
-                          r"\s*(?:chip\s*)?(?:with\s+|[,\u2013\u2014-]\s*|w/\s*)?(\d{1,3})\s?(?:GB|GiB)\b"
+                          r"\s*(?:chip\s*)?(?:,?\s*20[2-3]\d\b)?(?:with\s+|[,\u2013\u2014-]\s*|w/\s*)?(\d{1,3})\s?(?:GB|GiB)\b"
                           r"(?!\s*(?:of\s+)?(?:SSD|storage|disk|flash|drive|HDD))", re.IGNORECASE)
 _PACKAGE_SAID = re.compile(r"(?<![\w./-])([A-Za-z][\w-]*)(?:\s+version\s+is|\s*=(?!=))\s*`?v?(\d+\.\d+(?:\.\d+)*)\b`?(?![\w.])",
                            re.IGNORECASE)

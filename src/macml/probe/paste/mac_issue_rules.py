@@ -74,7 +74,7 @@ def macos_version_answer(key: str, value: str) -> Facts:
 
 
 _RELEASE = re.compile(r"\b(" + "|".join(sorted(MACOS_RELEASE_NAMES, key=len, reverse=True)).replace(" ", r"\s") + r")\b"
-                      r"[\s,:(]*(?:version\s*|v)?(\d{2}(?:\.\d{1,2}){0,2})\b(?!\.?\d)", re.IGNORECASE)  # a full stop may end it
+                      r"[\s,:(]*(?:(?:mac\s?)?OS(?:\s?X)?\s+)?(?:version\s*|v)?(\d{2}(?:\.\d{1,2}){0,2})\b(?!\.?\d)", re.IGNORECASE)  # a full stop may end it
 
 
 def macos_release_version(line: str) -> Facts:

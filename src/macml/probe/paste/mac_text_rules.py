@@ -51,7 +51,7 @@ _NUMPY_ABI = re.compile(r"(?:^|cannot be run in\s+)NumPy (\d+\.\d+\.\d+) as it m
 _IMAC_PRO = re.compile(r"\b(?:my|an?|the|our)\s+(?:(?:20\d\d|27[\"”]|27-inch)\s+)?iMac Pro\b(?![\w-])", re.IGNORECASE)
 _VEGA_CARD = re.compile(r"\b((?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?Vega\s+(?:II|\d{2}X?))\s+(?:video card|graphics(?: card)?|GPU)"
                         r"(?:\s+with\s+(\d{1,2})\s?GB)?", re.IGNORECASE)
-_RELEASE_NAME = re.compile(r"\b(?:on|with|running|upgraded to|updated to|macOS|OS X)\s+(?:macOS\s+)?(Big Sur|Monterey|Ventura|Sonoma|"
+_RELEASE_NAME = re.compile(r"\b(?:on|with|running|upgraded to|updated to|(?<=I )installed|(?<=and )installed|macOS|OS X)\s+(?:macOS\s+)?(Big Sur|Monterey|Ventura|Sonoma|"
                            r"Sequoia|Tahoe|Catalina|Mojave|High Sierra|El Capitan)\b"
                            r"|\b(?i:mac ?os ?x?|os ?x)(?:\s+|-)(?i:(big ?sur|monterey|ventura|sonoma|sequoia|tahoe|catalina|mojave|high sierra|el capitan))\b")
 _INTEL_MACS = re.compile(r"\b(?:running|runs|run|working|works)\s+on\s+(?:an?\s+)?Intel[- ]Macs?\b(?:\s+with\s+(?:an?\s+)?"

@@ -71,7 +71,7 @@ PACKAGE_WORDS = {
 }
 _PACKAGE_IN_WORDS = re.compile(r"(?<![\w./-])(" + "|".join(sorted((re.escape(w).replace(r"\-", "[-_ ]") for w in PACKAGE_WORDS),
                                                                   key=len, reverse=True))
-                               + r")(?:\s+(?:pre-release\s+)?version)?\s+v?(\d+\.\d+(?:\.\d+)+(?:\.?(?:dev|rc|post|a|b)\d+)?(?:\+[\w.]+)?)"
+                               + r")(?:\s+nightly)?(?:\s+(?:pre-release\s+)?version)?\s+`?v?(\d+\.\d+(?:\.\d+)+(?:\.?(?:dev|rc|post|a|b)\d+)?(?:\+[\w.]+)?)"
                                r"(?![\w.]*[-+/])", re.IGNORECASE)
 _PACKAGE_MINOR = re.compile(r"(?<![\w./-])(?:(?:py)?torch|tensorflow|jax|mlx)\s+v?\d+\.\d+\b", re.IGNORECASE)
 _PYTHON_IN_WORDS = re.compile(r"(?<![\w./-])python\s+v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.]*\d)", re.IGNORECASE)

@@ -12,7 +12,7 @@ _RELEASE_WORDS = (r"(?:mac\s?OS(?:\s?X)?,?\s+|OS\s?X\s+)?\(?(?:Tahoe|Sequoia|Son
 _RELEASE_KEYED = re.compile(r"^\s*[-*#>]*\s*[A-Za-z][\w ./()&-]{0,40}:\s*(?:[\w.]+[\s,]+){0,2}" + _RELEASE_WORDS, re.IGNORECASE)
 _RELEASE_FIRST = re.compile(r"^\s*[-*#>]*\s*(?:mac\s?OS(?:\s?X)?|OS\s?X)\s+" + _RELEASE_WORDS, re.IGNORECASE)  # not 'Ventura Blvd'
 _RELEASE_HERE = re.compile(r"\b(?:I'?m\s+on|I\s+am\s+on|I'?m\s+(?:running|using)|I\s+(?:run|use|have)|(?:is|am|are|runs|running|"
-                           r"on|with|upgraded\s+to|updated\s+to)|we'?re\s+on)\s+(?:the\s+)?" + _RELEASE_WORDS, re.IGNORECASE)
+                           r"on|with|(?:I\s+|and\s+)installed|upgraded\s+to|updated\s+to)|we'?re\s+on)\s+(?:the\s+)?" + _RELEASE_WORDS, re.IGNORECASE)
 # 'updated it succesfully to Tahoe', 'upgraded my Mac to Sonoma', 'updated to the latest version of High Sierra': the
 # release after 'to' runs now, whatever came before
 UPGRADED_TO = re.compile(r"\b(?:I\s+|I'?ve\s+|and\s+(?:then\s+)?)(?:\w+ly\s+)?(?:upgraded|updated)(?:\s+(?:it|my\s+\w+|the\s+\w+|\w+ly|from\s+(?:mac\s?OS\s+)?(?:Big Sur|High Sierra|\w+)(?:\s[\d.]+)?)){0,2}"

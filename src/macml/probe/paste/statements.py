@@ -12,6 +12,8 @@ anywhere in a line ("Darwin Kernel Version 23.5.0", "Apple M2 Pro", "MacBookPro1
 """
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -24,7 +26,7 @@ from macml.probe.paste.header_table import header_table_rows
 from macml.probe.paste.log_rules import journal_line_facts
 from macml.probe.paste.requirement_sections import requirement_lines
 from macml.probe.paste.said_of_this_machine import only_advised
-from macml.probe.paste.struct_pairs import struct_pairs
+from macml.probe.paste.struct_pairs import scooby_pairs, struct_pairs
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,33 @@ def inner_pairs(pair: Tuple[str, str]) -> List[Tuple[str, str]]:
     return [(inner[0], value.strip()) for value in values if value.strip()]
 
 
+# The rules below read one line, or one key and value, and nothing else: a line met again (the same paste
+# dressed another way, a log line repeated) is read once. Values come back as copies, so no caller can change
+# what the cache holds.
+@functools.lru_cache(maxsize=8192)
+def _keyed_facts(key: str, value: str) -> Tuple[Tuple[str, Any], ...]:
+    facts = list(rules.by_key(key, value))
+    for keyed in readers.KEYED:
+        facts.extend(keyed(key, value))
+    return tuple(facts)
+
+
+@functools.lru_cache(maxsize=8192)
+def _line_rule_facts(text: str) -> Tuple[Tuple[str, Any], ...]:
+    facts: List[Tuple[str, Any]] = []
+    for line_rule in readers.BEFORE_ANYWHERE:
+        facts.extend(line_rule(text))
+    facts.extend(inline_rules.anywhere(text.replace("**", "")))
+    for line_rule in readers.LINE_RULES:
+        facts.extend(line_rule(text))
+    return tuple(facts)
+
+
+def _fresh(facts: Sequence[Tuple[str, Any]]) -> List[Tuple[str, Any]]:
+    return [(fact, value if isinstance(value, (str, int, float, type(None))) else copy.deepcopy(value))
+            for fact, value in facts]
+
+
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
@@ -267,10 +296,9 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if index in sysctl:
             facts.extend(system_rules.sysctl_value(sysctl[index], text.strip()))
         pair = key_value(text)
-        for each in ([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text) + piped_pairs(text) + struct_pairs(text):
-            facts.extend(rules.by_key(*each))
-            for keyed in readers.KEYED:
-                facts.extend(keyed(*each))
+        for each in (([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text) + piped_pairs(text) + struct_pairs(text)
+                     + scooby_pairs(text)):
+            facts.extend(_fresh(_keyed_facts(*each)))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*each))
             if index in mps_memory:
@@ -278,11 +306,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if index in form:
             for keyed in readers.FORM_KEYED:
                 facts.extend(keyed(form[index], re.sub(r"^[-*]\s+", "", text.strip())))
-        for line_rule in readers.BEFORE_ANYWHERE:
-            facts.extend(line_rule(text))
-        facts.extend(inline_rules.anywhere(text.replace("**", "")))
-        for line_rule in readers.LINE_RULES:
-            facts.extend(line_rule(text))
+        facts.extend(_fresh(_line_rule_facts(text)))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))

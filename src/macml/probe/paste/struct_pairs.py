@@ -16,3 +16,14 @@ def struct_pairs(line: str) -> List[Tuple[str, str]]:
     if not found:
         return []
     return [(key.replace("_", " "), value.strip()) for key, value in _FIELD.findall(found.group(1)) if value.strip()]
+
+
+# scooby's report (pyvista.Report(), scooby.Report()) sets some versions' fields value first, padded to a column:
+# '   7.7 GB : RAM', '     Linux : OS' (github.com/banesullivan/scooby, Report.__repr__); only its own field names
+_SCOOBY_REVERSED = re.compile(r"^\s*(\S.*?) : (OS|CPU\(s\)|Machine|Architecture|RAM|Environment|GPU Vendor|GPU Renderer|"
+                              r"GPU Version|GPU Details)\s*$")
+
+
+def scooby_pairs(line: str) -> List[Tuple[str, str]]:
+    found = _SCOOBY_REVERSED.match(line)
+    return [(found.group(2).lower(), found.group(1).strip())] if found else []

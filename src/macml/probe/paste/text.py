@@ -96,6 +96,7 @@ def _typed_forms(line: str) -> str:
     line = _APPLE_TIER.sub(lambda m: f"{m.group(1)} {m.group(2).title()}", line)  # 'my Apple M1 pro': the tier as Apple writes it
     line = re.sub(r"(?<=[\w)])\\_(?=\w)", "_", line)  # Markdown's escaped underscore: 'metal_intel(r)\\_hd_graphics_530.0'
     line = re.sub(r"\bBigSur\b", "Big Sur", line)  # macOS 11's name run together
+    line = re.sub(r"\b(M\d{1,2}) Ultral\b", r"\1 Ultra", line)  # a slip of the keys: 'Mac Studio M2 Ultral 192G'
     line = _TEMPLATE_EXAMPLE.sub("", line)  # an issue template's hint left in the answer: '[e.g. Mac OS 14.4.1, ...]'
     line = re.sub(r"(?<=\w)[\u2122\u00ae](?=[\s/,)]|$)", "", line)  # GNOME's 'GeForce RTX\u2122 4060', 'AMD\u00ae/ATI'
     return re.sub(r"(?<![\w.])0S(?= \d{1,2}\.\d)", "OS", line)  # 'OS' typed with a zero: '0S 26.5.2'
