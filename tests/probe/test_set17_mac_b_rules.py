@@ -83,7 +83,7 @@ def test_r_session_info_is_apple_silicon():
     ("3.11.0rc2 (tags/v3.11.0rc2:ed7b8c5, Sep 12 2022, 05:44:35) [MSC v.1933 64 bit (AMD64)]", "3.11.0"),
 ])
 def test_python_build_string(line, version):
-    assert python_build_rules.line_facts(line) == [("python.version", version)]
+    assert python_build_rules.line_facts(line)[0] == ("python.version", version)
 
 
 @pytest.mark.parametrize("line", [

@@ -190,7 +190,7 @@ NVIDIA_CAPABILITIES: Tuple[Tuple[str, str], ...] = (
     (r"\b(quadro k5200|(?:quadro )?k[56]10m)\b", "3.5"),  # GK110B; the mobile K510M/K610M are GK208
     # Fermi mobile parts whose names sit among Kepler ones (GF114 GTX 670M/675M, GF117 GeForce 820M)
     (r"\b(gtx 67[05]m|geforce 820m)\b", "2.1"),
-    (r"\b(k10|k520|gtx 6[5-9]0(?:mx|m)?|gtx 67[05]mx|gtx 7[67]0|gt 6[3-5]0m?|gt 740|gt 7[45][05]m|geforce 7[45][05]m|quadro k\d+m?|k\d{3,4}m)\b", "3.0"),
+    (r"\b(k10|k520|gtx 6[5-9]0(?:mx|m)?|gtx 67[05]mx|gtx 7[67]0|gtx 7[6-8][05]m|gt 6[3-5]0m?|gt 740|gt 7[45][05]m|geforce 7[45][05]m|quadro k\d+m?|k\d{3,4}m)\b", "3.0"),
     # Fermi and Tesla (developer.nvidia.com/cuda-legacy-gpus): no CUDA 9+ toolkit builds for them
     # GF100/GF110 (2.0) and GF104/GF114 (2.1): the GTX 460 and 560 are GF1x4, the 560 Ti 448 a GF110
     (r"\b(gtx 465|gtx 4[78]0|gtx 560 ti[- ]448|gtx 5[78]0|gtx 590|tesla c20[5-7]0|tesla m20[5-9]0)\b", "2.0"),

@@ -59,7 +59,7 @@ _HINT = "The README's section on snapshots describes the format; re-create it wi
 # A statement's value by fact: most are text; these are numbers, flags or records.
 _NUMBERS = ("cpu.memory_bytes", "gpu.cores", "cpu.cores", "cpu.apple_generation", "memory.unified")
 _FLAGS = ("torch.cuda_available", "process.translated", "hypervisor.none", "os.wsl", "tensorflow.gpu_device",
-          "tensorflow.no_gpu", "torch.mps_available", "torch.mps_built", "python.externally_managed")
+          "tensorflow.no_gpu", "torch.mps_available", "torch.mps_built", "python.externally_managed", "python.conda")
 _RECORDS = ("gpu", "gpu.owned", "package", "gpu.capability_of", "gpu.memory_of", "gpu.capability", "gpu.driver_of", "env",
             "framework.import_failed", "board")
 _STATEMENT_VALUES: Dict[str, Tuple[type, ...]] = {

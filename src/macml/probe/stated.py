@@ -141,6 +141,10 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
         if stated and not getattr(interp, field):
             found[field] = stated["value"]
             sources[f"interpreter.{field}"] = where(stated)
+    conda = first_stated(statements, "python.conda")
+    if conda and not interp.conda:
+        found["conda"] = True
+        sources["interpreter.conda"] = where(conda)
     managed = first_stated(statements, "python.externally_managed")
     if managed and not interp.externally_managed:
         found["externally_managed"] = True

@@ -77,3 +77,16 @@ def node_gpu(line: str) -> Facts:
     if not found or asked or NEGATION.search(line[:found.start()]) or not nvidia_compute_capability(name):
         return []
     return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": None})]
+
+
+_GPU_FIELD_KEYS = ("gpus", "gpu", "graphics cards", "gpu(s)")
+_LEADING_COUNT = re.compile(r"^(\d{1,2})\s*(?:[x×]\s*)?" + _COUNTED_NAME + r"(?:\s+(?:FE|Founders Edition))?\s*$", re.IGNORECASE)
+
+
+def counted_in_gpu_field(key: str, value: str) -> Facts:
+    """'GPUs: 2 RTX 3090 FE': a GPU field that starts with how many of one NVIDIA model there are."""
+    found = _LEADING_COUNT.match(value.strip()) if key in _GPU_FIELD_KEYS else None
+    name = " ".join(found.group(2).split()) if found else ""
+    if not found or not 1 < int(found.group(1)) <= 16 or not nvidia_compute_capability(name):
+        return []
+    return [("gpu", {"name": name, "vendor": "NVIDIA", "memory_mib": None, "index": i}) for i in range(int(found.group(1)))]

@@ -14,7 +14,7 @@ import re
 from typing import Dict, Sequence
 
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
-from macml.probe.paste.said_of_this_machine import NEGATION, compared
+from macml.probe.paste.said_of_this_machine import compared, denied_before
 from macml.probe.paste.statement_rules import Facts
 
 _SEPARATOR = r"\s*(?:\||:|=)\s*"
@@ -56,7 +56,7 @@ def jetson_module(line: str) -> Facts:
     """A Jetson module the writer names: Linux on aarch64, an integrated NVIDIA GPU, and the module's memory (jetsonInfo's
     'NVIDIA Jetson AGX Xavier [16GB]')."""
     found = _JETSON.search(line)
-    if not found or NEGATION.search(line[:found.start()]) or compared(line[:found.start()]):
+    if not found or denied_before(line[:found.start()]) or compared(line[:found.start()]):
         return []
     facts: Facts = [("gpu.mention", " ".join(found.group(1).split())), ("platform", "linux"), ("cpu.hardware_arch", "aarch64")]
     return facts + ([("cpu.memory_bytes", int(found.group(2)) * 1024**3)] if found.group(2) else [])

@@ -267,7 +267,8 @@ def line_facts(line: str) -> Facts:
 
 def keyed_facts(key: str, value: str) -> Facts:
     chip = amd_chip(value) if key == "card model" else []  # gpu-utils' card list
-    return chip + gpu_answer(key, value) + stack_text_rules.keyed_facts(key, value)
+    return (chip + gpu_count_rules.counted_in_gpu_field(key, value) + gpu_answer(key, value)
+            + stack_text_rules.keyed_facts(key, value))
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

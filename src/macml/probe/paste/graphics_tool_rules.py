@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Sequence, Tuple
 
+from macml.knowledge.amd_gfx import codename_target
 from macml.probe.paste.base import rows_under
 from macml.probe.paste.gpu_names import gpu_names, gpu_record
 
@@ -135,8 +136,20 @@ def opencl_platform(line: str) -> Facts:
     return facts + ([("platform", platform)] if platform else [])
 
 
+# Mesa's older Gallium renderer string: 'Gallium 0.4 on AMD POLARIS10 (DRM 3.9.0 / 4.10.0-35-generic, LLVM 4.0.0)'
+# (radeonsi names the chip; DRM is Linux's)
+_GALLIUM_AMD = re.compile(r"\bGallium \d+\.\d+ on AMD ([A-Z]+ ?\d*)\b(?= \(DRM)")
+
+
+def gallium_amd(line: str) -> Facts:
+    found = _GALLIUM_AMD.search(line)
+    target = codename_target(found.group(1)) if found else None
+    return [("platform", "linux"), ("gpu.present", "AMD")] + ([("gpu.gfx", target)] if target else []) if found else []
+
+
 def line_facts(line: str) -> Facts:
-    return mesa_linux(line) + godot_gl_driver(line) + device_opened(line) + apple_opengl(line) + opencl_platform(line)
+    return (mesa_linux(line) + godot_gl_driver(line) + device_opened(line) + apple_opengl(line) + opencl_platform(line)
+            + gallium_amd(line))
 
 
 def keyed_facts(key: str, value: str) -> Facts:

@@ -23,10 +23,10 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                own_gpu_words_rules, package_list_item_rules, package_version_rules, pc_parts_rules,
                                project_version_answer_rules, python_build_rules, quadro_model_rules,
                                ram_beside_parts_rules, rocm_runtime_rules, rocm_wheel_rules, role_key_rules,
-                               rosetta_env_rules, shell_output_rules, smi_fragment_rules, spec_prose_rules,
+                               rosetta_env_rules, sdnext_rules, shell_output_rules, smi_fragment_rules, spec_prose_rules,
                                stack_prose_rules, tf_device_answer_rules, tool_check_json_rules, torch_info_rules,
                                typed_specs_rules,
-                               ubuntu_codename_rules, uv_tag_rules, windows_python_platform_rules,
+                               ubuntu_codename_rules, uv_tag_rules, vm_guest_rules, windows_python_platform_rules,
                                windows_diag_rules, windows_shell_rules, windows_spec_rules, windows_tool_rules, wsl_rules, yolo_checks_rules,
                                statement_rules as rules)
 from macml.probe.paste.devices import device_facts
@@ -45,6 +45,7 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     nvidia_renderer_arch_rules.answers, tool_check_json_rules.answers,
     pc_parts_rules.answers, own_gpu_words_rules.answers, host_os_words_rules.answers,
     about_this_mac_rules.answers, tf_device_answer_rules.answers, ram_beside_parts_rules.answers, gpu_topology_rules.answers,
+    vm_guest_rules.answers,
     device_list_rules.answers, arch_word_rules.answers, package_list_item_rules.answers, mlx_device_info_rules.answers,
     gha_runner_rules.answers, nvidia_driver_error_rules.answers, fetch_tool_rules.answers, release_number_rules.answers,
     amd_tool_rules.amd_smi_static, os_build_rules.form_version, framework_stem_rules.answers, java_report_rules.answers,
@@ -97,5 +98,5 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     python_build_rules.line_facts, uv_tag_rules.line_facts, ram_beside_parts_rules.line_facts,
     windows_python_platform_rules.line_facts, fetch_tool_rules.line_facts, nvidia_driver_error_rules.line_facts,
     windows_shell_rules.line_facts, asahi_rules.line_facts, code_comment_answer_rules.line_facts, os_build_rules.line_facts,
-    metric_label_rules.metric_sample, easybuild_report_rules.line_facts,
+    metric_label_rules.metric_sample, easybuild_report_rules.line_facts, vm_guest_rules.line_facts, sdnext_rules.line_facts,
     gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts, mlx_device_info_rules.line_facts)

@@ -134,8 +134,12 @@ def wsl_distro(value: str) -> str:
 _VULNERABILITY = re.compile(r"^\s*Vulnerability\s+[A-Z][\w ]{1,30}:\s+(?:Not affected|Mitigation|Vulnerable|KVM)\b")
 
 
+# ubuntu-drivers' device header: '== /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0 ==' (Linux's sysfs)
+_UBUNTU_DRIVERS_DEVICE = re.compile(r"^\s*== /sys/devices/\S+ ==\s*$")
+
+
 def line_facts(line: str) -> Facts:
-    if _VULNERABILITY.match(line):
+    if _VULNERABILITY.match(line) or _UBUNTU_DRIVERS_DEVICE.match(line):
         return [("platform", "linux")]
     jit = _ORCJIT.search(line)
     arch = llvm_cpu_arch(jit.group(1)) if jit else None

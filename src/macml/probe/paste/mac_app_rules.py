@@ -42,7 +42,7 @@ _SAYS_I386 = re.compile(r"\b(?:platform|processor|machine)(?:\.(?:processor|mach
                         r"|\b(?:reports?|returns?|gives|shows)\s+(?:the\s+)?(?:platform|processor)\s+['\"`]?i386\b",
                         re.IGNORECASE)
 # a path inside a Homebrew Python: /usr/local is Homebrew's Intel prefix, /opt/homebrew its Apple-silicon one
-_CELLAR_PYTHON = re.compile(r"(/usr/local|/opt/homebrew)/Cellar/python(?:@3\.\d+)?/(3\.\d{1,2}\.\d{1,2})(?:_\d+)?/"
+_CELLAR_PYTHON = re.compile(r"(/usr/local|/opt/homebrew)/Cellar/python(?:@3\.\d+)?/([23]\.\d{1,2}\.\d{1,2})(?:_\d+)?/"
                             r"(?:Frameworks|bin|lib)\b")
 _BUILD_LINE = re.compile(r"^\s*(?:OS version|OS build|System build|BuildVersion|kern\.osversion)\s*[:=]\s*"
                          r"(\d{2}[A-Z]\d{1,5}[a-z]?)\s*$")

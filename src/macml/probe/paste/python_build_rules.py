@@ -69,5 +69,23 @@ def forced_pip(line: str) -> Facts:
     return [("python.externally_managed", True)]
 
 
+# sys.version of a conda-built CPython: '3.9.12 | packaged by conda-forge | (main, ...)', '3.6.8 |Anaconda, Inc.| (...)'
+_CONDA_BUILT = re.compile(r"\b3\.\d{1,2}\.\d{1,2}\s*\|\s*(?:packaged by (?:conda-forge|Anaconda, Inc\.)|Anaconda(?:, Inc\.)?|"
+                          r"Continuum Analytics, Inc\.)\s*\|")
+
+
+def conda_python(line: str) -> Facts:
+    """A Python banner or sys.version naming conda's build: a conda environment's interpreter (conda-forge builds
+    its own packages for osx-arm64, whatever PyPI had)."""
+    return [("python.conda", True)] if _CONDA_BUILT.search(line) else []
+
+
+def jax_mac_arm_warning(line: str) -> Facts:
+    """jax 0.2-0.3 warned 'JAX on Mac ARM machines is experimental' only where platform.system() is Darwin and
+    platform.machine() is arm64 (jax/_src/lib/__init__.py): the Python that imported it is a native arm64 one."""
+    return [("platform", "darwin"), ("python.machine", "arm64")] if "JAX on Mac ARM machines is experimental" in line else []
+
+
 def line_facts(line: str) -> Facts:
-    return build_string_version(line) + conda_distribution_arch(line) + gcc_build(line) + forced_pip(line)
+    return (build_string_version(line) + conda_distribution_arch(line) + gcc_build(line) + forced_pip(line)
+            + conda_python(line) + jax_mac_arm_warning(line))

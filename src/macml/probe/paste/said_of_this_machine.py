@@ -23,6 +23,16 @@ from typing import Optional
 NEGATION = re.compile(r"\b(?:not|never|no longer|without|unlike|instead|rather than|except|other than)\b|n't\b",
                       re.IGNORECASE)
 _NEGATION_REACH = 30  # characters before a fact that a denial of it sits in ('I don't have an', 'unlike the')
+# a program failing to see a device ('nvitop could not well detect jetson orin nano', "doesn't recognize my"): the
+# device is there; only the program's view of it is denied
+_MISSED_BY_A_TOOL = re.compile(r"\b(?:could|can|does|did|do|will)(?:\s+not|n't)\s+(?:\w+\s+)?(?:detect|recogni[sz]e|find|see)"
+                               r"\s+(?:the\s+|my\s+|our\s+|this\s+)?$|\bfail(?:s|ed)?\s+to\s+(?:detect|recogni[sz]e|find)\s+"
+                               r"(?:the\s+|my\s+)?$", re.IGNORECASE)
+
+
+def denied_before(before: str) -> bool:
+    """A denial in the words before a fact, but not a program's failure to detect it (see _MISSED_BY_A_TOOL)."""
+    return bool(NEGATION.search(before)) and not _MISSED_BY_A_TOOL.search(before)
 
 HYPOTHETICAL = re.compile(
     r"(?:^|[.!?;]\s+)\s*(?:will|would|does|do|did|can|could|is|are|has|have|should|how|what|which|why)\b(?:[^.!?]|\.(?=\S))*\?"

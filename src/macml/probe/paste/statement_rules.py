@@ -254,10 +254,15 @@ BY_KEY = {
     "driver used": lambda v: [("platform", "linux")] if v.strip() in ("amdgpu", "nvidia", "radeon") else [],
     "cuda driver version": lambda v: ([("gpu.driver", v.split()[0])] if re.match(r"\d{3}\.\d+", v)
                                       else [("gpu.cuda_driver", v.split()[0])] if re.match(r"\d{1,2}\.\d", v) else []),
+    "cuda driver": lambda v: [("gpu.cuda_driver", v.split()[0])] if re.match(r"1?\d\.\d\b", v.strip()) else [],
+    # a bare 'Driver:' row holds many things ('amdgpu', '6.12.12'); NVIDIA's three-digit branch is its driver's
+    "driver": lambda v: [("gpu.driver", v.strip())] if re.fullmatch(r"[2-9]\d{2}\.\d{1,3}(?:\.\d{1,2})?", v.strip()) else [],
     "sysctl.proc translated": lambda v: [("process.translated", v.strip() == "1")] if v.strip() in "01" else [],
     "hw.optional.arm64": lambda v: [("cpu.hardware_arch", "arm64" if v.strip() == "1" else "x86_64")]
         if v.strip() in ("0", "1") else [],
     "memory": lambda v: [("cpu.memory_bytes", b) for b in [_ram_size(v)] if b],
+    # Demucs GUI's log: 'System memory: 8589934592 (8GB)' (psutil's total, in bytes)
+    "system memory": lambda v: [("cpu.memory_bytes", int(m.group(1))) for m in [re.match(r"(\d{9,13})\s*\(\d+(?:\.\d+)?\s?GB\)\s*$", v.strip())] if m],
     # AutoGluon's 'Memory Avail: 20.19 GB / 32.00 GB': free, then total
     "memory avail": lambda v: [("cpu.memory_bytes", b) for b in [gib(v.split("/", 1)[1])] if b] if "/" in v else [],
     "unified memory": lambda v: [("cpu.memory_bytes", b) for b in [gib(v)] if b],

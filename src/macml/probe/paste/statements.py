@@ -27,6 +27,7 @@ from macml.probe.paste.log_rules import journal_line_facts
 from macml.probe.paste.requirement_sections import requirement_lines
 from macml.probe.paste.said_of_this_machine import only_advised
 from macml.probe.paste.struct_pairs import scooby_pairs, struct_pairs
+from macml.probe.paste import vm_guest_rules
 
 
 @dataclass(frozen=True)
@@ -282,6 +283,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
     # Whole-text readers' facts, by line; their order on a line is the order facts are added.
     answer_sets = [reader(lines) for reader in readers.LINE_ANSWERS]
     table_rows = header_table_rows(lines)
+    vm_host = vm_guest_rules.host_lines(lines)
     python_process = any(re.search(r'"(?:procName|app_name)"\s*:\s*"Python"', line) for line in lines[:60])
     for index, line in enumerate(lines):
         text = line.rstrip()
@@ -310,7 +312,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
-        if mac_hint_rules.other_machine(text):  # a machine named to compare with: not this one's hardware
+        if mac_hint_rules.other_machine(text) or index in vm_host:  # a machine named to compare with, a VM's host
             facts = [(f, v) for f, v in facts if not f.startswith(("cpu.", "gpu", "platform"))]
         facts = [(f, v) for f, v in facts if f != "package" or not only_advised(text, str(v.get("version")))]
         facts = mac_hint_rules.chips_of_other_macs(text, facts)

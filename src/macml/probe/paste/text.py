@@ -22,6 +22,8 @@ _FETCH_KEYS = (r"(?:OS|Host|Kernel|Uptime|Packages|Shell|Display \([^)]*\)|Resol
 _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?"
                          r"(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL)\s*[-|]\s*[\w.]+(?=\s*[-|]\s)"  # '- INFO - separator -'
                          r"|(?:\s*[-|]\s*[\w.]+)?(?:\s*[-|]\s*(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL))?)\s*[-|:]\s"
+                         r"|^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \([\w.]+\.py\) \(Line \d+\) \[(?:INFO|DEBUG|WARNING|ERROR|CRITICAL)\] : "
+                         # Demucs GUI's log: '2024-05-21 18:23:42,161 (GuiMain.py) (Line 2049) [INFO] : '
                          r"|^\s*\d{1,2}:\d{2}:\d{2}, Frame \d+, (?:LOG|WARNING|ERROR|EXCEPTION) \u00bb\s+"  # a Unity game's log
                          r"|^\s*`?\d{1,2}:\d{2}:\d{2}\.\d{3}: (?=\S)"  # OBS Studio's log: '16:50:34.899: OS Version: ...'
                          r"|^\s*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[-+]\d{2}(?::?\d{2})? \S+ [\w.-]+\[\d+\]: (?=\S)"  # macOS install.log
