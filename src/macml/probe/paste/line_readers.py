@@ -4,6 +4,8 @@ decides which of two readers' facts about the same thing comes first.
 """
 from __future__ import annotations
 
+import copy
+import functools
 from typing import Any, Callable, List, Mapping, Sequence, Tuple
 
 from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_rules, apple_chip_spec_rules,
@@ -28,7 +30,7 @@ from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_
                                typed_specs_rules,
                                ubuntu_codename_rules, uv_tag_rules, vm_guest_rules, windows_python_platform_rules,
                                windows_diag_rules, windows_shell_rules, windows_spec_rules, windows_tool_rules, wsl_rules, yolo_checks_rules,
-                               statement_rules as rules)
+                               statement_rules as rules, inline_rules)
 from macml.probe.paste.devices import device_facts
 from macml.probe.paste.log_rules import repl_facts
 
@@ -100,3 +102,40 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     windows_shell_rules.line_facts, asahi_rules.line_facts, code_comment_answer_rules.line_facts, os_build_rules.line_facts,
     metric_label_rules.metric_sample, easybuild_report_rules.line_facts, vm_guest_rules.line_facts, sdnext_rules.line_facts,
     gha_runner_rules.line_facts, ollama_gpu_id_rules.line_facts, mlx_device_info_rules.line_facts)
+
+
+# The rules below read one line, or one key and value, and nothing else: a line met again (the same paste
+# dressed another way, a log line repeated) is read once. Values come back as copies, so no caller can change
+# what the cache holds.
+@functools.lru_cache(maxsize=8192)
+def _pair_facts(key: str, value: str) -> Tuple[Tuple[str, Any], ...]:
+    facts = list(rules.by_key(key, value))
+    for keyed in KEYED:
+        facts.extend(keyed(key, value))
+    return tuple(facts)
+
+
+@functools.lru_cache(maxsize=8192)
+def _line_rule_facts(text: str) -> Tuple[Tuple[str, Any], ...]:
+    facts: List[Tuple[str, Any]] = []
+    for line_rule in BEFORE_ANYWHERE:
+        facts.extend(line_rule(text))
+    facts.extend(inline_rules.anywhere(text.replace("**", "")))
+    for line_rule in LINE_RULES:
+        facts.extend(line_rule(text))
+    return tuple(facts)
+
+
+def _fresh(facts: Sequence[Tuple[str, Any]]) -> List[Tuple[str, Any]]:
+    return [(fact, value if isinstance(value, (str, int, float, type(None))) else copy.deepcopy(value))
+            for fact, value in facts]
+
+
+def pair_facts(key: str, value: str) -> List[Tuple[str, Any]]:
+    """What rules.by_key and every KEYED reader read from one 'key: value' pair, in that order."""
+    return _fresh(_pair_facts(key, value))
+
+
+def line_rule_facts(text: str) -> List[Tuple[str, Any]]:
+    """What BEFORE_ANYWHERE, inline_rules.anywhere and LINE_RULES read from one line, in that order."""
+    return _fresh(_line_rule_facts(text))

@@ -12,14 +12,12 @@ anywhere in a line ("Darwin Kernel Version 23.5.0", "Apple M2 Pro", "MacBookPro1
 """
 from __future__ import annotations
 
-import copy
-import functools
 import re
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from macml.knowledge.macos import mac_only_gpu
-from macml.probe.paste import (host_signs_rules, inline_rules, line_readers as readers, mac_hint_rules, mac_host_name_rules,
+from macml.probe.paste import (host_signs_rules, line_readers as readers, mac_hint_rules, mac_host_name_rules,
                                mac_text_rules, os_answer_rules, statement_rules as rules, system_rules)
 from macml.probe.paste.base import strip_prompt
 from macml.probe.paste.header_table import header_table_rows
@@ -245,33 +243,6 @@ def inner_pairs(pair: Tuple[str, str]) -> List[Tuple[str, str]]:
     return [(inner[0], value.strip()) for value in values if value.strip()]
 
 
-# The rules below read one line, or one key and value, and nothing else: a line met again (the same paste
-# dressed another way, a log line repeated) is read once. Values come back as copies, so no caller can change
-# what the cache holds.
-@functools.lru_cache(maxsize=8192)
-def _keyed_facts(key: str, value: str) -> Tuple[Tuple[str, Any], ...]:
-    facts = list(rules.by_key(key, value))
-    for keyed in readers.KEYED:
-        facts.extend(keyed(key, value))
-    return tuple(facts)
-
-
-@functools.lru_cache(maxsize=8192)
-def _line_rule_facts(text: str) -> Tuple[Tuple[str, Any], ...]:
-    facts: List[Tuple[str, Any]] = []
-    for line_rule in readers.BEFORE_ANYWHERE:
-        facts.extend(line_rule(text))
-    facts.extend(inline_rules.anywhere(text.replace("**", "")))
-    for line_rule in readers.LINE_RULES:
-        facts.extend(line_rule(text))
-    return tuple(facts)
-
-
-def _fresh(facts: Sequence[Tuple[str, Any]]) -> List[Tuple[str, Any]]:
-    return [(fact, value if isinstance(value, (str, int, float, type(None))) else copy.deepcopy(value))
-            for fact, value in facts]
-
-
 def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozenset()) -> List[Statement]:
     """Every fact each line states, in line order (`journaled`: the lines that had a syslog prefix)."""
     found: List[Statement] = []
@@ -300,7 +271,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         pair = key_value(text)
         for each in (([pair] + inner_pairs(pair) if pair else []) + repr_pairs(text) + piped_pairs(text) + struct_pairs(text)
                      + scooby_pairs(text)):
-            facts.extend(_fresh(_keyed_facts(*each)))
+            facts.extend(readers.pair_facts(*each))
             if index in python_header or python_process:
                 facts.extend(system_rules.crashed_python(*each))
             if index in mps_memory:
@@ -308,7 +279,7 @@ def read_statements(lines: Sequence[str], journaled: AbstractSet[int] = frozense
         if index in form:
             for keyed in readers.FORM_KEYED:
                 facts.extend(keyed(form[index], re.sub(r"^[-*]\s+", "", text.strip())))
-        facts.extend(_fresh(_line_rule_facts(text)))
+        facts.extend(readers.line_rule_facts(text))
         facts = host_signs_rules.drop_elsewhere(text, facts + host_signs_rules.line_facts(text))
         if index in journaled:
             facts.extend(journal_line_facts(text))
