@@ -156,15 +156,14 @@ def _fill_interpreter(facts: MachineFacts, statements: Sequence[Statement], sour
         found["version"] = minors.pop()
         sources["interpreter.version"] = where(first_stated(statements, "python.minor"))
     packages = dict(interp.packages)
-    stated_here = {}
+    stated_here = set()  # names the statements gave (a probed list's versions are not replaced)
     for stated in statements:
         if stated.get("fact") != "package":
             continue
         name, version = stated["value"]["name"], str(stated["value"]["version"])
-        if name not in packages:
-            packages[name] = stated_here[name] = version
-        elif name in stated_here and version.startswith(packages[name] + "."):  # 'tensorflow=2.14', then its '2.14.0'
-            packages[name] = stated_here[name] = version
+        if name not in packages or name in stated_here and version.startswith(packages[name] + "."):
+            packages[name] = version  # the first, or a fuller one: 'tensorflow=2.14', then its '2.14.0'
+            stated_here.add(name)
     if packages != dict(interp.packages):
         found["packages"] = packages
     if not found:

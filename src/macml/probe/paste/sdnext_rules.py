@@ -11,6 +11,7 @@ import re
 
 from macml.probe.paste.gpu_names import gpu_record, informal_gpu_names
 from macml.probe.paste.statement_rules import Facts
+from macml.probe.paste.system_rules import arch_word
 
 _PLATFORM = re.compile(r"\bPlatform: arch=(x86_64|aarch64|arm64|AMD64) cpu=")
 _AGENTS = re.compile(r"^\s*ROCm agents detected: \[([^\]]*)\]")
@@ -22,7 +23,7 @@ def line_facts(line: str) -> Facts:
     facts: Facts = []
     platform = _PLATFORM.search(line)
     if platform:
-        facts.append(("python.machine", {"AMD64": "x86_64", "arm64": "arm64"}.get(platform.group(1), platform.group(1))))
+        facts.append(("python.machine", arch_word(platform.group(1))))
     agents = _AGENTS.match(line)
     if agents:
         targets = re.findall(r"gfx[0-9a-f]{3,4}", agents.group(1))
