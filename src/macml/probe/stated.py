@@ -199,6 +199,8 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
         found = first_stated(statements, fact)
         if found is not None:
             data[key] = found["value"]
+    if re.search(r"\+cpu\b", data["version"]) and data.get("cuda_available") is None:
+        data["cuda_available"] = False  # a '+cpu' wheel is built without CUDA or ROCm: torch.cuda.is_available() is False
     local = re.search(r"\+(cu|rocm)(\d+(?:\.\d+)*)", data["version"])
     if local and local.group(1) == "cu" and data["cuda_version"] is None and len(local.group(2)) >= 3:
         digits = local.group(2)

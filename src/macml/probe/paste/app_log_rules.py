@@ -69,7 +69,8 @@ _OLLAMA_DETECTED = re.compile(r'msg="detected GPUs" count=(\d+) library=(\S+)')
 _OLLAMA_CUDART = re.compile(r'msg="Nvidia GPU detected via cudart"|msg="\[cudart\] CUDART CUDA Compute Capability detected: '
                             r'(\d{1,2}\.\d)"')
 _OLLAMA_AVX = re.compile(r'source=cpu_common\.go:\d+ msg="CPU has AVX(?:2|512\w*)?"'
-                         r"|\bCPU\.\d+\.(?:SSE3|SSSE3|AVX2?|AVX512\w*|F16C|BMI2)=1\b")  # ggml's 'msg=system CPU.0.AVX2=1'
+                         r"|\bCPU\.\d+\.(?:SSE3|SSSE3|AVX2?|AVX512\w*|F16C|BMI2)=1\b"  # ggml's 'msg=system CPU.0.AVX2=1'
+                         r"|(?:system_info\W.*?|\|\s*)\bAVX2? = 1 \|")  # llama.cpp's 'system_info: ... | AVX = 1 | AVX2 = 1 |'
 _VULKAN = re.compile(r"^\s*ggml_vulkan: (\d+) = (.+?) \((?:RADV|AMD|NVIDIA|Intel)[^)]*\)(.*)$")
 # RPCS3's log header: 'AMD Ryzen 5 PRO 4650G with Radeon Graphics | 12 Threads | 7.63 GiB RAM | TSC: ...'
 _RPCS3_SYSTEM = re.compile(r"\|\s*\d{1,3} Threads\s*\|\s*(\d{1,4}(?:\.\d{1,2})?) GiB RAM\s*\|")

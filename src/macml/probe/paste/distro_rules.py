@@ -32,7 +32,8 @@ _NAMES = {"ubuntu": "Ubuntu", "kubuntu": "Kubuntu", "xubuntu": "Xubuntu", "lubun
           "nixos": "NixOS", "gentoo": "Gentoo", "zorin os": "Zorin OS", "elementary os": "elementary OS",
           "kali linux": "Kali Linux", "void linux": "Void Linux", "alpine linux": "Alpine Linux", "nobara": "Nobara",
           "bazzite": "Bazzite", "rhel": "RHEL", "red hat enterprise linux": "Red Hat Enterprise Linux",
-          "linuxmint": "Linux Mint", "mint": "Mint", "rocky": "Rocky", "centos linux": "CentOS Linux", "talos linux": "Talos Linux"}  # os-release's ID, as people also write it
+          "linuxmint": "Linux Mint", "mint": "Mint", "rocky": "Rocky", "centos linux": "CentOS Linux", "talos linux": "Talos Linux",
+          "dgx os": "DGX OS"}  # os-release's ID, as people also write it
 _DISTRO = "(?P<name>" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_NAMES, key=len, reverse=True)) + ")"
 _VERSION = r"(?P<version>\d{1,4}(?:\.\d{1,2}){0,2})(?P<lts>\s+LTS)?"
 _END = r"(?![\w.!-]*\w)"

@@ -7,6 +7,8 @@
 - A setup list whose item names an eGPU enclosure ('- Razer Core X V2 on a direct rear Thunderbolt 5 connection') and
   whose next item is a GPU alone ('- AMD Radeon RX 7900 XTX'): that GPU is the one in the enclosure.
 - An enclosure named with its GPU on one line ('Using Razer Core X with a Nvidia geforce 960'): that GPU, external.
+- A crash report's system profile 'PCI Card: Radeon RX 570, sppci_displaycontroller, Thunderbolt@132,0,0': a display
+  controller on a Thunderbolt slot is in an enclosure.
 
 `answers` reads the whole text: line index -> facts.
 """
@@ -90,8 +92,22 @@ def enclosure_with_gpu(line: str) -> Facts:
     return [gpu_record(names[0]), ("gpu.external", names[0])] if names else []
 
 
+_THUNDERBOLT_CARD = re.compile(r"^\s*PCI Card:\s*([^,]+),\s*sppci_displaycontroller,\s*Thunderbolt@")
+
+
+def thunderbolt_card(line: str) -> Facts:
+    """The crash report's PCI Card line of a display controller on Thunderbolt: that GPU, external."""
+    found = _THUNDERBOLT_CARD.match(line)
+    names = gpu_names(found.group(1)) if found else []
+    return [("gpu.external", names[0])] if names else []
+
+
+def _line_facts(line: str) -> Facts:
+    return enclosure_with_gpu(line) + thunderbolt_card(line)
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
-    found = {index: facts for index, facts in enumerate(map(enclosure_with_gpu, lines)) if facts}
+    found = {index: facts for index, facts in enumerate(map(_line_facts, lines)) if facts}
     for index, facts in mac_pro_firepro(lines).items():
         found.setdefault(index, []).extend(facts)
     for index, facts in list(egpu_section(lines).items()) + list(enclosure_item(lines).items()):

@@ -3,6 +3,9 @@
 - A count and a model in a table or `key: value` list: 'GPU count | 8' beside 'GPU type | [NVIDIA A800-SXM4-80GB'
   (one GPU per count, numbered, on the model's line).
 - xpu-smi's discovery table: '| 0         | Device Name: Intel(R) Arc(TM) A770 Graphics   |' (device 0).
+- A GPU named with its memory in words: 'NVIDIA GeForce GT 750M with 2GB GDDR5 memory' (that memory, the lone GPU's).
+- gpustat's rows: '[3] NVIDIA GeForce RTX 4090 | 57°C,  99 % | 21305 / 24564 MB | user1(15180M)' (device 3, the second
+  number of its memory column the card's total, in MiB as NVML counts it).
 - A Jetson module named in a list or a sentence ('Jetson Orin AGX 64GB Developer Kit', 'on my agx orin'): an
   aarch64 Linux board whose NVIDIA GPU is integrated, with the module's (unified) memory when it is given;
   and the board as OE4T's meta-tegra layer names its MACHINE, which its images also take as their hostname
@@ -22,6 +25,8 @@ _COUNT = re.compile(r"^\s*\|?\s*[-*]?\s*(?:GPU[ _]?count|GPU[ _]?num(?:ber)?|num
                     + _SEPARATOR + r"(\d{1,2})\s*\|?\s*$", re.IGNORECASE)
 _MODEL = re.compile(r"^\s*\|?\s*[-*]?\s*GPU[ _]?(?:type|model|name)s?" + _SEPARATOR + r"(.+?)\s*\|?\s*$", re.IGNORECASE)
 _XPU_SMI_ROW = re.compile(r"^\s*\|\s*(\d{1,2})\s*\|\s*Device Name:\s*(\S.*?)\s*\|\s*$")
+_GPUSTAT_ROW = re.compile(r"^\s*\[(\d{1,2})\]\s+(\S.*?)\s*\|\s*-?\d+\s*(?:°|')C,\s*(?:\d+|\?\?)\s*%\s*"
+                          r"(?:,\s*\d+\s*W\s*/\s*\d+\s*W\s*)?\|\s*\d+\s*/\s*(\d+)\s*MB\s*\|")
 _JETSON = re.compile(r"\b((?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+(?:Orin|Xavier|Thor)|(?:Orin|Xavier)\s+(?:AGX|NX|Nano)"
                      r"|Jetson\s+(?:Orin|Xavier|Nano|TX[12]|Thor|NX)))\b(?:\s+(?:Developer Kit|Super))*(?:\s+\[?(\d{1,2})\s?GB\b\]?)?",
                      re.IGNORECASE)
@@ -52,6 +57,28 @@ def xpu_smi_device(line: str) -> Facts:
     return [gpu_record(names[0], index=int(row.group(1)))] if names else []
 
 
+def gpustat_row(line: str) -> Facts:
+    """gpustat's row for one GPU: that GPU, by its index, with its total memory."""
+    row = _GPUSTAT_ROW.match(line)
+    names = gpu_names(row.group(2)) if row else []
+    if not names:
+        return []
+    name, fact = gpu_record(names[0], index=int(row.group(1)))
+    return [(name, dict(fact, memory_mib=int(row.group(3))))]
+
+
+_WITH_MEMORY = re.compile(r"\s+with\s+(\d{1,2})\s?GB\s+(?:of\s+)?(?:GDDR\d\w?|HBM\d?e?|VRAM|video memory|graphics memory)\b",
+                          re.IGNORECASE)
+
+
+def memory_in_words(line: str) -> Facts:
+    """A GPU name, then 'with 2GB GDDR5 memory': that GPU's memory."""
+    found = _WITH_MEMORY.search(line)
+    if not found or not any(line[:found.start()].endswith(name) for name in gpu_names(line[:found.start()])):
+        return []
+    return [("gpu.memory_of", {"index": None, "memory_mib": int(found.group(1)) * 1024})]
+
+
 def jetson_module(line: str) -> Facts:
     """A Jetson module the writer names: Linux on aarch64, an integrated NVIDIA GPU, and the module's memory (jetsonInfo's
     'NVIDIA Jetson AGX Xavier [16GB]')."""
@@ -73,7 +100,7 @@ def meta_tegra_machine(line: str) -> Facts:
 
 
 def line_facts(line: str) -> Facts:
-    return xpu_smi_device(line) + jetson_module(line) + meta_tegra_machine(line)
+    return xpu_smi_device(line) + gpustat_row(line) + memory_in_words(line) + jetson_module(line) + meta_tegra_machine(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

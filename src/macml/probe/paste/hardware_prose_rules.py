@@ -73,7 +73,7 @@ _CPU_AND_GPU_CORES = re.compile(r"\b(\d{1,2})[- ]?(?:core\s+)?CPUs?(?:\s+cores?)
 _VSCODE_CPUS = re.compile(r"^\s*\|\s*CPUs\s*\|\s*Apple M\d[^|]*\((\d{1,2}) x \d+\)\s*\|")
 
 
-_CHIP_CORES = re.compile(r"\bApple (M\d(?: (?:Pro|Max|Ultra))?)\s+\(?(\d{1,2})[- ]cores?\b(?!\s*(?:GPU|graphics))", re.IGNORECASE)
+_CHIP_CORES = re.compile(r"\bApple (M\d(?: (?:Pro|Max|Ultra))?)\s+(?:[·•]\s+)?\(?(\d{1,2})[- ]cores?\b(?!\s*(?:GPU|graphics))", re.IGNORECASE)
 _CRASH_PROC = re.compile(r"\bproc (\d{1,2}):\d{1,2}:\d{1,2}(?::\d+)? processors\b")  # a crash report's 'proc 28:20:8:0'
 
 

@@ -113,8 +113,18 @@ def windows_first(line: str) -> Facts:
     return [("platform", "win32"), ("os.name", found.group(1))] if found else []
 
 
+# the version first, then its noun: '10.11.2 is the version of the Mac OS', '14.2 is my macOS version'
+_MACOS_VERSION_FIRST = re.compile(r"(?<![\w.])((?:10\.\d{1,2}|1[1-5]\.\d{1,2}|2[6-9]\.\d{1,2})(?:\.\d{1,2})?)\s+is\s+(?:the|my|our)\s+"
+                                  r"(?:version\s+of\s+(?:the\s+|my\s+)?mac\s?OS(?:\s?X)?|mac\s?OS(?:\s?X)?\s+version)\b", re.IGNORECASE)
+
+
+def macos_version_first(line: str) -> Facts:
+    found = _MACOS_VERSION_FIRST.search(line)
+    return [("platform", "darwin"), ("os.version", found.group(1))] if found and not negated(line[:found.start()]) else []
+
+
 def line_facts(line: str) -> Facts:
-    return linux_mine(line) + mac_mine(line) + linux_build(line) + windows_first(line)
+    return linux_mine(line) + mac_mine(line) + linux_build(line) + windows_first(line) + macos_version_first(line)
 
 
 def answers(lines: Sequence[str]) -> Dict[int, List]:

@@ -80,6 +80,14 @@ def mac_system(line: str) -> Facts:
     darwin = _DARWIN.search(line) or re.search(r"\bDarwin/(\d{2}\.\d+\.\d+)", line)  # or conda's user-agent
     if darwin:
         facts += [("platform", "darwin"), ("os.darwin", next(g for g in darwin.groups() if g))]
+    agent_os = re.search(r"\bDarwin/\d{2}\.\d+\.\d+ OSX/(10\.(?!16\b)\d{1,2}(?:\.\d{1,2})?|1[1-5]\.\d{1,2}(?:\.\d{1,2})?)\b", line)
+    if agent_os:  # conda's user-agent names the release too: 'Darwin/16.4.0 OSX/10.12.3' (10.16: an old SDK's answer)
+        facts.append(("os.version", agent_os.group(1)))
+    # 'mac 25.6.0 (arm64)': macOS went from 15 to 26, so a 'mac' 17-25 with three parts is Darwin's number
+    # (16 is left out: macOS 26 answers 16.0 to old-SDK programs)
+    kernel = re.search(r"\bmac(?:OS)?\s+((?:1[7-9]|2[0-5])\.\d{1,2}\.\d{1,2})(?![\d.])", line, re.IGNORECASE)
+    if kernel:
+        facts += [("platform", "darwin"), ("os.darwin", kernel.group(1))]
     xnu = _XNU_ARCH.search(line)
     if xnu:
         facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64" if xnu.group(1) == "ARM64" else "x86_64")]

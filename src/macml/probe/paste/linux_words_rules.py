@@ -163,15 +163,21 @@ def owned_gpus(line: str) -> Facts:
         return []
     swapped = re.search(r"\breplaced (?:my |the |an? )?.+? with (?:an? |the )?", line, re.IGNORECASE)
     rest = line[max(owner.end(), swapped.end() if swapped else 0):]  # 'I replaced my rx 570 with a 6800 xt': the new one
+    rest = re.sub(r"(?<=\d)s\b", "", rest)  # 'my RTX 4090s': a plural of one model
     names = dict.fromkeys(n for n in informal_gpu_names(rest) if not _NEGATED.search(rest[max(0, rest.find(n) - 12):rest.find(n)])
                           and not _FORMER.search(rest[max(0, rest.find(n) - 30):rest.find(n)]))  # 'my previous build (5700XT)'
     return [("gpu.owned", {"name": name, "vendor": gpu_vendor(name), "memory_mib": None, "index": None}) for name in names]
 
 
+# 'on my CPU-ONLY server', 'our GPU-less box': the writer's machine has no GPU
+_CPU_ONLY_MACHINE = re.compile(r"\b(?:my|our)\s+(?:CPU[- ]only|GPU[- ]?less|no[- ]GPU)\s+(?:server|machine|box|VPS|instance|laptop|"
+                               r"computer|PC|node|system|device|host)\b", re.IGNORECASE)
+
+
 def machine_words(line: str) -> Facts:
-    """'an (old) physical machine' (no VM), Windows' number for an NVIDIA driver ('Driver version 25.21.14.1891'
+    """'my CPU-only server' (no GPU), 'an (old) physical machine' (no VM), Windows' number for an NVIDIA driver ('Driver version 25.21.14.1891'
     is NVIDIA's 418.91: the last five digits), 'sudo dpkg -i cuda-repo-..._amd64.deb' (the machine's arch)."""
-    facts: Facts = []
+    facts: Facts = [("gpu.none", "the writer's machine is CPU-only")] if _CPU_ONLY_MACHINE.search(line) else []
     physical = _PHYSICAL.search(line)
     if physical and not _NEGATED.search(line[max(0, physical.start() - 12):physical.start()]):
         facts.append(("hypervisor.none", True))
@@ -188,7 +194,7 @@ def machine_words(line: str) -> Facts:
 def torch_in_words(line: str) -> Facts:
     """'**Pytorch 2.0.1** (with the same cuda 11.8)', 'torch 2.1.0+cu121': torch's version and the CUDA it was
     built for; never a pin asked for ('pip install torch 2.1' is no sentence about the machine)."""
-    found = _TORCH_WORDS.search(line.replace("**", ""))
+    found = _TORCH_WORDS.search(re.sub(r"\*\*|`", "", line))  # '**PyTorch `2.9.1+cpu`**' too
     if not found or re.search(r"\b(?:install|upgrade|downgrade|requires?|need|instead|supposedly)\b|\bsupports?\W{0,3}\s*python\b",
                               line, re.IGNORECASE):  # 'torch 1.8.1 supposedly [supports](...) python >= 3.6.2': not installed
         return []

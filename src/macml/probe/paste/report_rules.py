@@ -16,7 +16,7 @@ from macml.probe.paste.said_of_this_machine import NEGATION
 
 Facts = List[Tuple[str, Any]]
 
-_WHEEL = re.compile(r"-(?:cp(3)(\d{1,2})|py3)-(?:cp3\d+[mt]?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
+_WHEEL = re.compile(r"-(?:cp([23])(\d{1,2})|py3)-(?:cp[23]\d+(?:mu?|t)?|abi3|none)-(macosx_\d+_\d+_(arm64|x86_64|universal2)"
                     r"|(?:many|musl)linux[\w.]*_(x86_64|aarch64)|win_amd64)\.whl\b")
 # the wheel the writer says they installed or use, by its file name's distribution and version
 _USED_WHEEL = re.compile(r"\b(?:I|we)\b[^.;]{0,20}?\b(?:install(?:ed|ing)?|using|used|use)\b[^.;]{0,30}?(?<![\w.-])"
@@ -73,6 +73,16 @@ def wheel_tag(line: str) -> Facts:
     if named:
         facts.append(("package", {"name": canonical(named.group(1)), "version": named.group(2)}))
     return facts
+
+
+# pip's warning under an old Python, of the Python running it: 'DEPRECATION: Python 2.7 will reach the end of its life
+# on January 1st, 2020' (pip 19.x), 'DEPRECATION: Python 3.5 reached the end of its life on September 13th, 2020'
+_PIP_PYTHON_EOL = re.compile(r"^\s*DEPRECATION: Python ([23]\.\d{1,2}) (?:will reach|reached|has reached) the end of its life\b")
+
+
+def pip_python_end_of_life(line: str) -> Facts:
+    found = _PIP_PYTHON_EOL.match(line)
+    return [("python.minor", found.group(1))] if found else []
 
 
 # an environment's own Python: a conda env's or a venv's lib/pythonX.Y (its standard library, not a system Python's)
@@ -194,7 +204,8 @@ def inline_packages(line: str) -> Facts:
     banner): a distribution and its version. A requirement pip could not satisfy was never installed."""
     unmet = re.search(r"Could not find a version that satisfies|No matching distribution found for|"
                       r"ResolutionImpossible|conflicting dependencies|requires? a different Python"
-                      r"|can(?:'|no)t be installed|doesn't have a source distribution or wheel", line)  # uv's words
+                      r"|can(?:'|no)t be installed|doesn't have a source distribution or wheel"
+                      r"|^\s*error: Distribution `", line)  # uv's words; its error breaks the line after 'can't be'
     pins = [(name, pinned_release(name, version)) for name, version in _INLINE_PIN.findall(line)]  # '==2.11' is 2.11.0
     pairs = [] if unmet else pins + _BACKTICK_PACKAGE.findall(line)
     installed = re.match(r"^\s*Successfully installed ((?:\S+-\d\S*\s*)+)$", line)  # pip's last line
@@ -237,7 +248,7 @@ def torch_backend_answers(line: str) -> Facts:
 
 def report_line_facts(line: str) -> Facts:
     facts: Facts = []
-    for rule in (wheel_tag, path_facts, mac_with_chip, gpu_reports, system_line, frameworks_used, inline_packages,
+    for rule in (wheel_tag, pip_python_end_of_life, path_facts, mac_with_chip, gpu_reports, system_line, frameworks_used, inline_packages,
                  torch_backend_answers, plaidml_device_id):
         facts += rule(line)
     return facts + prose_line_facts(line)

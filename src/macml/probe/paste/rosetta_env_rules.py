@@ -68,5 +68,19 @@ def llvm_host_cpu(line: str) -> Facts:
         if _HOST_CPU_APPLE.search(line) else []
 
 
+_RUN_WITHOUT_ROSETTA = re.compile(r"\b(?:I|we)\b[^.;!?]{0,20}\b(?:run|ran|execute|executed|can run|can execute|am running|'m running)\b"
+                                  r"[^.;!?]{0,80}\bwithout\s+(?:using\s+|the\s+)?rosetta(?:\s?2)?\b", re.IGNORECASE)
+
+
+def ran_without_rosetta(line: str) -> Facts:
+    """'I can execute this code on my 14inch macbook pro which provides M1 Pro without rosetta2': a native process on
+    Apple silicon (Rosetta exists nowhere else); the Python's own, where the line is about code or Python."""
+    if not _RUN_WITHOUT_ROSETTA.search(line) or "?" in line or re.search(r"\b(?:could|should|would|if)\b", line, re.IGNORECASE):
+        return []
+    native: Facts = [("python.machine", "arm64")] if re.search(r"\b(?:code|python3?|script|torch|pip)\b", line, re.I) else []
+    return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("process.translated", False)] + native
+
+
 def line_facts(line: str) -> Facts:
-    return rosetta_environment(line) + mkl_cpu_check_failed(line) + x86_python_install(line) + llvm_host_cpu(line)
+    return (rosetta_environment(line) + mkl_cpu_check_failed(line) + x86_python_install(line) + llvm_host_cpu(line)
+            + ran_without_rosetta(line))

@@ -58,7 +58,7 @@ def platform_word(value: str) -> Optional[str]:
         return "darwin"
     if word.startswith(("linux", "ubuntu", "debian", "centos", "red hat", "fedora", "rocky", "arch linux", "opensuse",
                         "kali", "linux mint", "manjaro", "pop!_os", "almalinux", "alpine", "gentoo", "nobara", "endeavouros",
-                        "cachyos", "nixos", "zorin", "bazzite", "garuda", "void linux", "oracle linux", "talos")):
+                        "cachyos", "nixos", "zorin", "bazzite", "garuda", "void linux", "oracle linux", "talos", "dgx os")):
         return "linux"
     if word.startswith(("win32", "windows", "microsoft windows")) or word == "nt":  # os.name on Windows
         return "win32"
@@ -90,11 +90,12 @@ def _os_line(value: str) -> Facts:
     elif platform == "linux" and re.search(r"\(v?\d+(?:\.\d+)+\)", value):  # 'Kali Linux Rolling (2018.2)', 'Talos (v1.9.6)'
         facts.append(("os.name", value.strip()))
     elif platform == "linux" and re.fullmatch(r"[A-Za-z][\w!.-]*(?: [A-Za-z][\w!.-]*)?", named) \
-            and named.lower() not in ("linux", "gnu/linux", "linux os", "linux kernel"):
+            and named.lower() not in ("linux", "gnu/linux", "linux os", "linux kernel") \
+            and not re.fullmatch(r"linux-(?:64|aarch64|ppc64le|s390x|armv7l)", named, re.IGNORECASE):  # conda's subdir
         facts.append(("os.name", named))  # a distribution named without its release: 'Ubuntu (Linux)', 'Arch Linux'
     scooby = re.match(r"\s*Windows \((1[01]|7|8\.1|8) \d+\.\d+\.\d+", value)  # scooby's 'Windows (11 10.0.26100 SP0 ...)'
     if platform == "win32" and "windows" in value.lower():
-        facts.append(("os.name", f"Windows {scooby.group(1)}" if scooby else re.sub(r"\s*\(\w+\)\s*$", "", value.strip())))
+        facts.append(("os.name", f"Windows {scooby.group(1)}" if scooby else re.sub(r"\s*\([\w.-]+\)\s*$", "", value.strip())))
     return facts
 
 
@@ -297,6 +298,9 @@ BY_KEY = {
     "productname": lambda v: [("platform", "darwin")] if re.fullmatch(r"mac ?os(?: x)?", v.strip(), re.IGNORECASE) else [],
     "ramgb": lambda v: [("cpu.memory_bytes", b) for b in [gib(v.strip() + " GB")] if b and re.fullmatch(r"\d+", v.strip())],
     "product name": gpu_value,
+    # nvidia-smi -q's GPU Virtualization Mode: 'Pass-Through' or 'VGPU' is a guest's GPU ('Host VGPU' is the host's)
+    "virtualization mode": lambda v: [("hypervisor", f"a VM given the GPU ({v.strip()}, nvidia-smi -q)")]
+        if v.strip().lower() in ("pass-through", "vgpu") else [],
     "memorysize": lambda v: [("cpu.memory_bytes", int(n))] if (n := v.strip().rstrip(",")).isdigit() and int(n) >= 1 << 30 else [],
     "edition": lambda v: [("platform", "win32"), ("os.name", v.strip())] if re.match(r"Windows \d+\b", v.strip()) else [],
     "driverversion": lambda v: [("gpu.driver", v.split()[0])] if re.match(_VERSION, v) else [],  # WMI's property name

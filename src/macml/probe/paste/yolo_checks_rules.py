@@ -1,6 +1,8 @@
 """`yolo checks` (Ultralytics) prints torch's CUDA on a row of its own under the banner: 'CUDA                11.4'.
 That row is torch.version.cuda (the CUDA torch was built with), not a toolkit's or the driver's, but only where the
-text is that report: a banner ('Ultralytics 8.3.69 🚀 ... torch-...') or its 'Setup complete ✅' line above it."""
+text is that report: a banner ('Ultralytics 8.3.69 🚀 ... torch-...') or its 'Setup complete ✅' line above it.
+Its 'CUDA                None' is printed where torch.cuda.is_available() is False (ultralytics/utils/checks.py,
+collect_system_info: '"CUDA": torch.version.cuda if cuda else None')."""
 from __future__ import annotations
 
 import re
@@ -9,7 +11,7 @@ from typing import Dict, Sequence
 from macml.probe.paste.statement_rules import Facts
 
 _REPORT = re.compile(r"\bUltralytics\s+(?:YOLOv\d+\s+)?v?\d+\.\d+\.\d+\b.*\btorch[- ]\d|^\s*Setup complete ✅")
-_CUDA_ROW = re.compile(r"^\s*CUDA\s{2,}(\d{1,2}\.\d{1,2})\s*$")
+_CUDA_ROW = re.compile(r"^\s*CUDA\s{2,}(\d{1,2}\.\d{1,2}|None)\s*$")
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
@@ -20,6 +22,7 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     for index in range(start + 1, min(len(lines), start + 40)):
         row = _CUDA_ROW.match(lines[index])
         if row:
-            found[index] = [("torch.cuda_version", row.group(1))]
+            found[index] = ([("torch.cuda_available", False)] if row.group(1) == "None"
+                            else [("torch.cuda_version", row.group(1))])
             break
     return found
