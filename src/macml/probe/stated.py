@@ -199,8 +199,13 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
         found = first_stated(statements, fact)
         if found is not None:
             data[key] = found["value"]
-    if re.search(r"\+cpu\b", data["version"]) and data.get("cuda_available") is None:
-        data["cuda_available"] = False  # a '+cpu' wheel is built without CUDA or ROCm: torch.cuda.is_available() is False
+    release = re.match(r"(\d+)\.(\d+)", data["version"])
+    no_cuda_mac = facts.is_mac and (facts.cpu.apple_silicon is True  # no CUDA exists for arm64 macOS
+                                     or bool(release) and (int(release.group(1)), int(release.group(2))) >= (1, 13))
+    if (re.search(r"\+cpu\b", data["version"]) or no_cuda_mac) and data.get("cuda_available") is None:
+        # a '+cpu' wheel is built without CUDA or ROCm; torch 1.13 and later need CUDA 11.6+, which NVIDIA never
+        # shipped for macOS (its last macOS toolkit is 10.2): torch.cuda.is_available() is False
+        data["cuda_available"] = False
     local = re.search(r"\+(cu|rocm)(\d+(?:\.\d+)*)", data["version"])
     if local and local.group(1) == "cu" and data["cuda_version"] is None and len(local.group(2)) >= 3:
         digits = local.group(2)

@@ -39,7 +39,8 @@ _HASHCAT_MEMORY = re.compile(r"^\s*(?:Memory\.Total\.*|GLOBAL MEM SIZE)\s*:\s*(\
 _APPLE_CORES = re.compile(r"^\s*(?:max(?:imum)?\s+compute\s+units|Compute\s+units|Processor\(s\)\.*)\s*(?::|\s{2,})\s*(\d{1,3})\s*$",
                           re.IGNORECASE)
 _APPLE_CHIP = re.compile(r"^Apple M\d{1,2}(?: (?:Pro|Max|Ultra))?$")
-_SECTION = re.compile(r"^\s*\w[\w ]*Info:\s*$")  # hashcat's 'Metal Info:', 'OpenCL Info:', 'CUDA Info:'
+# hashcat's 'Metal Info:', 'OpenCL Info:', 'CUDA Info:' (-I), and 'METAL API (Metal 368.12)', 'OpenCL API (...)' (a run)
+_SECTION = re.compile(r"^\s*\w[\w ]*Info:\s*$|^\s*(?:METAL|OpenCL|CUDA|HIP) API \(")
 _REACH = 40  # lines a device's block may run (clpeak's results sit between its name and the next device)
 
 
@@ -97,10 +98,18 @@ def hashcat_darwin(lines: Sequence[str]) -> Dict[int, Facts]:
             for index, found in ((i, _HASHCAT_DARWIN.match(l)) for i, l in enumerate(lines)) if found}
 
 
+# a hashcat run's device line: '* Device #02: Apple M4, GPU, 5461/10922 MB (1024 MB allocatable), 8MCU' (an Apple GPU's
+# compute units are its cores)
+_HASHCAT_APPLE_UNITS = re.compile(r"^\s*\*\s*Device #\d+: Apple M\d{1,2}(?: (?:Pro|Max|Ultra))?, GPU, .*?, (\d{1,2})MCU\s*$")
+
+
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     """Only a Mac's list is read (elsewhere CUDA and OpenCL list one GPU twice), and only its first section
     that lists devices: hashcat's 'OpenCL Info:' lists the 'Metal Info:' GPUs again."""
     found: Dict[int, Facts] = hashcat_darwin(lines)
+    for number, units in ((n, _HASHCAT_APPLE_UNITS.match(line)) for n, line in enumerate(lines)):
+        if units and int(units.group(1)) > 1:
+            found.setdefault(number, []).append(("gpu.cores", int(units.group(1))))
     mac = [number for number, line in enumerate(lines) if _APPLE_PLATFORM.match(line) or _METAL_ONLY.match(line)]
     if not mac:
         return found

@@ -17,7 +17,9 @@ _COUNTED_NAME = (r"((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s+(?:PRO\s+)?|GTX\s+|Tes
                  r"(?:\s?(?:Ti|SUPER|PCIe|SXM\d?|NVL))*(?:\s(?:Blackwell|Ada))?(?:\s\d{2,3}\s?GB)?)")
 _TIMES = re.compile(r"(?<![\w.])(\d{1,2})\s?[x×]\s?" + _COUNTED_NAME + r"(?![\w.])", re.IGNORECASE)
 # 'a Lambda Hyperplane server running 8 NVIDIA H100s', 'with 4 A100 GPUs': a count, then the model in the plural
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_NUMBER_WORDS = {"dual": 2, "twin": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+# 'dual GeForce GTX 780M with 2 GB each': two of one model
+_DUAL = re.compile(r"(?<![\w.$-])(dual|twin)\s+" + _COUNTED_NAME + r"(?!\w|\.\d)", re.IGNORECASE)
 _PLURAL = re.compile(r"(?<![\w.$])(\d{1,2}|two|three|four|five|six|seven|eight)\s+" + _COUNTED_NAME
                      + r"(?:s|'s|\s+(?:GPUs|cards|graphics cards|accelerators))(?!\w|\.\d)", re.IGNORECASE)
 
@@ -30,8 +32,8 @@ def _other_models(line: str, name: str) -> bool:
 def gpu_count(line: str) -> Facts:
     """'4xH100', '8 x A100 80GB', '2× RTX 4090', 'running 8 NVIDIA H100s': that many NVIDIA GPUs of a model the capability table knows;
     'a 8 x MI300X system': that many AMD Instinct accelerators."""
-    found = _TIMES.search(line) or _PLURAL.search(line)
-    if found and found.re is _PLURAL and _other_models(line, found.group(2)):
+    found = _TIMES.search(line) or _PLURAL.search(line) or _DUAL.search(line)
+    if found and found.re is not _TIMES and _other_models(line, found.group(2)):
         return []  # 'a Tesla K80 and two Tesla K40c cards': the line's other cards would be lost beside a count
     count = int(_NUMBER_WORDS.get(found.group(1).lower(), found.group(1))) if found else 0
     if not found or NEGATION.search(line[:found.start()]) or not 1 < count <= 16:

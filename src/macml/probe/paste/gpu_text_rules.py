@@ -241,19 +241,25 @@ def external_gpu(line: str) -> Facts:
 _CODENAME = re.compile(r"\b(Navi\s?(?:1[04]|2[1-4]|3[1-3]|4[48])|Vega\s?(?:10|20))\b")
 # the brand words before the board are part of its name as written ('an AMD Mi50')
 _INSTINCT = re.compile(r"(?:\b(?:my|our|an?|the|\d+x?)\s+|(?=\b(?:AMD|Instinct)\s))((?:AMD\s+)?(?:Instinct\s+)?"
-                       r"MI(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))\b", re.IGNORECASE)
+                       r"MI-?(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))\b", re.IGNORECASE)  # 'mi-210' too
+
+
+_CARD_IS_TARGET = re.compile(r"\b(?:my\s+)?(?:card|GPU)\s+is\s+(?:an?\s+)?(gfx[0-9a-f]{3,4})\b", re.IGNORECASE)
 
 
 def amd_target(line: str) -> Facts:
-    """'Navi 22 [Radeon RX 6' -> an AMD GPU, gfx1031; 'my Mi60 server' -> an AMD Instinct MI60 (gfx906), as named."""
-    facts: Facts = []
+    """'Navi 22 [Radeon RX 6' -> an AMD GPU, gfx1031; 'my Mi60 server' -> an AMD Instinct MI60 (gfx906), as named;
+    'card is gfx1100 (W7900)' -> an AMD GPU, gfx1100."""
+    card = _CARD_IS_TARGET.search(line)
+    facts: Facts = [("gpu.present", "AMD"), ("gpu.gfx", card.group(1).lower())] if card and not hypothetical(line) else []
     codename = _CODENAME.search(line)
     if codename and codename_target(codename.group(1)) and not hypothetical(line):
         facts += [("gpu.present", "AMD"), ("gpu.gfx", codename_target(codename.group(1)))]
     board = _INSTINCT.search(line)
-    if board and instinct_target(board.group(1)) and not NEGATION.search(line[:board.start()]):
-        facts += [("gpu.owned", {"name": board.group(1), "vendor": "AMD", "memory_mib": None, "index": None}),
-                  ("gpu.gfx", instinct_target(board.group(1)))]
+    name = re.sub(r"(?i)MI-", "MI", board.group(1)) if board else ""
+    if board and instinct_target(name) and not NEGATION.search(line[:board.start()]):
+        facts += [("gpu.owned", {"name": name, "vendor": "AMD", "memory_mib": None, "index": None}),
+                  ("gpu.gfx", instinct_target(name))]
     return facts
 
 

@@ -68,7 +68,7 @@ def intel_graphics_bracket(line: str) -> Facts:
     return [gpu_record(" ".join(p for p in ("Intel", family, "Graphics", found.group(2)) if p))]
 
 
-_CPU_AND_GPU_CORES = re.compile(r"\b(\d{1,2})[- ]?(?:core\s+)?CPUs?(?:\s+cores?)?\s*[,/&]\s*(?:and\s+)?(\d{1,2})[- ]?(?:core\s+)?GPUs?"
+_CPU_AND_GPU_CORES = re.compile(r"\b(\d{1,2})[- ]?(?:core\s+)?CPUs?(?:\s+cores?)?\s*(?:[,/&]|\s-)\s*(?:and\s+)?(\d{1,2})[- ]?(?:core\s+)?GPUs?"
                                 r"(?:\s+cores?)?\b", re.IGNORECASE)
 _VSCODE_CPUS = re.compile(r"^\s*\|\s*CPUs\s*\|\s*Apple M\d[^|]*\((\d{1,2}) x \d+\)\s*\|")
 

@@ -118,8 +118,12 @@ _MACOS_VERSION_FIRST = re.compile(r"(?<![\w.])((?:10\.\d{1,2}|1[1-5]\.\d{1,2}|2[
                                   r"(?:version\s+of\s+(?:the\s+|my\s+)?mac\s?OS(?:\s?X)?|mac\s?OS(?:\s?X)?\s+version)\b", re.IGNORECASE)
 
 
+_OSX_PARENTHESISED = re.compile(r"\bOS\s?X\s*\((10\.\d{1,2}(?:\.\d{1,2})?|1[1-5]\.\d{1,2}(?:\.\d{1,2})?)\)", re.IGNORECASE)
+
+
 def macos_version_first(line: str) -> Facts:
-    found = _MACOS_VERSION_FIRST.search(line)
+    """'10.11.2 is the version of the Mac OS'; 'os: macos OSX(11.5.2)'."""
+    found = _MACOS_VERSION_FIRST.search(line) or _OSX_PARENTHESISED.search(line)
     return [("platform", "darwin"), ("os.version", found.group(1))] if found and not negated(line[:found.start()]) else []
 
 

@@ -212,8 +212,8 @@ def gpu_drivers(line: str) -> Facts:
     if amdgpu:
         facts.append(("gpu.driver", amdgpu.group(1)))
     rock = re.search(r"\bROCk module version (\S+) is loaded", line)  # rocminfo: the amdgpu driver's version
-    if rock:
-        facts += [("platform", "linux"), ("gpu.driver", rock.group(1))]
+    if rock:  # the amdgpu module's compute interface: an AMD GPU it drives
+        facts += [("platform", "linux"), ("gpu.driver", rock.group(1)), ("gpu.present", "AMD")]
     # /proc/driver/nvidia/version's 'NVRM version:' line, and the module's own 'NVRM: loading ...' in the kernel log
     nvrm = re.search(r"NVRM(?: version)?:\s*(?:loading\s+)?NVIDIA UNIX (?:Open Kernel Module for (x86_64|aarch64)|"
                      r"(x86_64|aarch64) Kernel Module)\s+(\d+(?:\.\d+)+)", line)

@@ -206,9 +206,21 @@ def torch_in_words(line: str) -> Facts:
     return facts + ([("torch.cuda_version", found.group(3))] if found.group(3) else [])
 
 
+# a line that is only a torch build, as a list of versions gives it: 'torch-2.3.0.dev20240309+rocm6.0'
+_TORCH_DASH_LINE = re.compile(r"^\s*[-*]?\s*(?:py)?torch-(\d+\.\d+\.\d+(?:\.?(?:dev|a|b|rc|post)\d+)?)(?:\+(cu\d{2,3}|rocm[\d.]+|cpu))?\s*$")
+
+
+def torch_dash_line(line: str) -> Facts:
+    found = _TORCH_DASH_LINE.match(line)
+    if not found:
+        return []
+    version = found.group(1) + (f"+{found.group(2)}" if found.group(2) else "")
+    return [("package", {"name": "torch", "version": version}), ("torch.version", version)]
+
+
 def line_facts(line: str) -> Facts:
     facts: Facts = []
-    for rule in (os_in_words, spec_list, amd_cpu, owned_gpus, machine_words, torch_in_words,
+    for rule in (os_in_words, spec_list, amd_cpu, owned_gpus, machine_words, torch_in_words, torch_dash_line,
                  app_log_rules.conda_torch_build, app_log_rules.unsloth_banner, app_log_rules.app_log_lines):
         facts += rule(line)
     return facts

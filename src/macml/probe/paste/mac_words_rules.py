@@ -46,7 +46,7 @@ _NATIVE_CODE_TYPE = re.compile(r"^[\s>]*Code Type:\s*(X86-64|ARM-64)\s*\(Native\
 # "(have (x86_64), need (arm64e))"): the file is built for `have`, the process loading it runs as `need`
 _WRONG_ARCH = re.compile(r"(?:incompatible architecture |^\s*)\(have [('](x86_64|arm64e?)[)'], need [('](x86_64|arm64e?)[)']\)")  # or wrapped
 _SITE_PACKAGE = re.compile(r"/site-packages/([A-Za-z_]\w*)/")  # the import whose binary failed (torch, cv2, ...)
-_HOMEBREW = re.compile(r"(?:^|[\s'\"`=:])(/opt/homebrew|/usr/local)/(?:bin/brew|Homebrew/)")
+_HOMEBREW = re.compile(r"(?:^|[\s'\"`=:])(?:(/opt/homebrew)/(?:bin/|Homebrew/|Cellar/|Caskroom/|opt/)|(/usr/local)/(?:bin/brew|Homebrew/))")
 _ARCH_HEADING = re.compile(r"^\s*(?:=+|#+|-{2,}|\*\*)?\s*(?:Architecture|Arch|CPU architecture|uname -m(?: && arch)?|arch)"
                            r"\s*(?:=+|\*\*:?|:)?\s*$", re.IGNORECASE)
 _PYTHON_INSTALLED = re.compile(r"\b(?:installed|have|got)\s*:?\s+Python\s?v?(3\.\d{1,2}\.\d{1,2})\b(?![.\d])", re.IGNORECASE)
@@ -161,12 +161,12 @@ def wrong_arch_library(line: str) -> Facts:
 
 
 def homebrew_prefix(line: str) -> Facts:
-    """'/usr/local/bin/brew' (Homebrew's Intel prefix) and '/opt/homebrew/bin/brew' (its Apple-silicon one,
+    """'/usr/local/bin/brew' (Homebrew's Intel prefix) and '/opt/homebrew/bin/brew', '/opt/homebrew/Caskroom/...' (its Apple-silicon one,
     where only an arm64 Homebrew installs): Homebrew on macOS (Linux's lives in /home/linuxbrew)."""
     found = _HOMEBREW.search(line)
     if not found:
         return []
-    return [("platform", "darwin")] + ([("cpu.hardware_arch", "arm64")] if found.group(1) == "/opt/homebrew" else [])
+    return [("platform", "darwin")] + ([("cpu.hardware_arch", "arm64")] if found.group(1) else [])
 
 
 def python_installed(line: str) -> Facts:

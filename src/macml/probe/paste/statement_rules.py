@@ -176,6 +176,8 @@ def _processor(value: str) -> Facts:
     word = value.strip().split()[0].lower() if value.strip() else ""
     if word == "i386":
         return [("python.machine", "x86_64")]
+    if value.strip().lower() == "arm":  # macOS's arm64 Python (Linux prints 'aarch64' or 'armv7l')
+        return [("platform", "darwin"), ("python.machine", "arm64")]
     if word in ("arm64e", "arm64e,"):
         return [("cpu.hardware_arch", "arm64")]
     if word in ("x86_64", "aarch64", "arm64"):
@@ -213,7 +215,10 @@ BY_KEY = {
         lambda v: [("torch.hip_version", v.strip())] if re.match(r"^\d", v.strip()) else [],
     "is cuda available": _available, "cuda available": _available, "available": _available,
     "rocm available": _available,  # sglang's check_env on a ROCm build
-    "pytorch version": lambda v: package_facts("torch", v), "torch version": lambda v: package_facts("torch", v),
+    # LLaMA-Factory's env adds ' (GPU)' where torch.cuda.is_available() (src/llamafactory/extras/env.py)
+    "pytorch version": lambda v: package_facts("torch", v) + _available("true" if v.rstrip().endswith("(GPU)") else "")
+        + [f for m in re.finditer(r"\(torchvision: (\d[\w.+]*)\)", v) for f in package_facts("torchvision", m.group(1))],  # docTR
+    "torch version": lambda v: package_facts("torch", v),
     "pytorch": lambda v: package_facts("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
     "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu/driver": lambda v: gpu_value(v.split(" / ")[0]), "igpu": gpu_value, "dgpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,
@@ -314,7 +319,7 @@ BY_KEY = {
 
 # keys a script words its own way: 'PyTorch build CUDA version: 10.2', 'PyTorch has active GPU: True'
 _KEY_PATTERNS = ((re.compile(r"(?:py)?torch (?:build )?cuda version"), _torch_cuda),
-                 (re.compile(r"(?:py)?torch has (?:an )?active gpu"), _available),
+                 (re.compile(r"(?:py)?torch has (?:an )?active gpu|is cuda available \((?:py)?torch\)"), _available),  # docTR's too
                  (re.compile(r"(?:operating system|os) (?:and|&) (?:version|release)"), _os_line),
                  (re.compile(r"nvidia (?:open gpu )?kernel modules? version|(?:amd )?adrenalin(?: driver)?(?: version)?"
                              r"|nvidia driver \((?:kernel )?module(?: version)?\)"),

@@ -32,6 +32,7 @@ _LOG_PREFIX = re.compile(r"^\s*\[?\d{1,4}[-/]\d{1,2}(?:[-/]\d{2,4})?[ T]\d{1,2}:
                          r"|^\s*\[(?i:info|warning|warn|error|debug)\] (?=\S)"  # libobs's '[Info] CPU Name: ...', ComfyUI's '[INFO] ...'
                          r"|^\s*\[[A-Z][\w.-]* (?:INFO|DEBUG|WARN|WARNING|ERROR)\]\s+"
                          r"|^\s*(?:INFO|DEBUG|WARNING|ERROR|CRITICAL):root:(?=\S)"  # Python logging's default: 'INFO:root:'
+                         r"|^[a-z][\w.-]*?[-_]\d{1,2}\s+\|\s(?=\s*\S)"  # docker compose's service column: 'tabby_1  | '
                          r"|^[^\t]*?\S\s{2,}(?=" + _FETCH_KEYS + r": \S)")  # a fetch tool's logo column before its lines
 # (a named logger's prefix is kept: 'INFO:plaidml:' says which library logged)  # '[Crystools INFO] NVIDIA Driver: 540.4.0'
 # syslog / journalctl: 'Feb 21 13:31:11 host ollama[285585]: ' (any language's month)
@@ -98,6 +99,7 @@ def _typed_forms(line: str) -> str:
     line = _APPLE_TIER.sub(lambda m: f"{m.group(1)} {m.group(2).title()}", line)  # 'my Apple M1 pro': the tier as Apple writes it
     line = re.sub(r"(?<=[\w)])\\_(?=\w)", "_", line)  # Markdown's escaped underscore: 'metal_intel(r)\\_hd_graphics_530.0'
     line = re.sub(r"\bBigSur\b", "Big Sur", line)  # macOS 11's name run together
+    line = re.sub(r"\bapple (?=M\d{1,2}\b)", "Apple ", line)  # 'on apple M1'
     line = re.sub(r"\b(M\d{1,2}) Ultral\b", r"\1 Ultra", line)  # a slip of the keys: 'Mac Studio M2 Ultral 192G'
     line = _TEMPLATE_EXAMPLE.sub("", line)  # an issue template's hint left in the answer: '[e.g. Mac OS 14.4.1, ...]'
     line = re.sub(r"(?<=\w)[\u2122\u00ae](?=[\s/,)]|$)", "", line)  # GNOME's 'GeForce RTX\u2122 4060', 'AMD\u00ae/ATI'

@@ -10,7 +10,8 @@ from typing import Dict, Sequence
 
 from macml.probe.paste.statement_rules import Facts
 
-_REPORT = re.compile(r"\bUltralytics\s+(?:YOLOv\d+\s+)?v?\d+\.\d+\.\d+\b.*\btorch[- ]\d|^\s*Setup complete ✅")
+_REPORT = re.compile(r"\bUltralytics\s+(?:YOLOv\d+\s+)?v?\d+\.\d+\.\d+\b.*\btorch[- ]\d|^\s*(?:[-*]\s+)?Setup complete ✅")
+_SETUP_RAM = re.compile(r"^\s*(?:[-*]\s+)?Setup complete ✅ \(\d+ CPUs, (\d+(?:\.\d+)?) GB RAM\b")
 _CUDA_ROW = re.compile(r"^\s*CUDA\s{2,}(\d{1,2}\.\d{1,2}|None)\s*$")
 
 
@@ -19,6 +20,13 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     if start is None:
         return {}
     found: Dict[int, Facts] = {}
+    rows = range(start, min(len(lines), start + 40))
+    precise = any(re.match(r"^\s*RAM\s{2,}\d+\.\d\d GB\s*$", lines[i]) for i in rows)  # the report's own 'RAM  14.54 GB'
+    for index in [] if precise else range(start, min(len(lines), start + 4)):  # check_yolo's '(8 CPUs, 16.0 GB RAM, ...)'
+        ram = _SETUP_RAM.search(lines[index])
+        if ram:
+            found[index] = [("cpu.memory_bytes", int(float(ram.group(1)) * 1024**3))]
+            break
     for index in range(start + 1, min(len(lines), start + 40)):
         row = _CUDA_ROW.match(lines[index])
         if row:
