@@ -11,6 +11,7 @@ import dataclasses
 import re
 from typing import Any, Dict, Optional, Sequence, Tuple
 
+from macml import versions
 from macml.facts import FrameworkFacts, InterpreterFacts, MachineFacts, hardware_arch_name
 from macml.knowledge.mac_families import chip_by_memory
 from macml.probe.paste.distro_rules import distro_spelling
@@ -199,9 +200,9 @@ def _fill_torch(facts: MachineFacts, statements: Sequence[Statement], sources: D
         found = first_stated(statements, fact)
         if found is not None:
             data[key] = found["value"]
-    release = re.match(r"(\d+)\.(\d+)", data["version"])
+    major_minor = versions.release(data["version"])[:2]
     no_cuda_mac = facts.is_mac and (facts.cpu.apple_silicon is True  # no CUDA exists for arm64 macOS
-                                     or bool(release) and (int(release.group(1)), int(release.group(2))) >= (1, 13))
+                                     or len(major_minor) == 2 and major_minor >= (1, 13))
     if (re.search(r"\+cpu\b", data["version"]) or no_cuda_mac) and data.get("cuda_available") is None:
         # a '+cpu' wheel is built without CUDA or ROCm; torch 1.13 and later need CUDA 11.6+, which NVIDIA never
         # shipped for macOS (its last macOS toolkit is 10.2): torch.cuda.is_available() is False

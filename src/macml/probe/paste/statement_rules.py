@@ -117,6 +117,14 @@ def _python_version(value: str) -> Facts:
     return [("python.version", found.group(1))] if found else []
 
 
+def _pytorch_version(value: str) -> Facts:
+    """'2.4.0+cu121 (GPU)': LLaMA-Factory's env adds ' (GPU)' where torch.cuda.is_available()
+    (src/llamafactory/extras/env.py); docTR's '1.8.0 (torchvision: 0.9.0)' names torchvision beside it."""
+    facts = package_facts("torch", value) + _available("true" if value.rstrip().endswith("(GPU)") else "")
+    vision = re.search(r"\(torchvision: (\d[\w.+]*)\)", value)
+    return facts + (package_facts("torchvision", vision.group(1)) if vision else [])
+
+
 def _torch_cuda(value: str) -> Facts:
     """'12.1', or 'None': a build without CUDA (the statement says so; a missing line says nothing)."""
     build = value.strip()
@@ -215,10 +223,7 @@ BY_KEY = {
         lambda v: [("torch.hip_version", v.strip())] if re.match(r"^\d", v.strip()) else [],
     "is cuda available": _available, "cuda available": _available, "available": _available,
     "rocm available": _available,  # sglang's check_env on a ROCm build
-    # LLaMA-Factory's env adds ' (GPU)' where torch.cuda.is_available() (src/llamafactory/extras/env.py)
-    "pytorch version": lambda v: package_facts("torch", v) + _available("true" if v.rstrip().endswith("(GPU)") else "")
-        + [f for m in re.finditer(r"\(torchvision: (\d[\w.+]*)\)", v) for f in package_facts("torchvision", m.group(1))],  # docTR
-    "torch version": lambda v: package_facts("torch", v),
+    "pytorch version": _pytorch_version, "torch version": lambda v: package_facts("torch", v),
     "pytorch": lambda v: package_facts("torch", v),
     "gpu available": lambda v: _available("no" if v.lower().startswith("no") else v),
     "gpu models and configuration": gpu_value, "gpu": gpu_value, "gpu/driver": lambda v: gpu_value(v.split(" / ")[0]), "igpu": gpu_value, "dgpu": gpu_value, "gpu and vram": gpu_value, "gpu and memory": gpu_value, "gpu 0": gpu_value, "gpu name": gpu_value,

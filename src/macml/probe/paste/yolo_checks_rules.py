@@ -12,6 +12,7 @@ from macml.probe.paste.statement_rules import Facts
 
 _REPORT = re.compile(r"\bUltralytics\s+(?:YOLOv\d+\s+)?v?\d+\.\d+\.\d+\b.*\btorch[- ]\d|^\s*(?:[-*]\s+)?Setup complete ✅")
 _SETUP_RAM = re.compile(r"^\s*(?:[-*]\s+)?Setup complete ✅ \(\d+ CPUs, (\d+(?:\.\d+)?) GB RAM\b")
+_RAM_ROW = re.compile(r"^\s*RAM\s{2,}\d+\.\d\d GB\s*$")
 _CUDA_ROW = re.compile(r"^\s*CUDA\s{2,}(\d{1,2}\.\d{1,2}|None)\s*$")
 
 
@@ -20,8 +21,7 @@ def answers(lines: Sequence[str]) -> Dict[int, Facts]:
     if start is None:
         return {}
     found: Dict[int, Facts] = {}
-    rows = range(start, min(len(lines), start + 40))
-    precise = any(re.match(r"^\s*RAM\s{2,}\d+\.\d\d GB\s*$", lines[i]) for i in rows)  # the report's own 'RAM  14.54 GB'
+    precise = any(_RAM_ROW.match(line) for line in lines[start:start + 40])  # the report's own, finer 'RAM  14.54 GB'
     for index in [] if precise else range(start, min(len(lines), start + 4)):  # check_yolo's '(8 CPUs, 16.0 GB RAM, ...)'
         ram = _SETUP_RAM.search(lines[index])
         if ram:
