@@ -6,6 +6,7 @@ probe output (live or replayed from a snapshot) by the parse_* functions.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Tuple
 
@@ -50,6 +51,14 @@ def hardware_arch_name(name: Optional[str], platform: str) -> str:
 
 
 UNNAMED_GPU = "unknown GPU"  # the model shown for a GPU listed only by vendor and device ID
+# the models shown for a GPU whose model nothing gave: 'AMD GPU 3' (rocm-smi's row alone), 'NVIDIA GPU (model not in
+# the evidence)'
+_UNNAMED_MODEL = re.compile(r"^(?:AMD|NVIDIA|Intel|Apple) (?:Jetson )?GPU (?:\d{1,3}|\(model not in the evidence\))$")
+
+
+def model_named(model: Optional[str]) -> bool:
+    """Does this model string name a model ('Radeon RX 6800'), not stand in for one ('AMD GPU 0')?"""
+    return bool(model) and model != UNNAMED_GPU and not _UNNAMED_MODEL.match(model)
 
 
 @dataclass(frozen=True)
@@ -223,6 +232,7 @@ class MachineFacts:
     sources: Mapping[str, str] = field(default_factory=dict)  # derived fact -> the evidence it came from
     translated_process: Optional[bool] = None  # a pasted process (shell, crashed app) ran under Rosetta
     frameworks_in_use: Tuple[str, ...] = ()  # what the text shows imported, installed or run ('tensorflow', 'mlx')
+    packages_wanted: Mapping[str, Tuple[str, ...]] = field(default_factory=dict)  # asked for, not got: 'torch' -> ('>=2.4',)
 
     @property
     def is_mac(self) -> bool:

@@ -41,9 +41,10 @@ def test_device_reprs():
 
 
 def test_rocm_wheels_are_linux():
-    assert rocm.line_facts("[pip3] torch==2.10.0.dev20250929+rocm7.0") == [("platform", "linux")]
-    assert rocm.line_facts("[conda] torchvision   0.25.0.dev20250930+rocm7.0  pypi_0  pypi") == [("platform", "linux")]
-    assert rocm.line_facts("[pip3] pytorch-triton-rocm==3.5.0+gitbbb06c03") == [("platform", "linux")]
+    linux_x86 = [("platform", "linux"), ("cpu.hardware_arch", "x86_64")]  # manylinux x86_64 wheels only
+    assert rocm.line_facts("[pip3] torch==2.10.0.dev20250929+rocm7.0") == linux_x86
+    assert rocm.line_facts("[conda] torchvision   0.25.0.dev20250930+rocm7.0  pypi_0  pypi") == linux_x86
+    assert rocm.line_facts("[pip3] pytorch-triton-rocm==3.5.0+gitbbb06c03") == linux_x86
     assert rocm.line_facts("Is there a torch==2.3.0+rocm6.0 wheel for Windows?") == []  # a question
     assert rocm.line_facts("If you have an AMD card, install torch==2.3.0+rocm6.0") == []  # advice
     assert rocm.line_facts("torch==2.9.0+rocmsdk20251116") == []  # AMD's Windows wheels

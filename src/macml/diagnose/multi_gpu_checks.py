@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from macml.facts import MachineFacts
+from macml.facts import MachineFacts, model_named
 from macml.diagnose.findings import Finding, Fix, info, ok, warn
 from macml.probe.nvidia_topology import describe_link, slowest_link
 
@@ -51,13 +51,12 @@ def check_hidden_gpus(facts: MachineFacts) -> Optional[Finding]:
 
 
 def check_mixed_gpus(facts: MachineFacts) -> Optional[Finding]:
-    """Several NVIDIA (or AMD) GPU models in one machine: data-parallel training runs at the slowest one's pace."""
-    if len({g.model for g in facts.gpus_by_vendor("NVIDIA")}) < 2:
+    """Several NVIDIA (or AMD) GPU models in one machine: data-parallel training runs at the slowest one's pace. Only
+    named models count: a GPU whose model is unknown may be any."""
+    models = [g.model for g in facts.gpus_by_vendor("NVIDIA") if model_named(g.model)]
+    if len(set(models)) < 2:
         return _mixed_amd_gpus(facts)
-    models = [g.model for g in facts.gpus_by_vendor("NVIDIA")]
     kinds = sorted(set(models))
-    if len(kinds) < 2:
-        return None
     counts = ", ".join(f"{models.count(k)}x {k}" for k in kinds)
     return warn("GPU", f"Mixed NVIDIA GPUs ({counts}): data-parallel training waits for the slowest each step",
                 Fix("Train data-parallel on identical GPUs only, by index:",
@@ -66,8 +65,9 @@ def check_mixed_gpus(facts: MachineFacts) -> Optional[Finding]:
 
 def _mixed_amd_gpus(facts: MachineFacts) -> Optional[Finding]:
     """Several AMD GPU models in one machine (often an APU's iGPU beside a Radeon card): ROCm numbers them all,
-    so device 0 may be the slower or unsupported one. Reported under mixed_gpus, like NVIDIA's."""
-    models = [g.model for g in facts.gpus_by_vendor("AMD")]
+    so device 0 may be the slower or unsupported one. Reported under mixed_gpus, like NVIDIA's. GPUs whose model
+    nothing gave ('AMD GPU 0', 'AMD GPU 1' from rocm-smi's rows) are not different models."""
+    models = [g.model for g in facts.gpus_by_vendor("AMD") if model_named(g.model)]
     kinds = sorted(set(models))
     if len(kinds) < 2:
         return None

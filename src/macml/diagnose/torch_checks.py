@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, before_mps, driver_tuple, last_torch_for_driver,
+from macml.knowledge.compat import (INTEL_MAC_LAST_TORCH, before_mps, beyond_intel_mac_torch, driver_tuple, last_torch_for_driver,
                           min_driver_for_cuda, version)
 from macml.diagnose.common import install_recipe, pip_cmd, probe_timed_out, timed_out_finding
 from macml import versions
@@ -27,6 +27,13 @@ def check_intel_mac_torch(facts: MachineFacts) -> Optional[Finding]:
     if not facts.is_mac or facts.cpu.apple_silicon is not False:
         return None  # Apple silicon, or not known to be an Intel Mac
     amd = [g for g in facts.gpus_by_vendor("AMD") if g.usable]
+    wanted = next((spec for spec in facts.packages_wanted.get("torch", ()) if beyond_intel_mac_torch(spec)), None)
+    if wanted:
+        return warn("PyTorch", f"torch{wanted} has no x86_64 macOS wheel: PyTorch {INTEL_MAC_LAST_TORCH} is the last "
+                               "release for Intel Macs",
+                    Fix(f"Pin what needs it to a release that accepts torch {INTEL_MAC_LAST_TORCH} (with NumPy 1.x); a newer "
+                        "torch needs an Apple-silicon Mac (or a Linux machine):",
+                        (pip_cmd(facts, f"install torch=={INTEL_MAC_LAST_TORCH} 'numpy<2'"),)))
     installed = facts.package("torch")
     numpy = version(facts.package("numpy"))
     if installed and version(installed) and version(installed).release[:2] == (2, 2) and numpy and numpy.major >= 2:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from packaging.specifiers import SpecifierSet
 
-from packaging.version import Version
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 from macml.facts import arch_family, os_arch_name
 from macml import versions
@@ -243,6 +243,16 @@ def tf_for_metal(metal_version: str) -> Tuple[str, ...]:
     """TensorFlow minors a tensorflow-metal release was built for."""
     v = version(metal_version)
     return tuple(tf for tf, metal in TF_METAL if v is not None and version(metal) == v)
+
+
+def beyond_intel_mac_torch(wanted: str) -> bool:
+    """A torch requirement no x86_64 macOS wheel meets: '==2.4.1', '>=2.4' -> True; '>=2.1', '<2.3' -> False."""
+    try:
+        floors = [Version(clause.version.rstrip(".*")) for clause in SpecifierSet(wanted)
+                  if clause.operator in ("==", "===", ">=", ">", "~=")]
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+    return bool(floors) and all(floor > Version(INTEL_MAC_LAST_TORCH) for floor in floors)
 
 
 def before_mps(torch_version: str) -> bool:

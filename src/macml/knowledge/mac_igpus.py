@@ -8,6 +8,7 @@ MacBook / Mac mini / iMac model' pages (support.apple.com/102869, /102869-air, /
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 MAC_INTEGRATED_GPU = {
@@ -64,6 +65,20 @@ MAC_AMD_GPU_COUNT = {"MacPro6,1": 2}
 
 def mac_amd_gpu_count(identifier: str) -> int:
     return MAC_AMD_GPU_COUNT.get(identifier, 1)
+
+
+# The same Macs by the name Apple's 'Identify your iMac / MacBook Pro model' pages give them (support.apple.com/108054,
+# /102869): every 'iMac (Retina 5K, 27-inch, ...)' (Late 2014 to 2020; the 2021 iMac is '24-inch, M1'), the Retina 4K
+# 21.5-inch iMacs of 2017 and 2019 (not Late 2015's, Iris Pro only), the 15-inch MacBook Pros of 2016-2019 and the
+# 16-inch of 2019, the iMac Pro, and the Mac Pro (Late 2013) and (2019).
+_MAC_NAME_AMD = re.compile(r"\biMac\b[^.;]{0,12}?\bRetina 5K\b|\biMac\b[^.;]{0,6}?\bRetina 4K, 21\.5-inch, 20(?:17|19)\b"
+                           r"|\bMacBook Pro\s*\((?:Retina, )?(?:15-inch,[^)]*20(?:1[6-9])|16-inch, 2019)\)"
+                           r"|\biMac Pro\b|\bMac Pro\s*\((?:Late 2013|2019)\)", re.IGNORECASE)
+
+
+def mac_name_has_amd_gpu(name: str) -> bool:
+    """'iMac (Retina 5K, 27-inch, 2020)' -> True; 'iMac (21.5-inch, 2017)' -> False (Intel graphics only)."""
+    return bool(_MAC_NAME_AMD.search(name or ""))
 
 
 def mac_has_amd_gpu(identifier: str) -> bool:

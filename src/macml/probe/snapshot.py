@@ -61,7 +61,7 @@ _NUMBERS = ("cpu.memory_bytes", "gpu.cores", "cpu.cores", "cpu.apple_generation"
 _FLAGS = ("torch.cuda_available", "process.translated", "hypervisor.none", "os.wsl", "tensorflow.gpu_device",
           "tensorflow.no_gpu", "torch.mps_available", "torch.mps_built", "python.externally_managed", "python.conda")
 _RECORDS = ("gpu", "gpu.owned", "package", "gpu.capability_of", "gpu.memory_of", "gpu.capability", "gpu.driver_of", "env",
-            "framework.import_failed", "board")
+            "framework.import_failed", "board", "package.wanted")
 _STATEMENT_VALUES: Dict[str, Tuple[type, ...]] = {
     **{fact: (int,) for fact in _NUMBERS}, **{fact: (bool,) for fact in _FLAGS}, **{fact: (dict,) for fact in _RECORDS},
     "torch.cuda_version": (str, type(None)), "hypervisor": (str, type(None))}

@@ -316,6 +316,12 @@ def fill_from_statements(facts: MachineFacts, statements: Sequence[Statement]) -
     used = tuple(sorted({s["value"] for s in statements if s.get("fact") == "framework.used"}))
     if used:
         facts = dataclasses.replace(facts, frameworks_in_use=used)
+    wanted: Dict[str, Tuple[str, ...]] = {}
+    for statement in (s for s in statements if s.get("fact") == "package.wanted"):
+        name, spec = statement["value"]["name"], statement["value"]["version"]
+        wanted[name] = wanted.get(name, ()) + ((spec,) if spec not in wanted.get(name, ()) else ())
+    if wanted:
+        facts = dataclasses.replace(facts, packages_wanted=wanted)
     env = {name: value for name, value in stated_env(statements).items() if name not in facts.env}
     if env:  # a variable set in the text ('export CUDA_VISIBLE_DEVICES=6,7'): the run it describes had it
         facts = dataclasses.replace(facts, env={**facts.env, **env})

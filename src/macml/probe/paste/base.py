@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Pattern, Sequence, Tuple
 
 # Shell prompts people paste with their commands: "$ ", "% ", "> ", "# ", "user@host:~$ ", "PS C:\> ",
 # bash's bracketed "[user@host dir]$ " and nix-shell's "[nix-shell:~/src]$ ".
-PROMPT = re.compile(r"^\s*(?:\([^)]*\)\s*)?(?:[\w.@~:/-]*[$%#>]|\[[\w.@~:/ -]+\][$#]|PS [A-Z]:\\[^>]*>|>>)\s+")
+PROMPT = re.compile(r"^\s*(?:\([^)]*\)\s*)?(?:[\w.@~:/-]*[$%#>]|[➜❯]|\[[\w.@~:/ -]+\][$#]|PS [A-Z]:\\[^>]*>|>>)\s+")
 
 
 @dataclass

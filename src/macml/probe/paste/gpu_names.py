@@ -15,14 +15,15 @@ CHIP = re.compile(r"\bApple (M\d{1,2})(?: (Pro|Max|Ultra))?\b")
 _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS(?= \d)|(?i:NVIDIA) (?:G[BH]|[A-Z])(?=\d))"  # 'NVIDIA L4', 'NVIDIA T4', 'NVIDIA GB200'
                      r"[\w -]*?(?:\d+\s?(?:GB|MB)\b|\d[\w-]*|Ti|SUPER|(?i:Laptop GPU)|(?i:laptop|mobile)\b|Max-Q|\bD\b|TITAN (?:Z|X|V|Black)\b|PCIe|SXM\d*|NVL"
                      r"|(?<=\d )Blackwell(?: (?:Max-Q )?(?:Workstation|Server)(?: Edition)?)?|(?<=\d )Ada Generation"
-                     r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?(?: Low Profile)?)"
+                     r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?(?: Low Profile| Lite Hash Rate)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
                      r"|(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\sPCI(?:e|-E)?\s+cards?\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
 _RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
 # a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
-_AMD_PRO = re.compile(r"\b(AMD Pro (?:Vega (?:II|\d{2})(?: Duo)?|W\d{4}X(?: Duo)?|\d{3,4}[MX]?))(?![\w-])")
+_AMD_PRO = re.compile(r"\b(AMD Pro (?:Vega (?:II|\d{2})(?: Duo)?|W\d{4}X(?: Duo)?|\d{3,4}[MX]?)"
+                      r"|AMD 5[3-6]00M)(?![\w-])")  # or without 'Pro': 'AMD 5500M is okay' (the 16-inch MacBook Pro's)
 _PARAVIRTUAL = re.compile(r"\b(Apple Paravirtual device)\b")  # Metal's name for a macOS guest's GPU
 _ATI_HD = re.compile(r"\b(ATI HD ?[2-6]\d{3}[A-Z]?)\b")  # ATI's own brand before AMD's ('ATI HD 5770 Apple Edition')
 _GRID = re.compile(r"\b((?:NVIDIA )?GRID [A-Z]\d+\w*-\d+[A-Z])\b")  # a vGPU profile: 'GRID V100D-32C'

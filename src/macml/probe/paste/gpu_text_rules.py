@@ -64,6 +64,14 @@ def lspci_boards(lines: Sequence[str]) -> Dict[int, Facts]:
     return found
 
 
+def apu_graphics(line: str) -> Facts:
+    """'AMD® Renoir graphics': the integrated GPU of that APU, with its target; the APU is an x86 CPU."""
+    named = _APU_GRAPHICS.search(line)
+    denied = named and (NEGATION.search(line[:named.start()]) or re.search(r"\bno\s+$", line[:named.start()], re.IGNORECASE))
+    gfx = codename_target(named.group(1)) if named and not denied else None
+    return [gpu_record(f"AMD {named.group(1).title()}"), ("gpu.gfx", gfx), ("cpu.hardware_arch", "x86_64")] if gfx else []
+
+
 def amd_chip(device: str) -> Facts:
     """'Advanced Micro Devices, Inc. [AMD/ATI] Renoir (rev d9)' (lspci's name, and gpu-utils' 'Card Model'): a GPU
     by its chip's name alone, with the chip's target; an APU's GPU sits in an x86 CPU."""
@@ -239,6 +247,9 @@ def external_gpu(line: str) -> Facts:
 
 
 _CODENAME = re.compile(r"\b(Navi\s?(?:1[04]|2[1-4]|3[1-3]|4[48])|Vega\s?(?:10|20))\b")
+# an APU's GPU by its platform's codename ('AMD® Renoir graphics', Ubuntu's About panel): lspci's names for them
+_APU_GRAPHICS = re.compile(r"\bAMD(?:®|\(R\))?\s+(Raven(?: Ridge)?|Picasso|Renoir|Cezanne|Lucienne|Rembrandt|Raphael|"
+                           r"Mendocino|Phoenix)\s+(?:graphics|GPU|iGPU)\b", re.IGNORECASE)
 # the brand words before the board are part of its name as written ('an AMD Mi50')
 _INSTINCT = re.compile(r"(?:\b(?:my|our|an?|the|\d+x?)\s+|(?=\b(?:AMD|Instinct)\s))((?:AMD\s+)?(?:Instinct\s+)?"
                        r"MI-?(?:25|50|60|100|210|250X?|300[AX]?|325X|35[05]X))\b", re.IGNORECASE)  # 'mi-210' too
@@ -266,7 +277,7 @@ def amd_target(line: str) -> Facts:
 def line_facts(line: str) -> Facts:
     facts: Facts = []
     for rule in (lspci_device, inxi_device, dash_item, gpu_count_rules.gpu_count, gpu_count_rules.gpu_count_after,
-                 gpu_count_rules.node_gpu, chinese_owned_gpu, external_gpu, amd_target):
+                 gpu_count_rules.node_gpu, chinese_owned_gpu, external_gpu, amd_target, apu_graphics):
         facts += rule(line)
     return facts + stack_text_rules.line_facts(line)
 

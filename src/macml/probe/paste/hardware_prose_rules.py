@@ -70,6 +70,9 @@ def intel_graphics_bracket(line: str) -> Facts:
 
 _CPU_AND_GPU_CORES = re.compile(r"\b(\d{1,2})[- ]?(?:core\s+)?CPUs?(?:\s+cores?)?\s*(?:[,/&]|\s-)\s*(?:and\s+)?(\d{1,2})[- ]?(?:core\s+)?GPUs?"
                                 r"(?:\s+cores?)?\b", re.IGNORECASE)
+# the label first: 'Apple M5 Max with CPU 18-Core and GPU 40-Core'
+_LABEL_FIRST_CORES = re.compile(r"\bCPU\s+(\d{1,2})[- ]cores?\s*(?:[,/&]|\band\b)\s*(?:and\s+)?GPU\s+(\d{1,2})[- ]cores?\b",
+                                re.IGNORECASE)
 _VSCODE_CPUS = re.compile(r"^\s*\|\s*CPUs\s*\|\s*Apple M\d[^|]*\((\d{1,2}) x \d+\)\s*\|")
 
 
@@ -78,11 +81,11 @@ _CRASH_PROC = re.compile(r"\bproc (\d{1,2}):\d{1,2}:\d{1,2}(?::\d+)? processors\
 
 
 def core_counts(line: str) -> Facts:
-    """'(10 CPU cores, 16 GPU cores)' -> 10 CPU and 16 GPU cores; '|CPUs|Apple M3 Pro (12 x 24)|' and a crash report's
+    """'(10 CPU cores, 16 GPU cores)', 'with CPU 18-Core and GPU 40-Core' -> 10 (18) CPU and 16 (40) GPU cores; '|CPUs|Apple M3 Pro (12 x 24)|' and a crash report's
     'proc 28:20:8:0 processors' -> 12 and 28 CPU cores; 'Apple M4 Pro 14 core', 'Apple M2 Pro (12 cores: 8
     performance, 4 efficiency)' -> 14 and 12 CPU cores (a count only that
     chip's CPU comes in, none of its GPU's)."""
-    both = _CPU_AND_GPU_CORES.search(line)
+    both = _CPU_AND_GPU_CORES.search(line) or _LABEL_FIRST_CORES.search(line)
     if both:
         return [("cpu.cores", int(both.group(1))), ("gpu.cores", int(both.group(2)))]
     vscode = _VSCODE_CPUS.match(line) or _CRASH_PROC.search(line)

@@ -10,7 +10,7 @@ from typing import Any, Callable, List, Mapping, Sequence, Tuple
 
 from macml.probe.paste import (about_this_mac_rules, amd_tool_rules, app_report_rules, apple_chip_spec_rules,
                                arch_word_rules, asahi_rules, avx_prose_rules, board_rules, build_triple_rules,
-                               code_comment_answer_rules, code_span_value_rules, container_image_rules, cpufetch_rules, crash_rosetta_rules, device_list_rules, device_repr_rules,
+                               code_comment_answer_rules, code_span_value_rules, container_image_rules, cpufetch_rules, crash_rosetta_rules, macos_message_rules, device_list_rules, dgx_system_rules, wanted_package_rules, torch_config_rules, device_repr_rules,
                                distro_rules, distro_sentence_rules, egpu_setup_rules, env_report_rules,
                                easybuild_report_rules, faceswap_info_rules, gpu_topology_rules, fastai_info_rules, fetch_tool_rules, gfx_aside_rules, import_error_rules, form_answer_rules, framework_stem_rules, form_question_rules, general_rules, gha_runner_rules,
                                gpu_inventory_rules, gpu_list_rules, gpu_text_rules, graphics_tool_rules, lshw_rules,
@@ -53,7 +53,7 @@ LINE_ANSWERS: Tuple[Callable[[Sequence[str]], Mapping[int, Sequence[Tuple[str, A
     amd_tool_rules.amd_smi_static, os_build_rules.form_version, framework_stem_rules.answers, java_report_rules.answers,
     cpufetch_rules.clusters, wsl_rules.wsl_form_distro, yolo_checks_rules.answers,
     container_image_rules.answers, json_section_rules.answers, import_error_rules.traceback_through_init,
-    mac_memory_rules.size_beside_chip, import_error_rules.repl_import_died,
+    mac_memory_rules.size_beside_chip, import_error_rules.repl_import_died, macos_message_rules.answers, torch_config_rules.answers,
     windows_python_platform_rules.wrapped_msc_banner)
 # The readers of one 'key: value' line, after rules.by_key, in the order their facts join.
 KEYED: Tuple[Callable[[str, str], List[Tuple[str, Any]]], ...] = (
@@ -91,7 +91,7 @@ LINE_RULES: Tuple[Callable[[str], List[Tuple[str, Any]]], ...] = (
     mac_hint_rules.line_facts, metal_log_rules.line_facts, app_report_rules.line_facts, typed_specs_rules.line_facts,
     wsl_rules.line_facts, linux_amd_rules.line_facts, amd_tool_rules.line_facts,
     mac_spec_words_rules.line_facts, windows_spec_rules.line_facts, distro_rules.line_facts,
-    apple_chip_spec_rules.line_facts, crash_rosetta_rules.line_facts, pc_parts_rules.line_facts,
+    apple_chip_spec_rules.line_facts, crash_rosetta_rules.line_facts, macos_message_rules.line_facts, dgx_system_rules.line_facts, wanted_package_rules.line_facts, pc_parts_rules.line_facts,
     mac_model_name_rules.line_facts, log_prefix_rules.line_facts, kernel_log_rules.line_facts, rocm_runtime_rules.line_facts,
     gfx_aside_rules.line_facts, import_error_rules.line_facts, cpufetch_rules.build_line,
     own_gpu_words_rules.line_facts, host_os_words_rules.line_facts,

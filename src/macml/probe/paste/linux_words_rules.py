@@ -206,16 +206,19 @@ def torch_in_words(line: str) -> Facts:
     return facts + ([("torch.cuda_version", found.group(3))] if found.group(3) else [])
 
 
-# a line that is only a torch build, as a list of versions gives it: 'torch-2.3.0.dev20240309+rocm6.0'
-_TORCH_DASH_LINE = re.compile(r"^\s*[-*]?\s*(?:py)?torch-(\d+\.\d+\.\d+(?:\.?(?:dev|a|b|rc|post)\d+)?)(?:\+(cu\d{2,3}|rocm[\d.]+|cpu))?\s*$")
+# a line that is only a torch build, as a list of versions gives it: 'torch-2.3.0.dev20240309+rocm6.0',
+# '- torchaudio-0.12.0+rocm5.1.1' (its companions' builds in the same list)
+_TORCH_DASH_LINE = re.compile(r"^\s*[-*]?\s*(?:py)?(torch(?:vision|audio)?)-(\d+\.\d+\.\d+(?:\.?(?:dev|a|b|rc|post)\d+)?)"
+                              r"(?:\+(cu\d{2,3}|rocm[\d.]+|cpu))?\s*$")
 
 
 def torch_dash_line(line: str) -> Facts:
     found = _TORCH_DASH_LINE.match(line)
     if not found:
         return []
-    version = found.group(1) + (f"+{found.group(2)}" if found.group(2) else "")
-    return [("package", {"name": "torch", "version": version}), ("torch.version", version)]
+    version = found.group(2) + (f"+{found.group(3)}" if found.group(3) else "")
+    return ([("package", {"name": found.group(1), "version": version})]
+            + ([("torch.version", version)] if found.group(1) == "torch" else []))
 
 
 def line_facts(line: str) -> Facts:

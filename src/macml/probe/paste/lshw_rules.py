@@ -12,6 +12,7 @@ from macml.probe.paste.gpu_names import gpu_names
 Facts = List[Tuple[str, Any]]
 
 _BLOCK = re.compile(r"^\s*\*-display(?::\d+)?\b")
+_ANY_NODE = re.compile(r"^\s*\*-[\w:.]+")  # the next node ends a block ('*-graphics': the EFI framebuffer, not a GPU)
 _FIELD = re.compile(r"^\s*(product|vendor|description):\s*(\S.*?)\s*$")
 _VENDORS = (("NVIDIA", "NVIDIA"), ("Advanced Micro Devices", "AMD"), ("AMD", "AMD"), ("ATI", "AMD"), ("Intel", "Intel"))
 
@@ -37,7 +38,8 @@ def display_blocks(lines: Sequence[str]) -> Dict[int, Facts]:
     found: Dict[int, Facts] = {}
     starts = [index for index, line in enumerate(lines) if _BLOCK.match(line)]
     for number, start in enumerate(starts):
-        end = next((s for s in starts if s > start), min(len(lines), start + 30))
+        end = next((i for i in range(start + 1, min(len(lines), start + 30)) if _ANY_NODE.match(lines[i])),
+                   min(len(lines), start + 30))
         fields = {m.group(1): (index, m.group(2)) for index, m in ((i, _FIELD.match(lines[i])) for i in range(start + 1, end)) if m}
         if "product" not in fields or "vendor" not in fields or not _vendor(fields["vendor"][1]):
             continue

@@ -44,7 +44,9 @@ _NO_ARM64_OID = re.compile(r"sysctl: unknown oid '?hw\.optional\.arm64'?")
 _MLX_LIBRARY = re.compile(r"\blibmlx\.dylib\b|\bmlx::core::")
 _CHIP_MAC = re.compile(r"(?<![\w-])M[1-9](?:\s+(?:Pro|Max|Ultra))?\s+(?:Mac ?Book(?: ?Pro| ?Air)?|Mac ?mini|Mac ?Studio|iMac)\b"
                        r"|\bMac(?: ?Book(?: ?Pro| ?Air)?)?\s*(?:\(|,)?\s*M[1-9](?![\w.])", re.IGNORECASE)
-_MAC_INTEL = re.compile(r"\b(?:Mac ?Book ?(?:Pro|Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)[\s,(]+(?:Intel|x64|x86[_-]64)\b", re.IGNORECASE)
+_MAC_INTEL = re.compile(r"\b(?:Mac ?Book ?(?:Pro|Air)?|iMac(?: ?Pro)?|Mac ?mini|Mac ?Pro)[\s,(]+(?:Intel|x64|x86[_-]64)\b"
+                        r"|\bMac\s+(?:with|having|w/)\s+(?:an?\s+)?(?:Intel|x64|x86[_-]64)\s+(?:CPU|processor|chip)\b"
+                        r"|\bmac\s*系统\s*(?:是\s*)?intel\s*架构", re.IGNORECASE)  # 'mac系统intel架构的': a Mac, Intel architecture
 _WRITTEN_VERSIONS = re.compile(r"\b(Python|OS Version|macOS)\s?\((\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)\)", re.IGNORECASE)
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[[xX ]\]\s*([A-Za-z][\w .()/-]{0,40}?)\s*:\s*(\S.*?)\s*$")
 _PYTHON_VERSION_SAID = re.compile(r"\bpython version\s*(?:=|:|is)\s*`?(?:python\s*)?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])`?",
@@ -215,7 +217,8 @@ def apple_chip_mac(line: str) -> Facts:
 
 
 def intel_mac_product(line: str) -> Facts:
-    """'Have MacbookPro Intel X64', 'iMac (Intel)': a Mac model named with Intel or x64 right after it."""
+    """'Have MacbookPro Intel X64', 'iMac (Intel)', 'running on Mac with x86_64 CPU': a Mac named with Intel or x64
+    right after it."""
     if not _MAC_INTEL.search(line) or _APPLE_SILICON.search(line) or NEGATION.search(line):
         return []
     return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]

@@ -51,7 +51,8 @@ def mac_with_chip(line: str) -> Facts:
 
 
 def intel_or_apple_chip(key: str, value: str) -> Facts:
-    """Docker Desktop's issue form: 'Intel chip or Apple chip: Intel chip' -> an Intel Mac (x86_64)."""
+    """Docker Desktop's issue form: 'Intel chip or Apple chip: Intel chip' -> an Intel Mac (x86_64); '...: M1' -> the
+    Apple M1."""
     if not re.fullmatch(r"(?:intel chip or apple chip|apple chip or intel chip|chip type)", key):
         return []
     answer = value.strip().lower()
@@ -59,6 +60,10 @@ def intel_or_apple_chip(key: str, value: str) -> Facts:
         return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64")]
     if re.fullmatch(r"apple(?: chip| silicon)?", answer):
         return [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+    chip = re.fullmatch(r"(?:apple\s+)?m([1-5])(?:\s+(pro|max|ultra))?(?: chip)?", answer)  # the chip itself: 'M1'
+    if chip:
+        return [("platform", "darwin"), ("cpu.hardware_arch", "arm64"),
+                ("cpu.brand", f"Apple M{chip.group(1)}" + (f" {chip.group(2).capitalize()}" if chip.group(2) else ""))]
     return []
 
 

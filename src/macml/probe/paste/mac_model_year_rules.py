@@ -4,7 +4,8 @@
   model of 2019 or earlier has an Intel CPU (Apple silicon began with the late-2020 M1 Macs; apple.com/newsroom
   2020/11 'Introducing the next generation of Mac'). 2020 itself had both, so it names neither, except for the
   iMac, whose first Apple-silicon model came in 2021. The name and year
-  are the Mac's model name (knowledge/cpu_models.mac_name_vectors reads its CPU's vectors from them).
+  are the Mac's model name (knowledge/cpu_models.mac_name_vectors reads its CPU's vectors from them); some such names
+  have an AMD GPU in every configuration (knowledge/mac_igpus.mac_name_has_amd_gpu: 'iMac (Retina 5K, 27-inch, 2020)').
 - 'a 2009/2010 Mac Pro running 10.14.6': the macOS version the named Mac runs.
 - 'Could not run on Mac Pro with AMD GPU': only Intel Macs drive an AMD GPU; Apple-silicon Macs support no AMD
   GPU, built in or external (support.apple.com/102363: eGPUs need a Mac with an Intel processor).
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, List, Tuple
+
+from macml.knowledge.mac_igpus import mac_name_has_amd_gpu
 
 Facts = List[Tuple[str, Any]]
 
@@ -34,7 +37,8 @@ _NOT_THIS = re.compile(r"(?:\b(?:not|no|never)|n't)\s+(?:(?:an?|the|my|on|for|wi
 
 
 # the iMac's Apple-silicon models began in 2021 (the 24-inch M1 iMac), so an iMac of 2020 is an Intel one
-_IMAC_2020 = re.compile(r"\biMac(?:\s+(?:5K|4K|Retina(?:\s+5K)?|27(?:\"|”|-inch|\s?inch)?))*\s*\(?(?:mid[\s-]+)?2020\b", re.IGNORECASE)
+_IMAC_2020 = re.compile(r"\biMac(?:\s+(?:5K|4K|Retina(?:\s+5K)?|27(?:\"|”|-inch|\s?inch)?))*\s*\(?(?:mid[\s-]+)?2020\b"
+                        r"|\biMac \(Retina 5K, 27-inch, 2020\)", re.IGNORECASE)  # Apple's own name for it
 
 
 def intel_mac_by_year(line: str) -> Facts:
@@ -43,7 +47,9 @@ def intel_mac_by_year(line: str) -> Facts:
     found = _AFTER.search(line) or _BEFORE.search(line) or _IMAC_2020.search(line)
     if not found or _APPLE_CHIP.search(line):
         return []
-    return [("platform", "darwin"), ("cpu.hardware_arch", "x86_64"), ("cpu.model_name", " ".join(found.group().split()))]
+    name = " ".join(found.group().split())
+    return ([("platform", "darwin"), ("cpu.hardware_arch", "x86_64"), ("cpu.model_name", name)]
+            + ([("gpu.present", "AMD")] if mac_name_has_amd_gpu(name) else []))
 
 
 def mac_with_amd_gpu(line: str) -> Facts:

@@ -105,7 +105,8 @@ def intel_mac_parts(line: str) -> Facts:
     Graphics 630 1536 MB')."""
     facts: Facts = []
     cpu = _INTEL_CPU.search(line)
-    if cpu and not (cpu.group(1) is None and NEGATION.search(line[max(0, cpu.start() - 40):cpu.start()])):
+    either = re.search(r"\bIntel chip or Apple chip\b|\bApple chip or Intel chip\b", line, re.IGNORECASE)  # a form's question
+    if cpu and not either and not (cpu.group(1) is None and NEGATION.search(line[max(0, cpu.start() - 40):cpu.start()])):
         # 'I'm not able to test this on an Intel Mac': a Mac the writer does not have
         model = cpu.group(1) and cpu.group(1).replace(" ", "")
         facts.append(("cpu.brand", f"Intel Core {model[:2]}{model[2:].upper()}" if model else "Intel"))

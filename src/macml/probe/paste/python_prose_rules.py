@@ -83,7 +83,7 @@ _RUNNING_PYTHON = re.compile(r"\b(?:running|using|use|on|with|have|installed)\s+
 # the writer's environment named by its Python: 'I am on a mac m1 using python3.10 venv'
 _PYTHON_VENV = re.compile(r"\b(?:using|with|in)\s+(?:an?\s+|my\s+)?python\s?(3\.\d{1,2})\s+(?:venv|virtualenv|virtual environment|conda env)\b",
                           re.IGNORECASE)
-_PYTHON_ITEM = re.compile(r"^\s*[-*•]\s*Python\s*:?\s*v?(3\.\d{1,2}(?:\.\d{1,2})?)\s*$", re.IGNORECASE)
+_PYTHON_ITEM = re.compile(r"^\s*(?:[-*•]\s*)?Python\s*:?\s*v?(3\.\d{1,2}(?:\.\d{1,2})?)\s*$", re.IGNORECASE)
 _EXTENSION_CACHE = re.compile(r"/torch_extensions/py(3)(\d{1,2})_(?:cpu|cu\d{2,3})/")
 _ROCM_WHEELS = re.compile(r"\bdownload\.pytorch\.org/whl/(?:nightly/)?rocm\d|\brepo\.radeon\.com/rocm/manylinux/")
 
@@ -94,7 +94,7 @@ def python_said(line: str) -> Facts:
     running = _RUNNING_PYTHON.search(line) or _PYTHON_VENV.search(line)
     if running:
         facts.append(("python.version", running.group(1)))
-    item = _PYTHON_ITEM.match(line)  # '- Python 3.10' in an environment list
+    item = _PYTHON_ITEM.match(line)  # '- Python 3.10' in an environment list, or 'Python 3.10' on a line alone
     if item and not running:
         facts.append(("python.version" if item.group(1).count(".") == 2 else "python.minor", item.group(1)))
     cache = _EXTENSION_CACHE.search(line)

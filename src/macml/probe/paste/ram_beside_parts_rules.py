@@ -7,7 +7,9 @@
 - a server's memory counted in DIMMs ('16Dimm * 32GB-3200': 512 GB);
 - the RAM after a GPU whose own memory the same words give as VRAM ('AMD RX 480 8g vram 16gb ram',
   'RTX 3060 12GB VRAM, 32GB RAM'): with the VRAM named apart, the 'RAM' is the machine's, in an answer about the
-  machine ('GPU model and memory: ...') or in the writer's own words ('my RTX 3060 12GB VRAM, 32GB RAM').
+  machine ('GPU model and memory: ...') or in the writer's own words ('my RTX 3060 12GB VRAM, 32GB RAM');
+- a size right after an Intel Core's tier, the pair in parentheses ('a MacOS 10.15.17 (i5 16GB)', '(i7, 32GB)'): the
+  machine's RAM (no GPU is named in the pair).
 """
 from __future__ import annotations
 
@@ -88,12 +90,18 @@ def keyed_facts(key: str, value: str) -> Facts:
 _DIMMS = re.compile(r"(?<![\w.])(\d{1,2})\s*(?:x\s*)?DIMMs?\s*[*x×]\s*(\d{1,3})\s?GB\b", re.IGNORECASE)
 
 
+_TIER_AND_SIZE = re.compile(r"\((?:Intel\s+)?(?:Core\s+)?i[3579](?:-\d{4,5}[A-Z]{0,2})?\s*[,/]?\s*(\d{1,3})\s?GB\)", re.IGNORECASE)
+
+
 def line_facts(line: str) -> Facts:
-    """The writer's own words ('my RTX 3060 12GB VRAM, 32GB RAM'); memory counted in DIMMs."""
+    """The writer's own words ('my RTX 3060 12GB VRAM, 32GB RAM', '(i5 16GB)'); memory counted in DIMMs."""
     owned = _OWNED.search(line)
     dimms = _DIMMS.search(line)
+    paired = _TIER_AND_SIZE.search(line)
     return ((ram_after_vram(line[owned.start():]) if owned else [])
-            + ([("cpu.memory_bytes", int(dimms.group(1)) * int(dimms.group(2)) * 1024**3)] if dimms else []))
+            + ([("cpu.memory_bytes", int(dimms.group(1)) * int(dimms.group(2)) * 1024**3)] if dimms else [])
+            + ([("cpu.memory_bytes", int(paired.group(1)) * 1024**3)]
+               if paired and not mentioned_only(line, paired.start(), paired.end()) else []))
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -21,7 +21,7 @@ _WHEEL = re.compile(r"-(?:cp([23])(\d{1,2})|py3)-(?:cp[23]\d+(?:mu?|t)?|abi3|non
 # the wheel the writer says they installed or use, by its file name's distribution and version
 _USED_WHEEL = re.compile(r"\b(?:I|we)\b[^.;]{0,20}?\b(?:install(?:ed|ing)?|using|used|use)\b[^.;]{0,30}?(?<![\w.-])"
                          r"([A-Za-z][\w.]*?)-(\d+(?:\.\d+)+\w*)$", re.IGNORECASE)  # the writer's, not pip's 'Using cached ...'
-_SITE_PACKAGES = re.compile(r"/lib/python([23])\.(\d{1,2})/(?:site|dist)-packages/")
+_SITE_PACKAGES = re.compile(r"/lib(?:64)?/python([23])\.(\d{1,2})/(?:site|dist)-packages/")
 _PYENV_VERSION = re.compile(r"/\.?pyenv/versions/(3\.\d{1,2}\.\d{1,2})/(?:bin|lib)/")  # pyenv's own directory for it
 _MAC_PATH = re.compile(r"(?:^|[\s'\"(=])(?:/Users/[\w.-]+/|/opt/homebrew/|/Library/Frameworks/Python\.framework/)")
 _LINUX_PATH = re.compile(r"(?:^|[\s'\"(=])/(?:home|mnt)/[\w.-]+/|\blib\w*cuda\w*\.so\b|\blibcudart\.so\b"
@@ -98,7 +98,7 @@ _CUDA_DYLIB = re.compile(r"\blib(?:cudart|cublas|cudnn|cufft|curand|cusolver|cus
 def path_facts(line: str) -> Facts:
     """A path names its OS: /Users/... and /opt/homebrew are macOS's, /home/..., /mnt/... (macOS mounts under /Volumes;
     WSL's /mnt/c is Linux too), lib*cuda*.so and sonames ('libOpenCL.so.1') Linux's;
-    '.../lib/python3.11/site-packages/' names the Python's minor version (so does an environment's own standard library,
+    '.../lib/python3.11/site-packages/' (Fedora's '/usr/local/lib64/python3.13/site-packages/') names the Python's minor version (so does an environment's own standard library,
     '.../envs/comfyui/lib/python3.13/multiprocessing/...'), pyenv's '/.pyenv/versions/3.8.13/lib/...' its
     version; 'x86_64-apple-darwin13' is a
     macOS build triple (conda's host name); an MKL dylib loaded ('libmkl_intel_thread.1.dylib') an x86_64 Python's."""
@@ -205,7 +205,7 @@ def inline_packages(line: str) -> Facts:
     unmet = re.search(r"Could not find a version that satisfies|No matching distribution found for|"
                       r"ResolutionImpossible|conflicting dependencies|requires? a different Python"
                       r"|can(?:'|no)t be installed|doesn't have a source distribution or wheel"
-                      r"|^\s*error: Distribution `", line)  # uv's words; its error breaks the line after 'can't be'
+                      r"|^\s*error: Distribution `|没有\s*`?[\w.-]+==", line)  # uv's words; its error breaks the line after 'can't be'
     pins = [(name, pinned_release(name, version)) for name, version in _INLINE_PIN.findall(line)]  # '==2.11' is 2.11.0
     pairs = [] if unmet else pins + _BACKTICK_PACKAGE.findall(line)
     installed = re.match(r"^\s*Successfully installed ((?:\S+-\d\S*\s*)+)$", line)  # pip's last line

@@ -13,7 +13,10 @@
 - the writer's ROCm release on a line of its own ('ROCm version 5.6.0', '- ROCm: 6.0.2'): AMD builds ROCm releases up
   to 6.x for x86-64 hosts only (rocm.docs.amd.com, 'System requirements (Linux)' and the HIP SDK's Windows
   requirements list x86-64 CPUs alone), so the hardware is x86-64. HIP's runtime carries ROCm's release number
-  ('[+] HIP Runtime v5.7.31921' in AMDGPU.jl's versioninfo), so it says the same.
+  ('[+] HIP Runtime v5.7.31921' in AMDGPU.jl's versioninfo), so it says the same;
+- MIOpen's log names the GPU it compiles for: the ISA 'amdgcn-amd-amdhsa--gfx900:sramecc-:xnack-' and its kernel
+  database 'gfx900_64.kdb' (the target and the compute-unit count). Only MIOpen's own lines: elsewhere an
+  'amdgcn-amd-amdhsa--gfx...' may be a code object a wheel bundles, not the device.
 """
 from __future__ import annotations
 
@@ -79,5 +82,15 @@ def rocm_release(line: str) -> Facts:
     return [("cpu.hardware_arch", "x86_64")] if _ROCM_RELEASE.match(line) or _HIP_RUNTIME.match(line) else []
 
 
+_MIOPEN_LINE = re.compile(r"^\s*MIOpen(?:\(HIP\)|\(OpenCL\))?(?::| Error:)")
+_MIOPEN_TARGET = re.compile(r"\bamdgcn-amd-amdhsa--(gfx[0-9a-f]{3,4})\b|/(gfx[0-9a-f]{3,4})_\d+\.kdb\b")
+
+
+def miopen_target(line: str) -> Facts:
+    """'MIOpen(HIP): Warning [BuildOcl] amdgcn-amd-amdhsa--gfx900:sramecc-:xnack-' -> an AMD GPU, gfx900."""
+    found = _MIOPEN_TARGET.search(line) if _MIOPEN_LINE.match(line) else None
+    return [("gpu.present", "AMD"), ("gpu.gfx", found.group(1) or found.group(2))] if found else []
+
+
 def line_facts(line: str) -> Facts:
-    return rocr_runtime(line) + rocm_fit(line) + vram_capacity(line) + rocm_release(line)
+    return rocr_runtime(line) + rocm_fit(line) + vram_capacity(line) + rocm_release(line) + miopen_target(line)

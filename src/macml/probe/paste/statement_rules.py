@@ -45,9 +45,9 @@ def _ram_size(value: str) -> Optional[int]:
     """'32 GB', a kit of modules: '2 x 16GB DDR5 6000' -> 32 GiB, and 'used / total': '5.23 GB / 8 GB (65%)' -> 8 GiB."""
     if re.match(r"\s*\d+ bytes \(\d+ MiB\) /", value):
         return None  # a Java app's heap ('Memory: 807884976 bytes (770 MiB) / ... up to ...'), not the RAM
-    used_of = re.match(r"^\s*\d+(?:\.\d+)?\s?([GM])(?:B|iB)\s*/\s*(\d+(?:\.\d+)?\s?\1(?:B|iB))\b", value)
-    if used_of:  # winfetch's 'RAM: 14551MB / 32660 MB (45%)' too
-        return gib(used_of.group(2))
+    used_of = re.match(r"^\s*\d+(?:\.\d+)?\s?[KGM](?:B|iB)\s*/\s*(\d+(?:\.\d+)?\s?[GM](?:B|iB))\b", value)
+    if used_of:  # winfetch's 'RAM: 14551MB / 32660 MB (45%)', envinfo's 'Memory: 124.86 MB / 16.00 GB' (free / total) too
+        return gib(used_of.group(1))
     kit = re.match(r"^\s*([1-8])\s?[x×]\s?(\d{1,3})\s?G(?:B|b|iB)?\b", value)
     return int(kit.group(1)) * int(kit.group(2)) * 1024**3 if kit else gib(value)
 

@@ -45,7 +45,7 @@ class Statement:
 # template's "- PyTorch Version (e.g., 1.0): 1.6.0" keeps its example out of the key
 _KEY_VALUE = re.compile(r"""^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s*(?=[A-Za-z]))?(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s*)?(?:\*\*)?["'`]?([A-Za-z`][\w .()/+?`-]{0,48}?)(?:\s*\((?:e\.g\.|i\.e\.)[^)]{0,40}\))?["']?(?:\*\*)?\s*"""
                         r"""(?::|==?(?!=)|\s{2,}|\t)\s*(?:\*\*\s*)?(.+?)\s*,?\s*$""")
-_SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯]\s*)?((?:sysctl\s+-n|uname\s+-[mpr])\b.*)$")  # λ, ❯: custom zsh prompts
+_SYSCTL_N = re.compile(r"^(?:.*[$%#>λ❯➜]\s*)?((?:sysctl\s+-n|uname\s+-[mpr])\b.*|arch)$")  # λ, ❯, ➜: custom zsh prompts
 
 
 # a key a word describes ('relevant environment', 'my OS', 'current system'): the key itself
@@ -135,7 +135,9 @@ def _sysctl_answers(lines: Sequence[str]) -> Dict[int, str]:
         for piece in re.split(r"\s*(?:&&|;)\s*", match.group(1)):
             piece = re.sub(r"^sysctl\s+-n\s*", "sysctl -n ", piece)
             words = piece.split()
-            if words[:1] == ["uname"]:
+            if words == ["arch"]:  # with no arguments it prints the shell's own arch, as `uname -m` does
+                names.append("uname -m")
+            elif words[:1] == ["uname"]:
                 names.append("uname -m" if "-m" in words or "-p" in words else "uname -r" if "-r" in words else "uname")
             elif words and words[0] != "sysctl":
                 names.extend(w for w in words if not w.startswith("-"))

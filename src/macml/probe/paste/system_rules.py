@@ -39,10 +39,9 @@ def conda_virtual_packages(line: str) -> Facts:
             facts.append(("platform", "win32"))
         elif kind == "archspec":
             arch = value.split("=")[-1].lower()
-            if re.fullmatch(r"m\d", arch):
-                facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
-            elif arch == "arm64":  # archspec's name for Apple silicon under macOS
-                facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
+            if re.fullmatch(r"m\d", arch) or arch == "arm64":  # 'arm64': archspec's name for Apple silicon under macOS
+                # archspec asks from conda's own Python, which sees an Apple core only when it runs natively
+                facts += [("platform", "darwin"), ("cpu.hardware_arch", "arm64"), ("python.machine", "arm64")]
             elif arch in ("x86_64", "aarch64") or arch.startswith(("zen", "skylake", "haswell", "icelake")):
                 facts.append(("cpu.hardware_arch", "x86_64" if arch != "aarch64" else "aarch64"))
     return facts

@@ -48,6 +48,10 @@ _LATIN_THEN_CJK = re.compile(f"([A-Za-z0-9])([{_CJK}])")
 # hardware summaries and `tree` print them
 _TREE_PREFIX = re.compile(r"^[ \t│|]*[├└`]──\s?")
 _HTML_WRAPPER = re.compile(r"^\s*</?(?:details|summary|pre|code)\b[^>]*>", re.IGNORECASE)
+# the node or rank a parallel launcher puts before each line of output (pdsh's 'node01: ', a batch log's
+# 'nid005113 out: ', torchrun's '[rank0]: ', srun --label's '0: '): a name with a digit in it, or a stream word
+_NODE_PREFIX = re.compile(r"^(?:[A-Za-z][\w.-]*\d[\w.-]*(?:\s(?:out|err|stdout|stderr))?|[A-Za-z][\w.-]*\s(?:out|err|stdout|stderr)"
+                          r"|\[rank\d{1,4}\]|\d{1,4}):\s")
 
 
 def decode_paste(data: bytes) -> str:
@@ -80,9 +84,24 @@ def _quoted(lines: List[str]) -> bool:
     return len(filled) >= 2 and sum(1 for line in filled if _QUOTE.match(line)) * 4 >= len(filled) * 3
 
 
+_ONE_QUOTE = re.compile(r"^\s{0,3}>(?!>)")  # not a REPL's '>>>' nor PowerShell's '>>'
+
+
 def _unquoted_lines(text: str) -> List[str]:
+    """Without Markdown's quote marks: on every line where most of the text is quoted, else on each run of three or
+    more quoted lines (a quoted block among unquoted ones, or inside a fence a later copy put around it)."""
     lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    return [_QUOTE.sub("", line, count=1) for line in lines] if _quoted(lines) else lines
+    if _quoted(lines):
+        return [_QUOTE.sub("", line, count=1) for line in lines]
+    kept, start = list(lines), 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and _ONE_QUOTE.match(lines[end]):
+            end += 1
+        if end - start >= 3:
+            kept[start:end] = [_QUOTE.sub("", line, count=1) for line in lines[start:end]]
+        start = max(end, start + 1)
+    return kept
 
 
 _SPACE_ENTITY = re.compile(r"&(?:ensp|emsp|nbsp|thinsp|#160|#8194|#8195);")
@@ -116,9 +135,24 @@ def clean_lines(text: str) -> List[str]:
     text = _LATIN_THEN_CJK.sub(r"\1 \2", _CJK_THEN_LATIN.sub(r"\1 \2", text))  # 'MAC MINI M4运行comfyUI' too
     lines = [_TREE_PREFIX.sub("", _QUOTED_KEY.sub("", line, count=1), count=1) for line in _unquoted_lines(text)]
     lines = [_typed_forms(line) for line in lines]
-    lines = [_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines]
+    lines = _without_node_prefix([_JOURNAL_PREFIX.sub("", _LOG_PREFIX.sub("", line, count=1), count=1) for line in lines])
     return ["" if _FENCE.match(line) or _HTML_WRAPPER.match(line) and not _HTML_WRAPPER.sub("", line).strip()
             else _HTML_WRAPPER.sub("", line) for line in lines]
+
+
+def _without_node_prefix(lines: List[str]) -> List[str]:
+    """Lines whose run of three or more shares one launcher's prefix ('nid005113 out: '), without it."""
+    prefixes = [(_NODE_PREFIX.match(line) or None) and _NODE_PREFIX.match(line).group() for line in lines]
+    kept = list(lines)
+    start = 0
+    while start < len(lines):
+        end = start
+        while end + 1 < len(lines) and prefixes[start] and prefixes[end + 1] == prefixes[start]:
+            end += 1
+        if prefixes[start] and end - start >= 2:
+            kept[start:end + 1] = [line[len(prefixes[start]):] for line in lines[start:end + 1]]
+        start = end + 1
+    return kept
 
 
 def journal_lines(text: str) -> FrozenSet[int]:
