@@ -34,6 +34,9 @@ DARWIN_MAJORS = {
 }
 # Darwin 21.0.1 shipped as macOS 12.0 and 21.1.0 as 12.0.1: both are 12.0 for every purpose here.
 _SPECIAL = {(21, 0): "12.0", (20, 0): "11.0", (22, 0): "13.0", (17, 0): "10.13", (18, 0): "10.14", (19, 0): "10.15"}
+# OS X 10.10's point releases each had a Darwin minor of its own (Apple's kernel versions: 10.10.2 is Darwin 14.1.0,
+# 10.10.3 14.3.0, 10.10.4 14.4.0, 10.10.5 14.5.0; 14.0.0 was both 10.10 and 10.10.1, so it keeps the release only)
+_SPECIAL.update({(14, 1): "10.10.2", (14, 3): "10.10.3", (14, 4): "10.10.4", (14, 5): "10.10.5"})
 
 
 def macos_for_darwin(release: str) -> Tuple[Optional[str], str]:
@@ -46,6 +49,8 @@ def macos_for_darwin(release: str) -> Tuple[Optional[str], str]:
     if major not in DARWIN_MAJORS:
         return None, ""
     macos, offset, last, late = DARWIN_MAJORS[major]
+    if offset is None and (major, minor) in _SPECIAL:
+        return _SPECIAL[(major, minor)], f"Darwin {release} is macOS {_SPECIAL[(major, minor)]}"
     if offset is None:
         return macos, f"Darwin {release} is macOS {macos}"
     version = _SPECIAL.get((major, minor)) or f"{macos}.{max(minor - offset, 0)}"

@@ -6,8 +6,9 @@ version the way a GPU name fixes its compute capability. Sources: the CUDA Toolk
 (https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/, each toolkit's GA driver names its branch), and the
 nvidia-smi headers users paste (535.x 'CUDA Version: 12.2', 550.x '12.4', 570.x '12.8').
 
-Only branches with one CUDA version are listed: R430 printed 10.1 on some releases and 10.2 on others, and
-drivers before R410 did not print one. A Windows driver numbered in a listed branch (535.98, 560.94) is that
+Only branches with one CUDA version are listed: R430 printed 10.1 on some releases and 10.2 on others. Drivers
+before R410 did not print one; R384 (CUDA 9.0's GA driver, 384.81) and R396 (CUDA 9.2's, 396.26) are the ones of
+that time whose CUDA the same Table 3 fixes (R387/R390 straddle 9.0 and 9.1). A Windows driver numbered in a listed branch (535.98, 560.94) is that
 branch's; Windows' own numbers (536.x, 551.x) are not looked up. `nvidia_version` turns the DirectX spelling
 Windows tools print ('31.0.15.5161') into NVIDIA's ('551.61').
 """
@@ -27,7 +28,7 @@ class DriverBranch:
 
 
 BRANCHES = tuple(DriverBranch(b, c) for b, c in (
-    (410, "10.0"), (418, "10.1"), (440, "10.2"), (450, "11.0"), (455, "11.1"), (460, "11.2"), (465, "11.3"),
+    (384, "9.0"), (396, "9.2"), (410, "10.0"), (418, "10.1"), (440, "10.2"), (450, "11.0"), (455, "11.1"), (460, "11.2"), (465, "11.3"),
     (470, "11.4"), (495, "11.5"), (510, "11.6"), (515, "11.7"), (520, "11.8"), (525, "12.0"), (530, "12.1"),
     (535, "12.2"), (545, "12.3"), (550, "12.4"), (555, "12.5"), (560, "12.6"), (565, "12.7"), (570, "12.8"),
     (575, "12.9"), (580, "13.0"), (590, "13.1"), (595, "13.2"),

@@ -53,7 +53,7 @@ def parse_meminfo_total(text: str) -> Optional[int]:
 _SMI_DRIVER = re.compile(r"(?:Driver|KMD) Version:\s*([\d.]+)")
 _SMI_CUDA = re.compile(r"CUDA (?:UMD )?Version:\s*([\d.]+)")
 _SMI_GPU_ROW = re.compile(r"^\|\s+(\d+)\s+(.+?)\s+(On|Off|TCC|WDDM)\s*\|")  # TCC/WDDM: Windows
-_SMI_MEMORY = re.compile(r"(\d+)\s*MiB\s*/\s*(\d+)\s*MiB")
+_SMI_MEMORY = re.compile(r"(\d+)\s*MiB\s*/\s*(\d+)\s*MiB|(\d+)MB\s*/\s*(\d+)MB")  # drivers before ~R340 print 'MB'
 
 
 def parse_nvidia_smi(text: str) -> Tuple[Optional[str], Optional[str], List[Tuple[str, Optional[int]]]]:
@@ -72,7 +72,7 @@ def parse_nvidia_smi(text: str) -> Tuple[Optional[str], Optional[str], List[Tupl
         for follow in lines[i + 1 : i + 3]:
             mem = _SMI_MEMORY.search(follow)
             if mem:
-                memory = int(mem.group(2)) * MIB
+                memory = int(mem.group(2) or mem.group(4)) * MIB  # nvidia-smi's MB were MiB
                 break
         gpus.append((row.group(2).strip(), memory))
     return (driver.group(1) if driver else None, cuda.group(1) if cuda else None, gpus)

@@ -105,7 +105,8 @@ def _fill_cpu(facts: MachineFacts, statements: Sequence[Statement], sources: Dic
         found["hardware_arch"] = hardware_arch_name(stated["value"], facts.platform)
         sources["cpu.hardware_arch"] = where(stated)
     unified = first_stated(statements, "memory.unified")
-    if unified and apple_chip and facts.is_mac and cpu.memory_bytes is None and "memory_bytes" not in found:
+    arm64 = apple_chip or (found.get("hardware_arch") or cpu.hardware_arch) == "arm64"  # on a Mac: Apple silicon
+    if unified and arm64 and facts.is_mac and cpu.memory_bytes is None and "memory_bytes" not in found:
         found["memory_bytes"] = unified["value"]  # an Apple GPU's memory is the Mac's unified memory
         sources["cpu.memory_bytes"] = where(unified)
     return dataclasses.replace(facts, cpu=dataclasses.replace(cpu, **found)) if found else facts

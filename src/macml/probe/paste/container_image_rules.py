@@ -35,7 +35,7 @@ def image_torch(line: str) -> Facts:
     rocm, cuda = _ROCM_IMAGE.search(line), _CUDA_IMAGE.search(line)
     if rocm:
         return [("package", {"name": "torch", "version": rocm.group(3)}), ("torch.version", rocm.group(3)),
-                ("platform", "linux")]
+                ("platform", "linux"), ("cpu.hardware_arch", "x86_64")]  # rocm/pytorch's tags are linux/amd64 only
     if cuda:
         return [("package", {"name": "torch", "version": cuda.group(1)}), ("torch.version", cuda.group(1)),
                 ("torch.cuda_version", cuda.group(2)), ("platform", "linux")]

@@ -23,10 +23,11 @@ _MAJOR_MINOR = re.compile(r"^\s*(major|minor)\s{2,}(\d+)\s*$")
 _JULIA_DEVICE = re.compile(r"^\s*(\d+): (.+?) \(sm_(\d+)(\d), [\d.]+ GiB / ([\d.]+) GiB available\)")  # CUDA.jl
 _CAPABILITY = re.compile(r"^\s*Compute Capability\s+(\d{1,2}\.\d)\s*$")  # ollama: '[GPU-d1bf...] Compute Capability 7.2'
 _TOTAL = re.compile(r"^\s*(?:CUDA totalMem|totalGlobalMem)\s*(?::|\s)\s*(\d+)\s*(mb|MiB)?\s*$")
-_TF_TOTAL = re.compile(r"^\s*totalMemory:\s*(\d+(?:\.\d+)?\s*(?:GiB|MiB))\b")  # TensorFlow 1.x: 'totalMemory: 2.00GiB freeMemory: ...'
+_TF_TOTAL = re.compile(r"^\s*(?:totalMemory|Total memory):\s*(\d+(?:\.\d+)?\s*(?:GiB|MiB))\b")  # TF 1.0's 'Total memory: 2.00GiB' too  # TensorFlow 1.x: 'totalMemory: 2.00GiB freeMemory: ...'
 
 
 def _gpu(name: str, index: int, capability: Optional[str] = None, memory: Optional[int] = None) -> Tuple[str, Any]:
+    name = re.sub(r"\s+Compute Engine$", "", name)  # Apple's OpenCL name for a Mac's GPU adds this to the GPU's own
     value: Dict[str, Any] = {"name": name, "vendor": gpu_vendor(name), "memory_mib": memory, "index": index}
     if capability:
         value["capability"] = capability

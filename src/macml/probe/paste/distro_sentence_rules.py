@@ -75,12 +75,13 @@ def distro_sentence(line: str) -> Facts:
     return []
 
 
-_OS_IS = re.compile(r"\b(?:my|the|our)\s+(?:operating\s+system|OS|distro|distribution)\s+(?:is|was)\s+(?:an?\s+)?"
+_OS_IS = re.compile(r"\b(?:(?:my|the|our)\s+(?:operating\s+system|OS|distro|distribution)|(?:my|our)\s+system)\s+(?:is|was)\s+(?:an?\s+)?"
                     r"([A-Za-z][\w!.+ -]{1,40}?)\s*(?:[.,;()](?:\s|$)|[,;()]|\s+(?:and|but|with|on|in)\b|$)", re.IGNORECASE)
 
 
 def os_is(line: str) -> Facts:
-    """'The operating system is Arch linux.' -> Arch Linux, as an 'OS: Arch linux' answer."""
+    """'The operating system is Arch linux.', 'My system is Ubuntu 16.04 ,NVIDIA driver ...' -> that OS, as an 'OS:'
+    answer (whatever by_key does not read as an OS, 'my system is slow', states nothing)."""
     found = _OS_IS.search(line)
     if not found or NEGATION.search(line[max(0, found.start() - 20):found.end()]) or someone_elses(line[:found.start()]):
         return []

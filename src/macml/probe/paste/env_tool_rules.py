@@ -210,11 +210,16 @@ _NOT_VIRTUAL = re.compile(r"\b(?:not|non)[- ]virtuali[sz]ed\b|\(\s*bare[- ]metal
                           r"|\bnot (?:running )?(?:in|inside) a (?:VM|virtual machine)\b", re.IGNORECASE)
 
 
+# Sysinternals Coreinfo's CPUID row for the hypervisor bit, '-' where the CPU does not set it: no hypervisor runs the
+# OS ('*' is no proof of a VM: Windows with Hyper-V or VBS on runs its own root partition under one)
+_COREINFO_NO_HYPERVISOR = re.compile(r"^\s*HYPERVISOR\s+-\s+Hypervisor is present\s*$")
+
+
 def loader_and_machine(line: str) -> Facts:
     """The Linux loader's 'libcudnn_ops_infer.so.8: cannot open shared object file'; '(bare metal server, not
-    virtualised)' says there is no VM."""
+    virtualised)' and Coreinfo's 'HYPERVISOR  -  Hypervisor is present' say there is no VM."""
     facts: Facts = [("platform", "linux")] if _SHARED_OBJECT.search(line) else []
-    if _NOT_VIRTUAL.search(line):
+    if _NOT_VIRTUAL.search(line) or _COREINFO_NO_HYPERVISOR.match(line):
         facts.append(("hypervisor.none", True))
     return facts
 

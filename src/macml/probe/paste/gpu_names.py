@@ -18,7 +18,7 @@ _NVIDIA = re.compile(r"\b((?:(?i:nvidia) )?(?:GeForce|Quadro|Tesla|TITAN|RTX|NVS
                      r"|(?<=TITAN )(?:X \(Pascal\)|(?:Xp|X|V|Z|RTX|Black)\b))(?: with Max-Q Design| / Max-Q(?: Refresh)?)?(?: Low Profile| Lite Hash Rate)?)"
                      r"(?:(?<=\dGB)(?=\s+[A-Z]{2,}\b)"  # a board partner's word after the size: 'TITAN X 12GB GAMING'
                      r"|(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|\.(?:\s|$)|\s{2}|\bwith\b|\bwhich\b)|\s(?:and|or|but|vs|cards?|GPUs?|Intel|AMD|NVIDIA)\b|\sPCI(?:e|-E)?\s+cards?\b|\s\d{2,4}\s?MB\b))")  # '320M 256 MB graphics' (a GB size is part of some names: 'H100 80GB HBM3')
-_RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
+_RADEON = re.compile(r"\b((?:AMD )?Ra(?:deon|dion|edon|deo)(?:\s?\(TM\))? (?:AI Pro |Pro |RX |R\d |HD |VII|Vega|W\d{4}X?(?![\w-])|\d{3,4}[MS] Graphics|\d{3,4}[Mm](?![\w-])|\d{4}S(?![\w-])|(?!20[0-3]\d\b)\d{3,4}X?(?![\w-]))[\w ]*?\d*\w*(?:/[A-Z]?\d{3,4}[A-Z]?\b)*)(?=\s*(?:$|[,():|\]\"'+&\u2014\u2013]|(?<=/[A-Z]\d{3})\s/(?:\s|$)|\s/\s(?![A-Z]?\d|(?:AMD\s+)?Radeon\b)|\s{2}|Compute Engine|GPU\b|\.(?:\s|$)|with\b|G?DDR\d|HBM\d?\b)|\s+\d+\s?[GM](?:B|o)?\b|\s(?:nor|and|or|but|vs|supports?|is|was|has|does|doesn't|isn't|works?)\s)",
                      re.IGNORECASE)  # 'GDDR6' after a name is its memory type; a verb ('... 64X supports metal') ends it
 _FIREPRO = re.compile(r"\b((?:AMD |ATI )?FirePro(?:\(TM\))? [DWSVRM]\d{3,4}[A-Z]?)(?![\w-])")  # the Mac Pro's D300/D500/D700
 # a Mac's Radeon Pro written without 'Radeon' ('my AMD Pro Vega 48', 'AMD Pro 5500M')
@@ -70,7 +70,7 @@ def full_radeon_name(name: str) -> str:
 
 
 def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
-    name = full_radeon_name(name)
+    name = full_radeon_name(re.sub(r"\s+Compute Engine\s*$", "", name))  # Apple's OpenCL device name: the GPU's own + this
     vendor = gpu_vendor(name)
     mib = None
     if memory:

@@ -18,7 +18,10 @@
 - lsmod's row of a loaded Hyper-V guest driver ('hv_vmbus  176128  10 hv_balloon,...', hv_storvsc, hyperv_drm): those
   modules bind only to a Hyper-V host's VMBus devices (drivers/hv in the kernel), so the machine is a Hyper-V guest;
 - Synology's DSM with its build ('DSM 7.3.2-86009'): DSM is Synology's Linux distribution for its NAS (a Linux kernel,
-  'kernel 5.10.55+' in its own reports).
+  'kernel 5.10.55+' in its own reports);
+- Arch Linux's own kernel release ('6.0.1-arch2-1', as Mesa's renderer string and uname print it): Arch Linux ships
+  for x86_64 only (archlinux.org: 'Arch Linux is an independent distribution for x86-64'); Arch Linux ARM's kernels
+  are named otherwise ('5.15.0-1-ARCH').
 """
 from __future__ import annotations
 
@@ -131,7 +134,15 @@ def nouveau_vram(line: str) -> Facts:
     return [("gpu.memory_of", {"index": None, "memory_mib": int(found.group(1))})] if found else []
 
 
+_ARCH_KERNEL = re.compile(r"(?<![\w.])[3-9]\.\d{1,2}(?:\.\d{1,3})?-arch\d+-\d+\b")
+
+
+def arch_kernel(line: str) -> Facts:
+    """'NAVI22 (navi22, LLVM 14.0.6, DRM 3.48, 6.0.1-arch2-1)' -> Linux on x86_64."""
+    return [("platform", "linux"), ("cpu.hardware_arch", "x86_64")] if _ARCH_KERNEL.search(line) else []
+
+
 def line_facts(line: str) -> Facts:
-    return (ubuntu_kernel(line) + x86_trace(line) + arm64_abort(line) + nouveau_vram(line) + fglrx_vram(line)
+    return (ubuntu_kernel(line) + arch_kernel(line) + x86_trace(line) + arm64_abort(line) + nouveau_vram(line) + fglrx_vram(line)
             + dkms_amdgpu(line) + nvidia_module_gpu(line) + amdgpu_module_gpu(line) + built_for_gfx(line) + hyperv_modules(line)
             + synology_dsm(line))

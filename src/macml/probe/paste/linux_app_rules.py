@@ -187,11 +187,13 @@ def check_row(line: str) -> Facts:
 
 def llama_device(line: str) -> Facts:
     """llama.cpp's device list: '  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes',
-    '  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32'."""
+    '  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32', newer '..., VMM: yes, VRAM: 11172 MiB'."""
     found = _LLAMA_DEVICE.match(line)
     if not found or not gpu_names(found.group(2)):
         return []
-    facts: Facts = [_gpu(gpu_names(found.group(2))[0], int(found.group(1)), found.group(3))]
+    vram = re.search(r", VRAM: (\d{3,6}) MiB\b", line)  # newer builds print each device's memory
+    facts: Facts = [_gpu(gpu_names(found.group(2))[0], int(found.group(1)), found.group(3),
+                         int(vram.group(1)) if vram else None)]
     return facts + ([("gpu.gfx", found.group(4))] if found.group(4) else [])
 
 

@@ -38,7 +38,7 @@ _LINUX_ONLY = re.compile(r"\b(?:zram|zswap)\b", re.IGNORECASE)  # the Linux kern
 _PHYSICAL = re.compile(r"\b(?:an?|my|our|this|the)\s+(?:\(?\w+\)?\s+)?(?:physical|bare[- ]metal)\s+"
                        r"(?:machine|server|box|host|pc|computer|workstation)\b", re.IGNORECASE)
 _WINDOWS_DRIVER = re.compile(r"(?<![\d.])(?:2[0-9]|3[0-9])\.\d{1,2}\.(1\d)\.(\d{4})(?![\d.])")
-_TORCH_WORDS = re.compile(r"(?<![\w.-])(?:py)?torch\s+v?(\d+\.\d+\.\d+)(?:\+(cu\d{2,3}|rocm[\d.]+|cpu))?(?![\w.+])"
+_TORCH_WORDS = re.compile(r"(?<![\w.-])(?:py)?torch(?:\s*版本\s*(?:为|是|[:：=])?\s*|\s+)v?(\d+\.\d+\.\d+)(?:\+(cu\d{2,3}|rocm[\d.]+|cpu))?(?![\w.+])"
                           r"(?:\W{0,4}\s*\(?(?:with|using|built with|for|on)\s+(?:the\s+same\s+)?CUDA\s+(\d{1,2}\.\d))?",
                           re.IGNORECASE)
 _DEB = re.compile(r"\bdpkg\s+-i\s+\S+_(amd64|arm64)\.deb\b")
@@ -192,7 +192,8 @@ def machine_words(line: str) -> Facts:
 
 
 def torch_in_words(line: str) -> Facts:
-    """'**Pytorch 2.0.1** (with the same cuda 11.8)', 'torch 2.1.0+cu121': torch's version and the CUDA it was
+    """'**Pytorch 2.0.1** (with the same cuda 11.8)', 'torch 2.1.0+cu121', 'torch版本为2.6.0' (torch's version is): torch's
+    version and the CUDA it was
     built for; never a pin asked for ('pip install torch 2.1' is no sentence about the machine)."""
     found = _TORCH_WORDS.search(re.sub(r"\*\*|`", "", line))  # '**PyTorch `2.9.1+cpu`**' too
     if not found or re.search(r"\b(?:install|upgrade|downgrade|requires?|need|instead|supposedly)\b|\bsupports?\W{0,3}\s*python\b",

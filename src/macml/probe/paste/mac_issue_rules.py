@@ -28,24 +28,28 @@ _CHIP_THEN_MAC = re.compile(rf"(?<![\w.-]){_CHIP_WORD}\s+(?:chip\s+)?(?:{_MAC_WO
                             re.IGNORECASE)  # 'M2 Air 15'' is a MacBook Air
 # 'platform: macOS(m3)': the chip in brackets after the OS (not 'macOS M1 support', which names no Mac)
 _MACOS_CHIP = re.compile(rf"(?<![\w-])mac\s?os\s*\(\s*{_CHIP_WORD}\s*\)", re.IGNORECASE)
+# 'my instructions for installing keras and tensorflow on M1': a task done on an Apple-chip Mac
+_ON_CHIP = re.compile(rf"\b(?:install(?:ing|ed)?|run(?:ning|s)?|ran|build(?:ing)?|built|work(?:s|ing)?|test(?:ed|ing)?)\b"
+                      rf"[^.;?]{{0,60}}?\bon\s+(?:an?\s+|my\s+)?(?<![\w-]){_CHIP_WORD}(?=\s*(?:$|[,.;:)]))", re.IGNORECASE)
 _NOT = re.compile(r"(?:\b(?:not|non|no|without)\b|n't\b)[\s\w-]{0,12}$", re.IGNORECASE)
 _AIR = re.compile(r"\b(?:air|mba)\b", re.IGNORECASE)
 # a line about two Macs ('both my macbooks (M2 work and Intel personal)'): which one this text is about it does not say
-_TWO_MACS = re.compile(r"\bboth\s+(?:of\s+)?(?:my|our|the)\b|\bIntel\b", re.IGNORECASE)
+_TWO_MACS = re.compile(r"\bboth\s+(?:of\s+)?(?:my|our|the)\s+(?:\w+\s+)?(?:mac\w*|imacs?|machines?|computers?|laptops?)\b"
+                       r"|\bIntel\b", re.IGNORECASE)  # not 'both the github and cran versions'
 
 
 def mac_with_chip(line: str) -> Facts:
     """'can't install on MBP M2', 'the new mac air (with the m1 chip)': a Mac with an Apple chip is Apple silicon.
     The chip is named where a tier is written, or the Mac is an Air (MacBook Airs ship only the base M chips:
     apple.com/macbook-air/specs); otherwise the line gives the chip's generation, when it names only one."""
-    found = _MAC_THEN_CHIP.search(line) or _CHIP_THEN_MAC.search(line) or _MACOS_CHIP.search(line)
+    found = _MAC_THEN_CHIP.search(line) or _CHIP_THEN_MAC.search(line) or _MACOS_CHIP.search(line) or _ON_CHIP.search(line)
     if not found or _NOT.search(line[:found.start()]) or _TWO_MACS.search(line):
         return []
     facts: Facts = [("platform", "darwin"), ("cpu.hardware_arch", "arm64")]
     tier = found.group(2)
     if tier or _AIR.search(found.group(0)):
         facts.append(("cpu.brand", f"Apple M{found.group(1)}" + (f" {tier.capitalize()}" if tier else "")))
-    elif len({m.group(1) for pattern in (_MAC_THEN_CHIP, _CHIP_THEN_MAC, _MACOS_CHIP) for m in pattern.finditer(line)}) == 1:
+    elif len({m.group(1) for pattern in (_MAC_THEN_CHIP, _CHIP_THEN_MAC, _MACOS_CHIP, _ON_CHIP) for m in pattern.finditer(line)}) == 1:
         facts.append(("cpu.apple_generation", int(found.group(1))))  # one generation, no tier: the base chip
     return facts
 

@@ -89,7 +89,7 @@ def memory_it_should_see(line: str) -> Facts:
 
 
 _VRAM_KEYS = ("gpu vram", "vram")
-_VRAM_VALUE = re.compile(r"^(\d{1,3})\s?(?:GB|GiB|Go|G)$", re.IGNORECASE)
+_VRAM_VALUE = re.compile(r"^(?:unified\s+)?(\d{1,3})\s?(?:GB|GiB|Go|G)$", re.IGNORECASE)  # 'VRAM: unified 128G' too
 
 
 def vram_answer(key: str, value: str) -> Facts:

@@ -52,7 +52,7 @@ _GLUED_MACOS = re.compile(r"\bmac ?OS(1[1-5]|2[6-9])\.(\d{1,2}(?:\.\d{1,2})?)(?!
 _NAMED_VERSION = re.compile(r"\bmac ?OS(?: X)?\s+(" + "|".join(n.title() for n in MACOS_RELEASE_NAMES) + r"),?\s+(?:version\s+)?"
                             r"((?:1[0-5]|2[6-9])\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])", re.IGNORECASE)
 _MY_PYTHON = re.compile(r"\bmy python(?: version)? is\s+v?(3\.\d{1,2}(?:\.\d{1,2})?)(?!\d|\.\d)", re.IGNORECASE)
-_RAM = re.compile(r"(?<![\d.])(\d{1,3})\s?(?:gb|gib|gigs?)\s+(?:of\s+)?(?:ram|memory)\b", re.IGNORECASE)  # '8 gig of ram' too
+_RAM = re.compile(r"(?<![\d.])(\d{1,3})\s?(?:gb|gib|gigs?|g)\s+(?:of\s+)?(?:ram|memory)\b", re.IGNORECASE)  # '8 gig of ram', '96G ram' too
 _APPLE_CHIP_WORD = re.compile(r"\bM[1-5](?:\s+(?:Pro|Max|Ultra))?\b")
 _GPU_WORDS = re.compile(r"\b(?:GPU|VRAM|graphics|card|Radeon|GeForce|RTX|GTX|TITAN|Quadro|Tesla|NVIDIA|Arc)\b", re.IGNORECASE)
 _INTEL_GLUED_VRAM = re.compile(r"\b(Intel (?:HD|UHD|Iris(?: Pro| Plus)?) Graphics(?: P)? ?\d{3,4})(128|256|384|512|768|1024|1536|2048|3072)"
@@ -170,7 +170,7 @@ def ram_said(line: str) -> Facts:
     """'my device has 16gb ram', '32 GB of memory': the machine's memory (not a GPU's, which its line names: 'TITAN Xp,
     12 GB RAM' is its VRAM; but an Apple chip's GPU shares the RAM: 'an M4 Pro 20C GPU with 48GB of RAM')."""
     found = _RAM.search(line)
-    said_of_a_mac = bool(found and re.search(r"\bRAM\b", found.group(0)) and _APPLE_CHIP_WORD.search(line))
+    said_of_a_mac = bool(found and re.search(r"\bRAM\b", found.group(0), re.IGNORECASE) and _APPLE_CHIP_WORD.search(line))
     beside_gpu = (_GPU_WORDS.search(line) or gpu_names(line)) and not said_of_a_mac
     if not found or beside_gpu or int(found.group(1)) not in MAC_MEMORY_GB | {4, 6}:  # a GPU's line: its VRAM, unless 'RAM'
         return []

@@ -58,7 +58,7 @@ _INTEL_MACS = re.compile(r"\b(?:running|runs|run|working|works)\s+on\s+(?:an?\s+
                          r"(AMD)\s+(?:Radeon\s+)?GPUs?\b)?", re.IGNORECASE)
 _MACOS_NUMBER = re.compile(r"\bmac ?OS(?: X)?\s+(?:1[0-5]|2[6-9])\.\d", re.IGNORECASE)
 _ULTRALYTICS_TORCH = re.compile(r"\bUltralytics\s+(?:YOLOv)?\d+\.\d+\.\d+\b.*?"
-                                r"\btorch-(\d+\.\d+\.\d+(?:\.dev\d+|a0\+\w+)?(?:\+\w+)?)\s+(MPS|CPU)\b")
+                                r"\btorch-(\d+\.\d+\.\d+(?:\.dev\d+|a0\+\w+)?(?:\+\w+)?)(?:\s+(MPS|CPU)\b|\s*$)")  # a cut banner too
 _MAC_A_CHIP = re.compile(r"\b(?:Mac ?Book(?: ?Pro| ?Air| ?Neo)?|Mac ?mini|iMac)\b(?:(?!iPhone|iPad)[^.]){0,24}?\b(?:Chip\s*)?\(?"
                          r"(?:Apple\s+)?(A1[2-9]Z?|A[2-9]\d)(?:\s+(Pro|Bionic))?\)?(?![\w])")
 
@@ -230,6 +230,8 @@ def ultralytics_torch(line: str) -> Facts:
     facts: Facts = [("package", {"name": "torch", "version": found.group(1)}), ("torch.version", found.group(1))]
     if found.group(2) == "MPS":
         facts += [("platform", "darwin"), ("torch.cuda_available", False)]
+    elif found.group(1).endswith("+cpu"):  # a CPU-only build has no CUDA to make available
+        facts.append(("torch.cuda_available", False))
     return facts
 
 

@@ -11,10 +11,12 @@
 - `flutter doctor`'s 'Flutter (Channel stable, 3.35.3, on macOS 15.6.1 24G90 darwin-arm64 (Rosetta), ...': the host
   platform is the hardware's (darwin-arm64: Apple silicon, darwin-x64: Intel), and '(Rosetta)' says the flutter tool
   itself ran translated (flutter_tools' OperatingSystemUtils appends it when the process is under Rosetta);
+- an OpenGL version string with macOS's GL driver bundle after it ('2.1 INTEL-10.6.31', '4.1 ATI-3.9.15',
+  '2.1 NVIDIA-10.4.2 310.41.35f01', '4.1 Metal - 88'): the GPU's maker on a Mac (Apple's drivers name them so);
 - `arch -x86_64 python ...` answered by 'arch: posix_spawnp: python: Bad CPU type in executable': that Python
   has no x86_64 slice, so on a Mac it is an arm64-only build (and `arch -arm64` failing so: x86_64-only).
 
-The first four are pure functions of one line; `answers` reads a command with the error under it.
+The first five are pure functions of one line; `answers` reads a command with the error under it.
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ _BAD_CPU_TYPE = re.compile(r"\bbad CPU type in executable\b", re.IGNORECASE)
 _TERMINAL_ROSETTA = re.compile(r"\b(?:Terminal|iTerm2?|Warp)(?:\.app)?\s+(?:is\s+)?(?:set\s+to|opened\s+with|runs?\s+with|with)\s+"
                                r"[“\"']?Open using Rosetta\b", re.IGNORECASE)
 _FLUTTER_HOST = re.compile(r"\bFlutter \(Channel [^,]*, [^,]*, on (?:macOS|Mac OS X) [^,]*?\bdarwin-(arm64|x64)\b(\s+\(Rosetta\))?")
+_GL_DRIVER = re.compile(r"(?<![\w.])[1-4]\.\d\s+(INTEL|ATI|AMD|NVIDIA)-\d+\.\d+(?:\.\d+)*\b")
+_GL_VENDORS = {"INTEL": "Intel", "ATI": "AMD", "AMD": "AMD", "NVIDIA": "NVIDIA"}
 _ARCH_RUN = re.compile(r"^arch\s+-(x86_64|arm64)\s+(?:\S*/)?(python(?:3(?:\.\d+)?)?)\b")
 _OTHER_SLICE = {"x86_64": "arm64", "arm64": "x86_64"}
 
@@ -62,8 +66,15 @@ def flutter_host(line: str) -> Facts:
     return facts + ([("process.translated", True), ("process.arch", "x86_64")] if found.group(2) else [])
 
 
+def gl_driver(line: str) -> Facts:
+    """"GL version:  '2.1 INTEL-10.6.31'": a Mac with an Intel GPU."""
+    found = _GL_DRIVER.search(line)
+    return [("platform", "darwin"), ("gpu.present", _GL_VENDORS[found.group(1)])] if found else []
+
+
 def line_facts(line: str) -> Facts:
-    return rosetta_installed(line) or bad_cpu_type(line) or terminal_under_rosetta(line) or flutter_host(line)
+    return (rosetta_installed(line) or bad_cpu_type(line) or terminal_under_rosetta(line) or flutter_host(line)
+            or gl_driver(line))
 
 
 def answers(lines: Sequence[str]) -> Dict[int, Facts]:

@@ -18,9 +18,14 @@ _ROCM_WHEEL = re.compile(r"(?<![\w-])(?:torch|torchvision|torchaudio)(?:\s*==\s*
                          r"|(?<![\w-])pytorch-triton-rocm\s*(?:==\s*|\s+)\d+\.\d+", re.IGNORECASE)
 
 
+# a table row or field naming torch with the version in its own cell: '| PyTorch (for the check only) | `2.10.0+rocm7.2.4` |'
+_TORCH_CELL = re.compile(r"^\s*\|?\s*(?:Py)?Torch\b[^|]{0,60}\|\s*`?v?\d+\.\d+[\w.]*\+rocm\d+(?:\.\d+)*`?\s*\|?\s*$",
+                         re.IGNORECASE)
+
+
 def line_facts(line: str) -> Facts:
     """'[pip3] torch==2.10.0.dev20250929+rocm7.0' -> a Linux machine."""
-    found = _ROCM_WHEEL.search(line)
+    found = _ROCM_WHEEL.search(line) or _TORCH_CELL.search(line)
     if not found or mentioned_only(line, found.start(), found.end()):
         return []
     return [("platform", "linux"), ("cpu.hardware_arch", "x86_64")]

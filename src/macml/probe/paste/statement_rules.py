@@ -354,4 +354,7 @@ def by_key(key: str, value: str) -> Facts:
         if dist and dist.group(1).lower().startswith(named.group(1) + "-"):
             return package_facts(dist.group(1).lower(), dist.group(2))
         return package_facts(named.group(1), value)
+    remarked = re.fullmatch(r"(.+?)\s*\((?:for|only|just|used|as|in|the)\b[^()]*\)", key)  # 'PyTorch (for the check only)'
+    if remarked:
+        return by_key(remarked.group(1), value)
     return package_facts(key, value) if " " not in key else []
