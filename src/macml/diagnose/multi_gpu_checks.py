@@ -1,7 +1,7 @@
 """Checks for training on several NVIDIA GPUs: hidden GPUs, mixed models, NCCL settings, links."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from macml.facts import MachineFacts, model_named
 from macml.diagnose.findings import Finding, Fix, info, ok, warn
@@ -50,10 +50,15 @@ def check_hidden_gpus(facts: MachineFacts) -> Optional[Finding]:
                     (f"export CUDA_VISIBLE_DEVICES={everything}  # or: unset CUDA_VISIBLE_DEVICES", VERIFY_MULTI)))
 
 
+def _named_models(facts: MachineFacts, vendor: str) -> List[str]:
+    """The models of a vendor's GPUs that name one (not 'AMD GPU 0', which stands for an unknown model)."""
+    return [g.model for g in facts.gpus_by_vendor(vendor) if model_named(g.model)]
+
+
 def check_mixed_gpus(facts: MachineFacts) -> Optional[Finding]:
     """Several NVIDIA (or AMD) GPU models in one machine: data-parallel training runs at the slowest one's pace. Only
     named models count: a GPU whose model is unknown may be any."""
-    models = [g.model for g in facts.gpus_by_vendor("NVIDIA") if model_named(g.model)]
+    models = _named_models(facts, "NVIDIA")
     if len(set(models)) < 2:
         return _mixed_amd_gpus(facts)
     kinds = sorted(set(models))
@@ -67,7 +72,7 @@ def _mixed_amd_gpus(facts: MachineFacts) -> Optional[Finding]:
     """Several AMD GPU models in one machine (often an APU's iGPU beside a Radeon card): ROCm numbers them all,
     so device 0 may be the slower or unsupported one. Reported under mixed_gpus, like NVIDIA's. GPUs whose model
     nothing gave ('AMD GPU 0', 'AMD GPU 1' from rocm-smi's rows) are not different models."""
-    models = [g.model for g in facts.gpus_by_vendor("AMD") if model_named(g.model)]
+    models = _named_models(facts, "AMD")
     kinds = sorted(set(models))
     if len(kinds) < 2:
         return None

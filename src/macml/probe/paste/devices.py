@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor
+from macml.probe.paste.gpu_names import gib, gpu_names, gpu_vendor, without_opencl_suffix
 
 Facts = List[Tuple[str, Any]]
 _INDEX_LIST = re.compile(r"^\s*GPU ((?:\d+,)+\d+)(?::|\s)\s*(.+?)\s*$")  # detectron2: 'GPU 0,1,2  Tesla K80'
@@ -27,7 +27,7 @@ _TF_TOTAL = re.compile(r"^\s*(?:totalMemory|Total memory):\s*(\d+(?:\.\d+)?\s*(?
 
 
 def _gpu(name: str, index: int, capability: Optional[str] = None, memory: Optional[int] = None) -> Tuple[str, Any]:
-    name = re.sub(r"\s+Compute Engine$", "", name)  # Apple's OpenCL name for a Mac's GPU adds this to the GPU's own
+    name = without_opencl_suffix(name)
     value: Dict[str, Any] = {"name": name, "vendor": gpu_vendor(name), "memory_mib": memory, "index": index}
     if capability:
         value["capability"] = capability

@@ -69,8 +69,14 @@ def full_radeon_name(name: str) -> str:
     return re.sub(r"^AMD Pro ", "AMD Radeon Pro ", name) if _AMD_PRO.fullmatch(name.strip()) else name
 
 
+def without_opencl_suffix(name: str) -> str:
+    """Apple's OpenCL name for a Mac's GPU is the GPU's own plus ' Compute Engine' ('AMD Radeon R9 M370X Compute
+    Engine'): the GPU's own."""
+    return re.sub(r"\s+Compute Engine\s*$", "", name)
+
+
 def gpu_record(name: str, memory: Optional[str] = None, index: Optional[int] = None) -> Tuple[str, Any]:
-    name = full_radeon_name(re.sub(r"\s+Compute Engine\s*$", "", name))  # Apple's OpenCL device name: the GPU's own + this
+    name = full_radeon_name(without_opencl_suffix(name))
     vendor = gpu_vendor(name)
     mib = None
     if memory:

@@ -6,8 +6,11 @@ as the tool printed them, one for one with the file's lines, so line numbers sta
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from typing import FrozenSet, List
+
+from macml.probe.paste.base import runs
 
 # ESC [ ... final byte (CSI), ESC ] ... BEL/ST (OSC), other two-byte ESC sequences, and the visible
 # remnants a copy from a web page leaves when the ESC itself was lost ("[0m", "[1;32m").
@@ -93,14 +96,10 @@ def _unquoted_lines(text: str) -> List[str]:
     lines = [strip_terminal_codes(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     if _quoted(lines):
         return [_QUOTE.sub("", line, count=1) for line in lines]
-    kept, start = list(lines), 0
-    while start < len(lines):
-        end = start
-        while end < len(lines) and _ONE_QUOTE.match(lines[end]):
-            end += 1
-        if end - start >= 3:
-            kept[start:end] = [_QUOTE.sub("", line, count=1) for line in lines[start:end]]
-        start = max(end, start + 1)
+    kept = list(lines)
+    for first, last in runs(lines, _ONE_QUOTE.match):
+        if last - first >= 2:
+            kept[first:last + 1] = [_QUOTE.sub("", line, count=1) for line in lines[first:last + 1]]
     return kept
 
 
@@ -140,18 +139,17 @@ def clean_lines(text: str) -> List[str]:
             else _HTML_WRAPPER.sub("", line) for line in lines]
 
 
+def _node_prefix(line: str) -> str:
+    found = _NODE_PREFIX.match(line)
+    return found.group() if found else ""
+
+
 def _without_node_prefix(lines: List[str]) -> List[str]:
     """Lines whose run of three or more shares one launcher's prefix ('nid005113 out: '), without it."""
-    prefixes = [(_NODE_PREFIX.match(line) or None) and _NODE_PREFIX.match(line).group() for line in lines]
-    kept = list(lines)
-    start = 0
-    while start < len(lines):
-        end = start
-        while end + 1 < len(lines) and prefixes[start] and prefixes[end + 1] == prefixes[start]:
-            end += 1
-        if prefixes[start] and end - start >= 2:
-            kept[start:end + 1] = [line[len(prefixes[start]):] for line in lines[start:end + 1]]
-        start = end + 1
+    kept: List[str] = []
+    for prefix, group in itertools.groupby(lines, key=_node_prefix):
+        block = list(group)
+        kept += [line[len(prefix):] for line in block] if prefix and len(block) >= 3 else block
     return kept
 
 
